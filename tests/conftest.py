@@ -1,0 +1,47 @@
+"""Shared fixtures: a real Mosquitto, real pseudo-terminals, gpiozero's mock pin factory."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tty
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.broker import Broker
+
+
+@pytest.fixture
+def broker(tmp_path) -> Iterator[Broker]:
+    """A fresh Mosquitto on a free loopback port, stopped after the test."""
+    b = Broker(tmp_path).start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def pty_pair() -> Iterator[tuple[int, str]]:
+    """A raw pseudo-terminal: (controller fd, path of the device end for pyserial)."""
+    controller, device = os.openpty()
+    tty.setraw(controller)
+    tty.setraw(device)
+    path = os.ttyname(device)
+    yield controller, path
+    for fd in (controller, device):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+@pytest.fixture
+def mock_pins():
+    """gpiozero's own MockFactory, fresh for each test (pins would otherwise stay "in use")."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    previous = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = previous

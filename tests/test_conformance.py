@@ -1,0 +1,126 @@
+"""The conformance suite: every registered game, every configuration it declares.
+
+Seeded random playouts to the end, with every visited position and action round-tripping through
+text, apply leaving its state untouched, illegal actions refused with ``IllegalAction``, replay
+giving the same final position, and every game ending within its declared bound.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.games import CHANCE, TERMINAL, IllegalAction, all_games
+from controller.games.record import Match, Record
+
+SEEDS = (1, 2)
+MAX_ACTIONS_CHECKED = 40  # per position: text round-trips of a sample of the legal actions
+
+
+
+def _case_id(game, options, players, seed) -> str:
+    changed = [f"{k}={v}" for k, v in sorted(options.items()) if v != game.default_options()[k]]
+    return f"{game.name}-{'-'.join(changed) or 'default'}-{players}p-s{seed}"
+
+
+CASES = [
+    pytest.param(game, options, players, seed, id=_case_id(game, options, players, seed))
+    for game in all_games()
+    for options, players in game.configurations()
+    for seed in SEEDS
+]
+
+
+def _check_position(game, state, rng: random.Random) -> None:
+    text = state.to_text()
+    again = game.state_from_text(text)
+    assert again.to_text() == text, "position text does not round-trip"
+    assert again.current_player == state.current_player
+    legal = state.legal_actions()
+    assert again.legal_actions() == legal, "a re-read position has other legal actions"
+    assert len(set(legal)) == len(legal), "duplicate legal actions"
+
+    view = state.physical_view()
+    channels = {c.name: c for c in game.channels(state.options, state.num_players)}
+    assert set(view) == set(channels), "physical view does not cover exactly the board's channels"
+    for name, value in view.items():
+        assert 0 <= value <= channels[name].maximum, f"channel {name} out of range: {value}"
+
+    if state.is_terminal():
+        assert legal == []
+        assert len(state.returns()) == state.num_players
+        return
+    assert legal, "a non-terminal state without legal actions"
+    if state.current_player == CHANCE:
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == legal
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert all(p > 0 for _, p in outcomes)
+    else:
+        assert 0 <= state.current_player < state.num_players
+    for action in rng.sample(legal, min(len(legal), MAX_ACTIONS_CHECKED)):
+        atext = state.action_to_text(action)
+        assert state.action_from_text(atext) == action, f"action text {atext!r} does not round-trip"
+
+
+@pytest.mark.parametrize(("game", "options", "players", "seed"), CASES)
+def test_random_playout(game, options, players, seed):
+    rng = random.Random(seed * 7919)
+    match = Match.new(game.name, options, players, seed)
+    bound = game.max_game_length(options, players)
+    seen_actions: list = []
+    while not match.state.is_terminal():
+        state = match.state
+        before = state.to_text()
+        _check_position(game, state, rng)
+        if state.current_player == CHANCE:
+            match.resolve_chance()
+        else:
+            legal = state.legal_actions()
+            # Something legal elsewhere but not here must be refused, and leave the state as it was.
+            foreign = next((a for a in reversed(seen_actions) if a not in legal), None)
+            if foreign is not None:
+                with pytest.raises(IllegalAction):
+                    state.apply(foreign)
+            match.apply(rng.choice(legal))
+        assert state.to_text() == before, "apply changed the state it was called on"
+        seen_actions.extend(state.legal_actions()[:5])
+        assert len(match.record.actions) <= bound, f"game longer than its declared bound {bound}"
+    final = match.state
+    _check_position(game, final, rng)
+    assert final.current_player == TERMINAL
+    with pytest.raises(IllegalAction):
+        final.apply(seen_actions[-1] if seen_actions else None)
+
+    # Replay: the same seed and actions give the same final position, through text alone.
+    record = Record.from_dict(match.record.to_dict())
+    assert record.replay().to_text() == final.to_text()
+    again = Match.new(game.name, options, players, seed)
+    for text in record.actions:
+        if again.state.current_player == CHANCE:
+            again.resolve_chance()
+            assert again.record.actions[-1] == text, "seeded chance did not replay"
+        else:
+            again.apply_text(text)
+    assert again.state.to_text() == final.to_text()
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_garbage_action_text_is_refused(game):
+    state = game.new_state()
+    for text in ("", "nonsense", "zz99", "\x00", "1" * 500):
+        with pytest.raises(IllegalAction):
+            state.action_from_text(text)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_bad_options_and_positions_are_refused(game):
+    from controller.games import BadPosition
+    with pytest.raises(ValueError):
+        game.new_state({"no_such_option": 1})
+    with pytest.raises(ValueError):
+        game.new_state(None, game.max_players + 1)
+    for text in ("", "garbage", game.new_state().to_text() + " trailing junk"):
+        with pytest.raises(BadPosition):
+            game.state_from_text(text)
