@@ -161,6 +161,10 @@ class State(ABC):
         """What only ``player`` may see (hands, programmed sequences). Empty for open games."""
         return {}
 
+    def render_text(self) -> str:
+        """A multi-line picture of the board for a terminal (the demo draws it as play goes on)."""
+        return self.to_text()
+
     def __str__(self) -> str:
         return self.to_text()
 

@@ -1,0 +1,82 @@
+"""Rules-engine speed: legal actions per position (p50, p99, max) and random games per second.
+
+    python -m bench.games [GAME ...] [--games N] [--seconds S]
+
+For every configuration a game declares, plays seeded random games (chance by the seed), timing
+``legal_actions()`` at every decision position on the way, then reports complete games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from controller.games import CHANCE, game_names, get_game
+from controller.games.record import sample_chance
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def play(game, options, players, seed, timings: list[float] | None = None) -> int:
+    rng = random.Random(seed)
+    state = game.new_state(options, players)
+    n = 0
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            t0 = time.perf_counter()
+            legal = state.legal_actions()
+            if timings is not None:
+                timings.append(time.perf_counter() - t0)
+            action = rng.choice(legal)
+        state = state.apply(action)
+        n += 1
+    return n
+
+
+def bench_configuration(game, options, players, games: int, seconds: float) -> dict:
+    timings: list[float] = []
+    lengths = []
+    for seed in range(games):
+        lengths.append(play(game, options, players, seed, timings))
+    count, start = 0, time.perf_counter()
+    while count == 0 or (time.perf_counter() - start < seconds and count < 10_000):
+        play(game, options, players, 10_000 + count)
+        count += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "legal_p50_us": _percentile(timings, 0.50) * 1e6,
+        "legal_p99_us": _percentile(timings, 0.99) * 1e6,
+        "legal_max_us": max(timings) * 1e6,
+        "positions": len(timings),
+        "games_per_s": count / elapsed,
+        "mean_actions": statistics.mean(lengths),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", default=None, help="games to measure (default: all)")
+    parser.add_argument("--games", dest="n", type=int, default=20, help="games sampled for legal_actions timing")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time spent counting games per second")
+    args = parser.parse_args(argv)
+    print(f"{'configuration':44} {'legal p50 us':>12} {'p99 us':>9} {'max us':>9} {'positions':>9}"
+          f" {'games/s':>9} {'actions/game':>12}")
+    for name in args.games or game_names():
+        game = get_game(name)
+        for options, players in game.configurations():
+            changed = ",".join(f"{k}={v}" for k, v in options.items() if v != game.default_options()[k])
+            label = f"{name} {players}p {changed or 'default'}"
+            r = bench_configuration(game, options, players, args.n, args.seconds)
+            print(f"{label:44} {r['legal_p50_us']:12.1f} {r['legal_p99_us']:9.1f} {r['legal_max_us']:9.1f}"
+                  f" {r['positions']:9d} {r['games_per_s']:9.1f} {r['mean_actions']:12.1f}")
+
+
+if __name__ == "__main__":
+    main()
