@@ -45,3 +45,12 @@ def mock_pins():
     yield factory
     factory.reset()
     Device.pin_factory = previous
+
+
+@pytest.fixture
+def toy_game(monkeypatch):
+    """Registers the test-only noughts-and-crosses game as ``toy``."""
+    from controller.games import registry
+
+    monkeypatch.setitem(registry.ENGINES, "toy", "tests.support.toy")
+    return registry.get_game("toy")

@@ -42,6 +42,7 @@ class Broker:
             f"listener {self.port} 127.0.0.1",
             f"allow_anonymous {'true' if anonymous else 'false'}",
             "persistence false",
+            "set_tcp_nodelay true",
             f"log_dest file {self.log}",
             "log_type all",
             *extra,

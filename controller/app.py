@@ -1,0 +1,87 @@
+"""Wiring: the service built from a configuration, with real or simulated parts.
+
+``build_service`` picks each part from the configuration; the service itself never knows which
+one it has: a serial link to the sensor MCU or to the simulated board, a NeoPixel strip or the
+recording strip, gpiozero on lgpio or on its mock pin factory, a broker or none.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from typing import Any
+
+from controller.config import Config
+from controller.mqtt import MqttBridge
+from controller.service import Service
+from hardware.layout import Layout, load_layout
+from hardware.leds import LedStrip, RecordingPixels, open_neopixel
+
+log = logging.getLogger("arbitro")
+
+
+def make_strip(config: Config, layout: Layout) -> LedStrip:
+    if config.leds.backend == "neopixel":
+        return LedStrip(open_neopixel(config.leds.pin, layout.led_count, config.leds.brightness))
+    return LedStrip(RecordingPixels(layout.led_count, brightness=config.leds.brightness))
+
+
+def make_inputs(config: Config, layout: Layout, post) -> Any:
+    if not config.inputs.enabled:
+        return None
+    from hardware.inputs import TableInputs
+
+    factory = None
+    if config.inputs.pin_factory == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    elif config.inputs.pin_factory:  # gpiozero reads this when it makes its default factory
+        os.environ["GPIOZERO_PIN_FACTORY"] = config.inputs.pin_factory
+    return TableInputs(layout, post, hold_time=config.inputs.hold_time, pin_factory=factory)
+
+
+def link_factory(config: Config):
+    from firmware_bridge.link import HostLink
+
+    def make(url: str, post):
+        return HostLink(url, post, heartbeat_timeout=config.sensors.heartbeat_timeout)
+
+    return make
+
+
+def build_service(config: Config, *, sensor_url: str | None = None, strip: LedStrip | None = None,
+                  mqtt_client_id: str | None = None) -> Service:
+    """The service for ``config``; ``sensor_url`` overrides ``sensors.url`` (the demo's simulated board)."""
+    layout = load_layout(config.board.layout or config.board.game)
+    if sensor_url is not None:
+        config.sensors.url = sensor_url
+    holder: dict[str, Service] = {}
+
+    def post(event: object) -> None:
+        holder["service"].post(event)
+
+    mqtt = MqttBridge(config.mqtt, config.board.id, post, mqtt_client_id) if config.mqtt.enabled else None
+    inputs = make_inputs(config, layout, post)
+    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
+                      mqtt=mqtt, inputs=inputs)
+    holder["service"] = service
+    return service
+
+
+def run_forever(service: Service) -> int:
+    """Run until SIGINT/SIGTERM; 1 when the service stopped itself on a fatal mismatch."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    service.start()
+    while not stop.wait(0.2):
+        if not service.running():
+            break
+    service.stop()
+    if service.fatal:
+        log.error("stopped: %s", service.fatal)
+        return 1
+    return 0

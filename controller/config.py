@@ -1,0 +1,154 @@
+"""The service's configuration: one TOML file, every key with a default, every bad value refused.
+
+``load_config(path)`` reads ``/etc/arbitro/config.toml`` (or any path); ``Config.from_dict`` does
+the checking, so an unknown section or key, a wrong type or an out-of-range value stops the
+service at start-up with a :class:`ConfigError` that names the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used, naming the key and what is wrong."""
+
+
+@dataclass
+class BoardConfig:
+    id: str = "board1"
+    game: str = "contigo"
+    num_players: int = 0  # 0: the game's fewest players
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = -1  # -1: a fresh seed per game (recorded, so the game still replays)
+    layout: str = ""  # a layout file; empty: the reference layout of the game
+    allow_takeback: bool = True
+    chance: str = "button"  # "button": roll / MQTT resolve chance; "auto": at once
+
+
+@dataclass
+class SensorsConfig:
+    url: str = "sim"  # a serial device, a pyserial URL, or "sim" for a simulated board in-process
+    debounce_ms: float = 25.0
+    heartbeat_timeout: float = 3.0
+
+
+@dataclass
+class LedsConfig:
+    backend: str = "sim"  # "sim" | "neopixel"
+    pin: str = "D18"  # board pin name, or "SPI"
+    brightness: float = 0.3
+    blink_hz: float = 2.0
+
+
+@dataclass
+class InputsConfig:
+    enabled: bool = True
+    pin_factory: str = ""  # "" = gpiozero's default (lgpio on a Pi); "mock" anywhere
+    hold_time: float = 1.0
+
+
+@dataclass
+class MqttConfig:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 1883
+    base_topic: str = "arbitro"
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_certs: str = ""
+    keepalive: int = 30
+    homeassistant: bool = False
+    discovery_prefix: str = "homeassistant"
+
+
+@dataclass
+class Config:
+    board: BoardConfig = field(default_factory=BoardConfig)
+    sensors: SensorsConfig = field(default_factory=SensorsConfig)
+    leds: LedsConfig = field(default_factory=LedsConfig)
+    inputs: InputsConfig = field(default_factory=InputsConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        sections = {f.name: f.type for f in fields(cls)}
+        built: dict[str, Any] = {}
+        for name, value in data.items():
+            if name not in sections:
+                raise ConfigError(f"unknown section [{name}] (known: {', '.join(sections)})")
+            if not isinstance(value, dict):
+                raise ConfigError(f"[{name}] must be a table")
+            built[name] = _section(name, getattr(cls(), name).__class__, value)
+        config = cls(**built)
+        config.check()
+        return config
+
+    def check(self) -> None:
+        from controller.games import game_names
+
+        b = self.board
+        if b.game not in game_names():
+            raise ConfigError(f"board.game: unknown game {b.game!r} (known: {', '.join(game_names())})")
+        if not b.id or "/" in b.id or "+" in b.id or "#" in b.id:
+            raise ConfigError("board.id: must be non-empty and free of '/', '+' and '#'")
+        if b.chance not in ("button", "auto"):
+            raise ConfigError("board.chance: must be 'button' or 'auto'")
+        if not 0 < self.sensors.debounce_ms <= 5000:
+            raise ConfigError("sensors.debounce_ms: must be between 0 and 5000")
+        if self.sensors.heartbeat_timeout <= 0:
+            raise ConfigError("sensors.heartbeat_timeout: must be positive")
+        if self.leds.backend not in ("sim", "neopixel"):
+            raise ConfigError("leds.backend: must be 'sim' or 'neopixel'")
+        if not 0 <= self.leds.brightness <= 1:
+            raise ConfigError("leds.brightness: must be between 0 and 1")
+        if not 0 < self.leds.blink_hz <= 20:
+            raise ConfigError("leds.blink_hz: must be between 0 and 20")
+        if not 0 < self.mqtt.port < 65536:
+            raise ConfigError("mqtt.port: must be 1..65535")
+        if not self.mqtt.base_topic or any(ch in self.mqtt.base_topic for ch in "+#"):
+            raise ConfigError("mqtt.base_topic: must be non-empty and free of '+' and '#'")
+        if self.inputs.pin_factory not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
+            raise ConfigError("inputs.pin_factory: must be '', 'mock', 'lgpio', 'rpigpio', 'pigpio' or 'native'")
+        from controller.games import get_game
+
+        game = get_game(b.game)
+        try:
+            options = game.options(b.options)
+            players = b.num_players or game.min_players
+            game.new_state(options, players)
+        except ValueError as exc:
+            raise ConfigError(f"board.options / board.num_players: {exc}") from exc
+
+
+def _section(name: str, kind: type, values: dict[str, Any]) -> Any:
+    known = {f.name: f for f in fields(kind)}
+    defaults = kind()
+    out = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"unknown key {name}.{key} (known: {', '.join(known)})")
+        default = getattr(defaults, key)
+        if isinstance(default, bool) != isinstance(value, bool) or (
+            not isinstance(value, type(default)) and not (isinstance(default, float) and isinstance(value, int))
+        ):
+            raise ConfigError(f"{name}.{key}: expected {type(default).__name__}, got {value!r}")
+        out[key] = float(value) if isinstance(default, float) else value
+    return kind(**out)
+
+
+def load_config(path: str | Path | None) -> Config:
+    """The configuration in ``path`` (all defaults when ``path`` is None)."""
+    if path is None:
+        return Config.from_dict({})
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+    return Config.from_dict(data)

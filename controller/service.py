@@ -1,0 +1,547 @@
+"""The service: one loop owns the game.
+
+Adapters only post events into :attr:`Service.events`: the serial reader (``firmware_bridge``
+link events), gpiozero callbacks (:class:`~hardware.inputs.ButtonEvent`,
+:class:`~hardware.inputs.EncoderEvent`) and paho's thread (:class:`~controller.mqtt.Command`).
+The loop keeps the sensed board, waits until it has been still for the debounce window, asks the
+referee what it shows, and then drives the LEDs and MQTT. Nothing else touches the match.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from controller.config import Config
+from controller.games import CHANCE, TERMINAL, ChannelKind, IllegalAction, get_game
+from controller.games.record import Match, Record
+from controller.ledview import LedScene, player_colour, render_frame
+from controller.mqtt import Command, MqttBridge
+from controller.referee import Referee, Verdict
+from hardware.inputs import ButtonEvent, EncoderEvent, TableInputs
+from hardware.layout import Layout, LayoutError, load_layout
+from hardware.leds import LedStrip
+
+log = logging.getLogger("arbitro")
+
+STATE_SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Ends the loop."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """Runs ``fn`` inside the loop (for tests and the demo: read the game without racing it)."""
+
+    fn: Callable[[], Any]
+    done: queue.Queue
+
+
+class Service:
+    """The referee service for one board. Construct, ``start()`` (or ``run()``), ``stop()``."""
+
+    def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
+                 link_factory: Callable[[str, Callable[[object], None]], Any] | None = None,
+                 mqtt: MqttBridge | None = None, inputs: TableInputs | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.config = config
+        self.game = get_game(config.board.game)
+        self.layout = layout or load_layout(config.board.layout or config.board.game)
+        self.strip = strip
+        self.clock = clock
+        self.events: queue.Queue = queue.Queue()
+        self.mqtt = mqtt
+        self.inputs = inputs
+        self.link_factory = link_factory
+        self.link: Any = None
+        self.observers: list[Callable[[str, Any], None]] = []
+        self.fatal: str | None = None
+        self._thread: threading.Thread | None = None
+        self._state_seq = 0
+        self.sensed: dict[str, int] = {}
+        self.board_known = False
+        self.link_up = False
+        self.settle_at: float | None = None
+        self.last_change: float | None = None
+        self.verdict = Verdict("in_sync")
+        self.restoring = False
+        self.choice = 0
+        self.resigned: int | None = None
+        self.new_game(config.board.game, config.board.options, config.board.num_players, config.board.seed)
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int) -> None:
+        g = get_game(game)
+        if game != self.game.name:
+            layout = load_layout(game if not self.config.board.layout else self.config.board.layout)
+            layout.check_game(g, g.options(options), num_players or g.min_players)
+            self.layout = layout
+        opts = g.options(options)
+        players = num_players or g.min_players
+        self.layout.check_game(g, opts, players)
+        seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
+        self.game = g
+        self.match = Match(Record(game, opts, players, seed))
+        self.channels = g.channels(opts, players)
+        self.kinds = {c.name: c.kind for c in self.channels}
+        self.referee = Referee(self.match, self.channels, allow_takeback=self.config.board.allow_takeback)
+        self.verdict = Verdict("in_sync")
+        self.resigned = None
+        self.restoring = False
+        self.choice = 0
+        if self.inputs is not None:
+            self.inputs.calibrate({c: v for c, v in self.referee.expected().items()
+                                   if self.kinds[c] == ChannelKind.OFFSET})
+            self.sensed.update(self.inputs.offsets())
+        log.info("new game: %s, %d players, options %s, seed %d", g.title, players, opts, seed)
+        self._auto_chance()
+
+    @property
+    def state(self):
+        return self.match.state
+
+    # -- life cycle ----------------------------------------------------------------------------
+
+    def post(self, event: object) -> None:
+        self.events.put(event)
+
+    def start(self) -> Service:
+        self._open_adapters()
+        self._thread = threading.Thread(target=self._loop, name="arbitro-loop", daemon=True)
+        self._thread.start()
+        return self
+
+    def run(self) -> None:
+        self._open_adapters()
+        self._loop()
+
+    def stop(self) -> None:
+        self.post(Stop())
+        if self._thread is not None:
+            self._thread.join(10)
+        if self.link is not None:
+            self.link.stop()
+        if self.mqtt is not None:
+            self.mqtt.stop()
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Run ``fn`` inside the loop and return its result."""
+        done: queue.Queue = queue.Queue()
+        self.post(Call(fn, done))
+        ok, value = done.get(timeout=timeout)
+        if not ok:
+            raise value
+        return value
+
+    def _open_adapters(self) -> None:
+        if self.mqtt is not None:
+            self.mqtt.start()
+        if self.link_factory is not None:
+            self.link = self.link_factory(self.config.sensors.url, self.post)
+            self.link.start()
+        self._publish("start")
+
+    def _loop(self) -> None:
+        blink_period = 0.5 / self.config.leds.blink_hz
+        next_blink = self.clock() + blink_period
+        self.blink_on = True
+        while True:
+            now = self.clock()
+            deadline = min(d for d in (self.settle_at, next_blink) if d is not None)
+            try:
+                event = self.events.get(timeout=max(0.0, deadline - now))
+            except queue.Empty:
+                event = None
+            if isinstance(event, Stop):
+                break
+            try:
+                if event is not None:
+                    self._handle(event)
+                now = self.clock()
+                if self.settle_at is not None and now >= self.settle_at:
+                    self.settle_at = None
+                    self._settled()
+                if now >= next_blink:
+                    next_blink = now + blink_period
+                    self.blink_on = not self.blink_on
+                    self._show_leds()
+            except Exception:  # the loop must outlive any one bad event
+                log.exception("error while handling %r", event)
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def _handle(self, event: object) -> None:
+        name = type(event).__name__
+        if isinstance(event, Call):
+            try:
+                event.done.put((True, event.fn()))
+            except Exception as exc:
+                event.done.put((False, exc))
+        elif name == "SensorChanged":
+            channel = self.layout.channel_of.get(event.channel)
+            log.debug("sensor %d (%s) -> %d", event.channel, channel, event.value)
+            if channel is not None and self.board_known:
+                self.sensed[channel] = event.value
+                self.last_change = event.received
+                self._schedule()
+        elif name == "Snapshot":
+            log.debug("snapshot of %d channels", len(event.values))
+            if len(event.values) != self.layout.sensor_count:
+                self._fail(f"the sensor board sent {len(event.values)} channels, the layout has "
+                           f"{self.layout.sensor_count}")
+                return
+            for sensor, value in enumerate(event.values):
+                channel = self.layout.channel_of.get(sensor)
+                if channel is not None:
+                    self.sensed[channel] = value
+            self.board_known = True
+            self.last_change = self.clock()
+            self._schedule()
+        elif name == "LinkUp":
+            try:
+                self.layout.check_hello(event.hello.blocks)
+            except LayoutError as exc:
+                self._fail(str(exc))
+                return
+            self.link_up = True
+            self._event("link", up=True)
+        elif name == "LinkDown":
+            self.link_up = False
+            self._event("link", up=False, reason=str(event.reason))
+            self._publish("link")
+        elif name == "LinkError":
+            log.warning("sensor link: %s", event.message)
+        elif isinstance(event, EncoderEvent):
+            self.sensed[event.channel] = event.offset
+            self.last_change = self.clock()
+            self._schedule()
+        elif isinstance(event, ButtonEvent):
+            self._button(event)
+        elif isinstance(event, Command):
+            self._command(event)
+        else:
+            log.warning("unknown event %r", event)
+
+    def _fail(self, message: str) -> None:
+        """A mismatch between the layout and the sensor board: nothing can be refereed."""
+        log.error("%s", message)
+        self.fatal = message
+        self._event("error", message=message)
+        self._publish("error")
+        self.post(Stop())
+
+    def _schedule(self) -> None:
+        self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000
+
+    # -- judging ---------------------------------------------------------------------------------
+
+    def _settled(self) -> None:
+        if not self.board_known:
+            return
+        if self.state.is_terminal() or self.resigned is not None:
+            verdict = Verdict("in_sync") if self.sensed_matches() else Verdict("progress")
+        elif self.restoring:
+            if self.sensed_matches():
+                self.restoring = False
+                verdict = Verdict("in_sync")
+            else:
+                verdict = Verdict("violation", channels=self._differing(),
+                                  message="put the board back as it was: " +
+                                  self.referee.describe(self.referee.expected(), self.sensed))
+        else:
+            verdict = self.referee.judge(self.sensed)
+        before = self.verdict
+        self.verdict = verdict
+        if verdict.kind == "applied":
+            for text in verdict.actions:
+                self._event("action", action=text, by="board")
+            self.choice = 0
+            self._after_action()
+        elif verdict.kind == "takeback":
+            self._event("takeback", actions=list(verdict.actions))
+            self.choice = 0
+        elif verdict.kind in ("violation", "ambiguous") and verdict != before:
+            log.info("%s: %s", verdict.kind, verdict.message)
+            self._event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
+                        actions=list(verdict.actions))
+        elif verdict.kind == "in_sync" and before.kind == "violation":
+            self._event("resolved")
+        self._publish("judged")
+
+    def sensed_matches(self) -> bool:
+        return all(self.sensed.get(c, 0) == v for c, v in self.referee.expected().items())
+
+    def _differing(self) -> tuple[str, ...]:
+        return tuple(sorted(c for c, v in self.referee.expected().items() if self.sensed.get(c, 0) != v))
+
+    def _after_action(self) -> None:
+        if self.state.is_terminal():
+            self._event("game_over", winners=self.state.winners(), scores=list(self.state.scores()))
+            log.info("game over: winners %s, scores %s", self.state.winners(), self.state.scores())
+        self._auto_chance()
+
+    def _auto_chance(self) -> None:
+        if self.config.board.chance == "auto":
+            while self.state.current_player == CHANCE:
+                self._resolve_chance()
+
+    def _resolve_chance(self, text: str | None = None) -> str:
+        if self.state.current_player != CHANCE:
+            raise IllegalAction(text or "roll", "nothing to roll: no die, card or draw is pending")
+        if text is None:
+            self.match.resolve_chance()
+        else:
+            self.match.apply_text(text)
+        applied = self.match.record.actions[-1]
+        self._event("chance", outcome=applied)
+        log.info("chance: %s", applied)
+        self._after_action()
+        return applied
+
+    def _apply_text(self, text: str, by: str) -> str:
+        self.match.apply_text(text)
+        applied = self.match.record.actions[-1]
+        self._event("action", action=applied, by=by)
+        self.choice = 0
+        self._after_action()
+        return applied
+
+    def _undo(self) -> str:
+        if len(self.match.record.actions) == 0:
+            raise IllegalAction("undo", "there is nothing to undo")
+        undone = self.match.record.actions[-1]
+        self.match.undo()
+        # Chance steps are taken back with the move they followed.
+        while self.state.current_player == CHANCE and self.match.record.actions:
+            undone = self.match.record.actions[-1]
+            self.match.undo()
+        self.restoring = not self.sensed_matches()
+        self.resigned = None
+        self._event("undo", action=undone)
+        return undone
+
+    # -- buttons ---------------------------------------------------------------------------------
+
+    def _button(self, event: ButtonEvent) -> None:
+        log.info("button %s%s", event.name, " (held)" if event.held else "")
+        try:
+            if event.name == "roll" and not event.held:
+                self._resolve_chance()
+            elif event.name == "undo" and event.held:  # hold undo: a new game with the same settings
+                self.new_game(self.game.name, self.match.record.options, self.match.record.num_players, -1)
+                self._event("new_game", game=self.game.name, num_players=self.match.record.num_players)
+            elif event.name == "undo":
+                self._undo()
+            elif event.name == "next":
+                options = self._choices()
+                if options:
+                    self.choice = (self.choice + (-1 if event.held else 1)) % len(options)
+                    self._event("choice", action=options[self.choice], index=self.choice, of=len(options))
+            elif event.name == "confirm":
+                options = self._choices()
+                if not options:
+                    raise IllegalAction("confirm", "there is no choice to confirm")
+                self._apply_text(options[self.choice % len(options)], by="button")
+        except IllegalAction as exc:
+            self._event("refused", message=str(exc))
+        self._publish("button")
+
+    def _choices(self) -> list[str]:
+        """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, else the actions
+        with no physical trace."""
+        if self.verdict.kind == "ambiguous":
+            return list(self.verdict.actions)
+        return self.referee.silent_actions() if self.state.current_player >= 0 else []
+
+    # -- MQTT commands ---------------------------------------------------------------------------
+
+    def _command(self, cmd: Command) -> None:
+        try:
+            result = self._run_command(cmd.name, cmd.args)
+        except (IllegalAction, ValueError, KeyError, TypeError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            cmd.reply(False, message)
+            return
+        cmd.reply(True, result)
+        self._publish(cmd.name)
+
+    def _run_command(self, name: str, args: dict[str, Any]) -> Any:
+        def arg(key: str, kind: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
+            if key not in args:
+                if required:
+                    raise ValueError(f"{name}: missing {key!r}")
+                return default
+            value = args[key]
+            if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+                raise ValueError(f"{name}: {key!r} has the wrong type")
+            return value
+
+        allowed = {"new_game": {"game", "num_players", "options", "seed"}, "undo": set(), "roll": set(),
+                   "enter": {"value"}, "choose": {"action"}, "resign": {"player"},
+                   "configure": {"allow_takeback", "chance"}, "state": set()}[name]
+        unknown = set(args) - allowed
+        if unknown:
+            raise ValueError(f"{name}: unknown field(s) {sorted(unknown)}")
+        if name == "state":
+            return self.public_state()
+        if name == "new_game":
+            game = arg("game", str, self.game.name)
+            players = arg("num_players", int, 0)
+            seed = arg("seed", int, -1)
+            if not -1 <= seed < 2**63:
+                raise ValueError("new_game: seed out of range")
+            options = arg("options", dict, {})
+            self.new_game(game, options, players, seed)
+            self._event("new_game", game=game, num_players=self.match.record.num_players)
+            return {"game": game, "seed": self.match.record.seed}
+        if (self.state.is_terminal() or self.resigned is not None) and name != "undo" and name != "configure":
+            raise ValueError(f"{name}: the game is over")
+        if name == "undo":
+            return {"undone": self._undo()}
+        if name == "roll":
+            return {"outcome": self._resolve_chance()}
+        if name == "enter":
+            value = arg("value", (str, int), required=True)
+            if self.state.current_player != CHANCE:
+                raise ValueError("enter: no die, card or draw is pending")
+            text = str(value)
+            legal = {self.state.action_to_text(a): a for a in self.state.legal_actions()}
+            if text not in legal:
+                matches = [t for t in legal if t.split()[-1] == text]
+                if len(matches) != 1:
+                    raise ValueError(f"enter: {text!r} is not a possible outcome; possible: {sorted(legal)[:20]}")
+                text = matches[0]
+            return {"outcome": self._resolve_chance(text)}
+        if name == "choose":
+            text = arg("action", str, required=True)
+            if len(text) > 200:
+                raise ValueError("choose: action text too long")
+            if self.state.current_player < 0:
+                raise ValueError("choose: no player is to act (a roll is pending)")
+            return {"action": self._apply_text(text, by="mqtt")}
+        if name == "resign":
+            player = arg("player", int, required=True)
+            if not 0 <= player < self.state.num_players:
+                raise ValueError(f"resign: player must be 0..{self.state.num_players - 1}")
+            self.resigned = player
+            self._event("resign", player=player)
+            return {"resigned": player}
+        if name == "configure":
+            takeback = arg("allow_takeback", bool)
+            chance = arg("chance", str)
+            if chance is not None and chance not in ("button", "auto"):
+                raise ValueError("configure: chance must be 'button' or 'auto'")
+            if takeback is not None:
+                self.config.board.allow_takeback = takeback
+                self.referee.allow_takeback = takeback
+            if chance is not None:
+                self.config.board.chance = chance
+                self._auto_chance()
+            return {"allow_takeback": self.config.board.allow_takeback, "chance": self.config.board.chance}
+        raise ValueError(f"unknown command {name!r}")
+
+    # -- output ----------------------------------------------------------------------------------
+
+    def _event(self, kind: str, **data: Any) -> None:
+        event = {"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data}
+        if self.mqtt is not None:
+            self.mqtt.publish_event(event)
+        for observer in self.observers:
+            observer("event", event)
+
+    def winners(self) -> list[int]:
+        if self.resigned is not None:
+            return [p for p in range(self.state.num_players) if p != self.resigned]
+        return self.state.winners()
+
+    def public_state(self) -> dict[str, Any]:
+        state = self.state
+        over = state.is_terminal() or self.resigned is not None
+        turn = None if over or state.current_player < 0 else state.current_player
+        pending = None
+        if state.current_player == CHANCE and not over:
+            pending = {"outcomes": [state.action_to_text(a) for a, _ in state.chance_outcomes()][:64]}
+        v = self.verdict
+        return {
+            "schema": STATE_SCHEMA,
+            "seq": self._state_seq,
+            "board": self.config.board.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": self.match.record.options,
+            "num_players": state.num_players,
+            "players": [{"index": p, "colour": "#{:02x}{:02x}{:02x}".format(*player_colour(p))}
+                        for p in range(state.num_players)],
+            "turn": turn,
+            "phase": "over" if over else state.phase,
+            "moves": len(self.match.record.actions),
+            "last_action": self.match.record.actions[-1] if self.match.record.actions else None,
+            "board_view": state.public_view(),
+            "scores": list(state.scores()),
+            "over": over,
+            "winners": self.winners() if over else [],
+            "resigned": self.resigned,
+            "pending_chance": pending,
+            "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
+            "verdict": v.kind,
+            "violation": {"message": v.message, "channels": list(v.channels)} if v.kind == "violation" else None,
+            "ambiguous": list(v.actions) if v.kind == "ambiguous" else [],
+            "sensors": "up" if self.link_up else "down",
+            "seed": self.match.record.seed,
+        }
+
+    def _publish(self, why: str) -> None:
+        self._state_seq += 1
+        self._show_leds()
+        state = self.public_state()
+        if self.mqtt is not None:
+            self.mqtt.publish_state(state)
+            for p in range(self.state.num_players):
+                private = dict(self.state.private_view(p))
+                if p == self.state.current_player:
+                    private["choices"] = self._choices()
+                self.mqtt.publish_private(p, private)
+        for observer in self.observers:
+            observer("state", state)
+
+    def scene(self) -> LedScene:
+        state = self.state
+        v = self.verdict
+        if state.is_terminal() or self.resigned is not None:
+            return LedScene(TERMINAL, {}, winners=tuple(self.winners()))
+        targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
+        turns = []
+        for channel, value in list(targets.items()):
+            if self.kinds.get(channel) == ChannelKind.OFFSET:
+                del targets[channel]
+                spaces = (value - self.referee.expected()[channel]) % 12
+                turns.append((channel, spaces if spaces <= 6 else spaces - 12))
+        view = state.public_view()
+        return LedScene(
+            player=state.current_player,
+            targets=targets,
+            violation=v.channels if v.kind == "violation" else (),
+            progress=v.channels if v.kind == "progress" else (),
+            ambiguous=v.kind == "ambiguous",
+            aligned=bool(view.get("aligned")) if isinstance(view, dict) else False,
+            offsets_to_turn=tuple(turns),
+        )
+
+    def _show_leds(self) -> None:
+        frame = render_frame(self.layout, self.scene(), getattr(self, "blink_on", True))
+        if self.strip.show(frame):
+            for observer in self.observers:
+                observer("leds", frame)

@@ -1,0 +1,1 @@
+"""The Pi's own hardware: NeoPixel LEDs, gpiozero buttons and ring encoders, board layouts."""

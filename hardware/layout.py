@@ -1,0 +1,224 @@
+"""Board layouts: which sensor channel and which LEDs belong to each logical channel of a game.
+
+A layout is a JSON file (``hardware/layouts/<game>.json`` for the reference board build; an
+operator points ``layout`` in the configuration at their own file for a board wired otherwise)::
+
+    {
+      "game": "contigo",
+      "board_kind": "contigo-ref-1",
+      "blocks": [["piece", 36], ["count", 28]],      # the sensor MCU's channels, as HELLO reports them
+      "channels": {"sq:a1": {"sensor": 0, "leds": [0]}, ...,
+                   "enc:inner": {"encoder": {"a": 17, "b": 18, "steps_per_space": 2}, "leds": [...]}},
+      "status_leds": [64, 65, 66, 67],               # a bar showing turn, chance, violations
+      "led_count": 68,
+      "buttons": {"roll": 5, "confirm": 6, "undo": 13, "next": 19}
+    }
+
+Logical channels come from the game (``Game.channels``); sensor channels are the MCU's flat index.
+Offset channels (Scriptorium's ring encoders) are read on the Pi's GPIO, not by the MCU.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from controller.games import ChannelKind, Game
+
+# The MCU's channel kinds, as the wire protocol names them.
+MCU_KINDS = {ChannelKind.PRESENCE: "presence", ChannelKind.COUNT: "count", ChannelKind.PIECE: "piece"}
+
+DEFAULT_BUTTONS = {"roll": 5, "confirm": 6, "undo": 13, "next": 19}
+ENCODER_PINS = [(17, 18), (22, 23), (24, 25), (26, 27)]
+
+
+class LayoutError(ValueError):
+    """A layout that does not fit the game, the MCU or itself."""
+
+
+@dataclass(frozen=True)
+class Encoder:
+    channel: str
+    a: int
+    b: int
+    steps_per_space: int
+    spaces: int
+
+
+@dataclass
+class Layout:
+    game: str
+    board_kind: str
+    blocks: list[tuple[str, int]]
+    sensor_of: dict[str, int]
+    leds_of: dict[str, list[int]]
+    encoders: list[Encoder]
+    status_leds: list[int]
+    led_count: int
+    buttons: dict[str, int]
+    channel_of: dict[int, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.channel_of = {s: c for c, s in self.sensor_of.items()}
+
+    @property
+    def sensor_count(self) -> int:
+        return sum(n for _, n in self.blocks)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Layout:
+        try:
+            sensor_of, leds_of, encoders = {}, {}, []
+            for name, spec in data["channels"].items():
+                leds_of[name] = [int(i) for i in spec.get("leds", [])]
+                if "sensor" in spec:
+                    sensor_of[name] = int(spec["sensor"])
+                elif "encoder" in spec:
+                    e = spec["encoder"]
+                    encoders.append(Encoder(name, int(e["a"]), int(e["b"]), int(e.get("steps_per_space", 1)),
+                                            int(e.get("spaces", 12))))
+                else:
+                    raise LayoutError(f"channel {name} has neither a sensor nor an encoder")
+            layout = cls(
+                game=str(data["game"]),
+                board_kind=str(data.get("board_kind", data["game"])),
+                blocks=[(str(k), int(n)) for k, n in data["blocks"]],
+                sensor_of=sensor_of,
+                leds_of=leds_of,
+                encoders=encoders,
+                status_leds=[int(i) for i in data.get("status_leds", [])],
+                led_count=int(data["led_count"]),
+                buttons={str(k): int(v) for k, v in data.get("buttons", DEFAULT_BUTTONS).items()},
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, LayoutError):
+                raise
+            raise LayoutError(f"malformed layout: {exc!r}") from exc
+        layout.check_itself()
+        return layout
+
+    def to_dict(self) -> dict[str, Any]:
+        channels: dict[str, Any] = {}
+        for name, sensor in self.sensor_of.items():
+            channels[name] = {"sensor": sensor, "leds": self.leds_of.get(name, [])}
+        for e in self.encoders:
+            channels[e.channel] = {"encoder": {"a": e.a, "b": e.b, "steps_per_space": e.steps_per_space,
+                                               "spaces": e.spaces}, "leds": self.leds_of.get(e.channel, [])}
+        return {"game": self.game, "board_kind": self.board_kind, "blocks": [list(b) for b in self.blocks],
+                "channels": channels, "status_leds": self.status_leds, "led_count": self.led_count,
+                "buttons": self.buttons}
+
+    def check_itself(self) -> None:
+        n = self.sensor_count
+        bad = sorted(c for c, s in self.sensor_of.items() if not 0 <= s < n)
+        if bad:
+            raise LayoutError(f"channels {bad[:5]} name sensors outside 0..{n - 1}")
+        if len(self.channel_of) != len(self.sensor_of):
+            raise LayoutError("two channels share one sensor")
+        leds = [i for ls in self.leds_of.values() for i in ls] + self.status_leds
+        out = sorted({i for i in leds if not 0 <= i < self.led_count})
+        if out:
+            raise LayoutError(f"LED indices {out[:5]} outside the strip of {self.led_count}")
+
+    def kind_of_sensor(self, sensor: int) -> str:
+        start = 0
+        for kind, count in self.blocks:
+            if sensor < start + count:
+                return kind
+            start += count
+        raise LayoutError(f"sensor {sensor} outside the layout's {self.sensor_count}")
+
+    def check_game(self, game: Game, options: dict[str, Any] | None = None, num_players: int | None = None) -> None:
+        """Refuse a layout that does not name every channel of the game, or names one it lacks."""
+        if self.game != game.name:
+            raise LayoutError(f"the layout is for {self.game!r}, not {game.name!r}")
+        channels = game.channels(options, num_players)
+        names = {c.name for c in channels}
+        mapped = set(self.sensor_of) | {e.channel for e in self.encoders}
+        missing, extra = sorted(names - mapped), sorted(mapped - names)
+        if missing:
+            raise LayoutError(f"the layout has no sensor for {len(missing)} channels of {game.name}: {missing[:5]}")
+        if extra:
+            raise LayoutError(f"the layout names {len(extra)} channels {game.name} does not have: {extra[:5]}")
+        for c in channels:
+            if c.kind == ChannelKind.OFFSET:
+                if c.name in self.sensor_of:
+                    raise LayoutError(f"{c.name} is read by an encoder, not a sensor")
+                continue
+            if c.name not in self.sensor_of:
+                raise LayoutError(f"{c.name} must be a sensor channel")
+            kind = self.kind_of_sensor(self.sensor_of[c.name])
+            if kind != MCU_KINDS[c.kind]:
+                raise LayoutError(f"{c.name} is a {c.kind} channel but sensor {self.sensor_of[c.name]} is {kind}")
+
+    def check_hello(self, blocks: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> None:
+        """Refuse a sensor board whose HELLO reports other channel blocks than the layout's."""
+        theirs = [(str(k), int(n)) for k, n in blocks]
+        if theirs != self.blocks:
+            raise LayoutError(f"the sensor board reports channels {theirs}, the layout expects {self.blocks}")
+
+
+def reference_layout(game: Game) -> Layout:
+    """The reference board build: sensors and LEDs in the game's channel order, kinds in runs,
+    encoders on fixed GPIO pairs, four status LEDs after the board's."""
+    channels: dict[str, Any] = {}
+    union: dict[str, Any] = {}
+    for options, players in game.configurations():
+        for c in game.channels(options, players):
+            union.setdefault(c.name, c)
+    blocks: list[list[Any]] = []
+    sensor = led = enc = 0
+    for c in union.values():
+        if c.kind == ChannelKind.OFFSET:
+            a, b = ENCODER_PINS[enc]
+            enc += 1
+            channels[c.name] = {"encoder": {"a": a, "b": b, "steps_per_space": 1, "spaces": c.maximum + 1},
+                                "leds": []}
+            continue
+        kind = MCU_KINDS[c.kind]
+        if blocks and blocks[-1][0] == kind:
+            blocks[-1][1] += 1
+        else:
+            blocks.append([kind, 1])
+        channels[c.name] = {"sensor": sensor, "leds": [led]}
+        sensor += 1
+        led += 1
+    status = list(range(led, led + 4))
+    return Layout.from_dict({"game": game.name, "board_kind": f"{game.name}-ref-1", "blocks": blocks,
+                             "channels": channels, "status_leds": status, "led_count": led + 4,
+                             "buttons": DEFAULT_BUTTONS})
+
+
+def load_layout(source: str | Path) -> Layout:
+    """A layout from a file path, or the reference layout shipped for a game name."""
+    path = Path(source)
+    if path.suffix == ".json" or path.exists():
+        try:
+            return Layout.from_dict(json.loads(path.read_text()))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise LayoutError(f"cannot read layout {path}: {exc}") from exc
+    shipped = resources.files("hardware.layouts") / f"{source}.json"
+    if not shipped.is_file():
+        raise LayoutError(f"no layout file {source!r} and no reference layout for a game of that name")
+    return Layout.from_dict(json.loads(shipped.read_text()))
+
+
+def write_reference_layouts(directory: Path | None = None) -> list[Path]:
+    """(Re)write ``hardware/layouts/<game>.json`` for every registered game."""
+    from controller.games import all_games
+
+    directory = directory or Path(__file__).parent / "layouts"
+    written = []
+    for game in all_games():
+        path = directory / f"{game.name}.json"
+        path.write_text(json.dumps(reference_layout(game).to_dict(), indent=1) + "\n")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for p in write_reference_layouts():
+        print(p)
