@@ -17,11 +17,46 @@ def _games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    import logging
+
+    from controller.app import build_service, run_forever
+    from controller.config import ConfigError, load_config
+    from hardware.layout import LayoutError
+
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+        service = build_service(config)
+    except (ConfigError, LayoutError) as exc:
+        print(f"arbitro: {exc}", file=sys.stderr)
+        return 2
+    return run_forever(service)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from controller import demo
+
+    return demo.run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arbitro", description="Referee for physical tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("games", help="list the games and their variant options")
     p.set_defaults(func=_games)
+
+    p = sub.add_parser("run", help="referee the board: sensors, LEDs, buttons, MQTT (the service)")
+    p.add_argument("--config", default=None, help="TOML configuration (default: every key's default)")
+    p.add_argument("--debug", action="store_true", help="log the raw channel traffic too")
+    p.set_defaults(func=_run)
+
+    from controller import demo
+
+    p = sub.add_parser("demo", help="bots play on a simulated board, drawn in the terminal, live on MQTT")
+    demo.add_arguments(p)
+    p.set_defaults(func=_demo)
     return parser
 
 

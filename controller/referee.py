@@ -57,6 +57,20 @@ def diff_views(before: dict[str, int], after: dict[str, int]) -> Diff:
     return frozenset((c, v) for c, v in after.items() if before.get(c) != v)
 
 
+def shortest_turn(before: int, after: int, spaces: int) -> int:
+    """The signed number of spaces from ``before`` to ``after`` the shorter way round."""
+    d = (after - before) % spaces
+    return d - spaces if d > spaces // 2 else d
+
+
+def on_the_turn(before: int, now: int, after: int, spaces: int) -> bool:
+    """True when a ring reading ``now`` lies on the shorter turn from ``before`` to ``after``."""
+    total = shortest_turn(before, after, spaces)
+    step = 1 if total >= 0 else -1
+    done = ((now - before) * step) % spaces
+    return done <= abs(total)
+
+
 class Referee:
     """Judges sensed boards for one match. Only :meth:`judge`, :meth:`undo` and the match's own
     chance resolution change the game."""
@@ -164,8 +178,11 @@ class Referee:
         return False
 
     def _between(self, channel: str, before: int, now: int, after: int) -> bool:
-        if self.channels[channel].kind == ChannelKind.COUNT:
+        kind = self.channels[channel].kind
+        if kind == ChannelKind.COUNT:
             return min(before, after) <= now <= max(before, after)
+        if kind == ChannelKind.OFFSET:  # a ring part way round, turning the shorter way to its target
+            return on_the_turn(before, now, after, self.channels[channel].maximum + 1)
         return now in (before, after) or now == 0  # a piece lifted on its way somewhere
 
     def _takeback_target(self, sensed: dict[str, int]) -> int:
@@ -198,7 +215,8 @@ class Referee:
             if partial and not all(c in target and self._between(c, current[c], v, target[c]) for c, v in partial):
                 continue
             for c, v in d:
-                if v > current[c] or (self.channels[c].kind in (ChannelKind.PIECE, ChannelKind.OFFSET) and v):
+                kind = self.channels[c].kind
+                if kind == ChannelKind.OFFSET or v > current[c] or (kind == ChannelKind.PIECE and v):
                     out[c] = v
         return out
 

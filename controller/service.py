@@ -23,7 +23,7 @@ from controller.games import CHANCE, TERMINAL, ChannelKind, IllegalAction, get_g
 from controller.games.record import Match, Record
 from controller.ledview import LedScene, player_colour, render_frame
 from controller.mqtt import Command, MqttBridge
-from controller.referee import Referee, Verdict
+from controller.referee import Referee, Verdict, shortest_turn
 from hardware.inputs import ButtonEvent, EncoderEvent, TableInputs
 from hardware.layout import Layout, LayoutError, load_layout
 from hardware.leds import LedStrip
@@ -266,7 +266,7 @@ class Service:
         before = self.verdict
         self.verdict = verdict
         if verdict.kind == "applied":
-            for text in verdict.actions:
+            for text in self.match.public_log[-len(verdict.actions):]:
                 self._event("action", action=text, by="board")
             self.choice = 0
             self._after_action()
@@ -276,7 +276,7 @@ class Service:
         elif verdict.kind in ("violation", "ambiguous") and verdict != before:
             log.info("%s: %s", verdict.kind, verdict.message)
             self._event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
-                        actions=list(verdict.actions))
+                        choices=len(verdict.actions))
         elif verdict.kind == "in_sync" and before.kind == "violation":
             self._event("resolved")
         self._publish("judged")
@@ -305,7 +305,7 @@ class Service:
             self.match.resolve_chance()
         else:
             self.match.apply_text(text)
-        applied = self.match.record.actions[-1]
+        applied = self.match.public_log[-1]
         self._event("chance", outcome=applied)
         log.info("chance: %s", applied)
         self._after_action()
@@ -313,7 +313,7 @@ class Service:
 
     def _apply_text(self, text: str, by: str) -> str:
         self.match.apply_text(text)
-        applied = self.match.record.actions[-1]
+        applied = self.match.public_log[-1]
         self._event("action", action=applied, by=by)
         self.choice = 0
         self._after_action()
@@ -322,11 +322,11 @@ class Service:
     def _undo(self) -> str:
         if len(self.match.record.actions) == 0:
             raise IllegalAction("undo", "there is nothing to undo")
-        undone = self.match.record.actions[-1]
+        undone = self.match.public_log[-1]
         self.match.undo()
         # Chance steps are taken back with the move they followed.
         while self.state.current_player == CHANCE and self.match.record.actions:
-            undone = self.match.record.actions[-1]
+            undone = self.match.public_log[-1]
             self.match.undo()
         self.restoring = not self.sensed_matches()
         self.resigned = None
@@ -473,7 +473,7 @@ class Service:
         turn = None if over or state.current_player < 0 else state.current_player
         pending = None
         if state.current_player == CHANCE and not over:
-            pending = {"outcomes": [state.action_to_text(a) for a, _ in state.chance_outcomes()][:64]}
+            pending = {"outcomes": sorted({state.public_action_text(a) for a, _ in state.chance_outcomes()})[:64]}
         v = self.verdict
         return {
             "schema": STATE_SCHEMA,
@@ -488,7 +488,7 @@ class Service:
             "turn": turn,
             "phase": "over" if over else state.phase,
             "moves": len(self.match.record.actions),
-            "last_action": self.match.record.actions[-1] if self.match.record.actions else None,
+            "last_action": self.match.public_log[-1] if self.match.public_log else None,
             "board_view": state.public_view(),
             "scores": list(state.scores()),
             "over": over,
@@ -498,7 +498,7 @@ class Service:
             "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
             "verdict": v.kind,
             "violation": {"message": v.message, "channels": list(v.channels)} if v.kind == "violation" else None,
-            "ambiguous": list(v.actions) if v.kind == "ambiguous" else [],
+            "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_up else "down",
             "seed": self.match.record.seed,
         }
@@ -527,8 +527,8 @@ class Service:
         for channel, value in list(targets.items()):
             if self.kinds.get(channel) == ChannelKind.OFFSET:
                 del targets[channel]
-                spaces = (value - self.referee.expected()[channel]) % 12
-                turns.append((channel, spaces if spaces <= 6 else spaces - 12))
+                spaces = self.referee.channels[channel].maximum + 1
+                turns.append((channel, shortest_turn(self.sensed.get(channel, 0), value, spaces)))
         view = state.public_view()
         return LedScene(
             player=state.current_player,

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.broker import Broker
+from controller.localbroker import Broker
 
 
 @pytest.fixture

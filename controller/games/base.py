@@ -85,6 +85,8 @@ class Channel:
 class State(ABC):
     """A position of a game. Immutable: ``apply`` returns a new state."""
 
+    __slots__ = ()
+
     game: ClassVar[Game]
 
     @property
@@ -144,6 +146,11 @@ class State(ABC):
     @abstractmethod
     def action_to_text(self, action: Action) -> str:
         """A readable, typeable text for an action legal in this state."""
+
+    def public_action_text(self, action: Action) -> str:
+        """The action's text as everyone may see it (a drawn or programmed card hidden); events and
+        displays use this, records keep ``action_to_text``."""
+        return self.action_to_text(action)
 
     @abstractmethod
     def action_from_text(self, text: str) -> Action:

@@ -70,8 +70,12 @@ class Match:
     def __init__(self, record: Record) -> None:
         self.record = record
         self.history: list[State] = [record.initial_state()]
+        self.public_log: list[str] = []
+        """Each recorded action as everyone may see it (``State.public_action_text``)."""
         for text in record.actions:
-            self.history.append(self.state.apply(self.state.action_from_text(text)))
+            action = self.state.action_from_text(text)
+            self.public_log.append(self.state.public_action_text(action))
+            self.history.append(self.state.apply(action))
 
     @classmethod
     def new(cls, game: str, options: dict[str, Any] | None = None, num_players: int | None = None,
@@ -89,6 +93,7 @@ class Match:
         """Apply a legal action (raises ``IllegalAction`` otherwise) and record it."""
         text = self.state.action_to_text(action)
         new = self.state.apply(action)
+        self.public_log.append(self.state.public_action_text(action))
         self.history.append(new)
         self.record.actions.append(text)
         return new
@@ -113,4 +118,5 @@ class Match:
             raise ValueError("nothing to undo")
         self.history.pop()
         self.record.actions.pop()
+        self.public_log.pop()
         return self.state

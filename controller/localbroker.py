@@ -1,4 +1,5 @@
-"""A real Mosquitto broker on a free loopback port, started and stopped by the tests."""
+"""A private Mosquitto on a free loopback port: for the demo when no broker is configured, and for
+the tests (which start and stop their own)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def mosquitto_binary() -> str:
     for candidate in (shutil.which("mosquitto"), "/usr/sbin/mosquitto"):
         if candidate and Path(candidate).exists():
             return candidate
-    raise RuntimeError("mosquitto is not installed: run the README's test command, which installs it")
+    raise RuntimeError("mosquitto is not installed: the README's commands install it (apt-get install mosquitto)")
 
 
 class Broker:

@@ -1,0 +1,290 @@
+"""``arbitro demo``: the referee on a simulated board, with bots (and optionally a person) playing.
+
+Everything real runs: the simulated sensor board runs the MCU firmware on a pseudo-terminal, the
+host link decodes its frames, the service referees, the LEDs are a recording NeoPixel buffer, the
+buttons and ring encoders are gpiozero devices on its mock pin factory, and the state goes to a
+Mosquitto broker (a private one on loopback unless ``--broker`` names one). Bots play by doing what
+a player does at the table: lifting and placing pieces on the simulated board (:class:`Hands`),
+turning rings, pressing the roll button; moves that leave no trace on the board go as MQTT
+``choose`` requests. The board, its LEDs and the last events are drawn in the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from firmware_bridge.sim import SimulatedBoard
+
+from controller.app import build_service
+from controller.config import Config
+from controller.games import CHANCE, ChannelKind, State, game_names, get_game
+from controller.localbroker import Broker
+from controller.mqtt import set_nodelay
+from controller.referee import shortest_turn
+from controller.service import Service
+
+log = logging.getLogger("arbitro.demo")
+
+
+class Hands:
+    """What a player's hands do at the simulated table: sensors, ring encoders, buttons."""
+
+    def __init__(self, service: Service, sim: SimulatedBoard, pace: float = 0.0) -> None:
+        self.service = service
+        self.sim = sim
+        self.pace = pace
+        self.kinds = {c.name: c for c in service.channels}
+
+    def set_channels(self, changes: dict[str, int]) -> None:
+        """Make the sensed board show ``changes``: lifts first, then placements, ring turns last."""
+        layout = self.service.layout
+        order = sorted(changes, key=lambda c: (self.kinds[c].kind == ChannelKind.OFFSET, changes[c] > 0, c))
+        for channel in order:
+            if self.kinds[channel].kind == ChannelKind.OFFSET:
+                self.turn(channel, changes[channel])
+            else:
+                self.sim.set(layout.sensor_of[channel], changes[channel])
+            if self.pace:
+                time.sleep(self.pace / 4)
+
+    def turn(self, channel: str, target: int) -> None:
+        """Turn a ring's encoder the shorter way until it reads ``target``."""
+        ring = self.service.inputs.rings[channel]
+        spaces = ring.spec.spaces
+        steps = shortest_turn(ring.offset, target, spaces) * ring.spec.steps_per_space
+        a, b = ring.device.a.pin, ring.device.b.pin
+        for _ in range(abs(steps)):
+            first, second = (a, b) if steps > 0 else (b, a)
+            first.drive_low()
+            second.drive_low()
+            first.drive_high()
+            second.drive_high()
+
+    def press(self, button: str, hold: float = 0.0) -> None:
+        pin = self.service.inputs.buttons[button].pin
+        pin.drive_low()
+        if hold:
+            time.sleep(hold)
+        pin.drive_high()
+
+    def enact(self, state: State, action: Any) -> bool:
+        """Carry out ``action`` on the board; False when it leaves no trace (send it by MQTT)."""
+        before = state.physical_view()
+        after = state.apply(action).physical_view()
+        changes = {c: v for c, v in after.items() if before[c] != v}
+        if not changes:
+            return False
+        self.set_channels(changes)
+        return True
+
+
+class Requester:
+    """An operator's MQTT client: sends requests, waits for the answers."""
+
+    def __init__(self, host: str, port: int, base: str) -> None:
+        self.base = base
+        self.answers: dict[str, threading.Event] = {}
+        self.results: dict[str, dict] = {}
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"demo-op-{random.getrandbits(32):x}")
+        self.client.on_connect = lambda c, u, f, r, p=None: (set_nodelay(c), c.subscribe(f"{base}/response/+", 1))
+        self.client.on_message = self._on_message
+        self.client.connect(host, port)
+        self.client.loop_start()
+        self.n = 0
+
+    def _on_message(self, client, userdata, msg) -> None:
+        body = json.loads(msg.payload)
+        key = str(body.get("id"))
+        if key in self.answers:
+            self.results[key] = body
+            self.answers[key].set()
+
+    def request(self, command: str, **args: Any) -> dict:
+        self.n += 1
+        key = f"demo-{self.n}"
+        self.answers[key] = threading.Event()
+        self.client.publish(f"{self.base}/request/{command}", json.dumps({"id": key, **args}), qos=1)
+        if not self.answers[key].wait(10):
+            raise TimeoutError(f"no answer to {command}")
+        return self.results.pop(key)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def draw(service: Service, state: State, events: list[str], clear: bool) -> str:
+    """The board (the engine's picture), its LEDs as coloured blocks, and the latest events."""
+    lines = [state.render_text(), ""]
+    frame = service.strip.last or ()
+    groups: dict[str, list[str]] = {}
+    for channel, leds in service.layout.leds_of.items():
+        for i in leds:
+            r, g, b = frame[i] if i < len(frame) else (0, 0, 0)
+            cell = f"\x1b[48;2;{r};{g};{b}m \x1b[0m" if clear else ("#" if (r, g, b) != (0, 0, 0) else ".")
+            groups.setdefault(channel.split(":")[0], []).append(cell)
+    for name, cells in groups.items():
+        lines.append(f"LEDs {name:>6}: " + "".join(cells))
+    status = [frame[i] for i in service.layout.status_leds if i < len(frame)]
+    lines.append(f"status LEDs: {status}")
+    lines.append("")
+    lines.extend(events[-6:])
+    text = "\n".join(lines)
+    return ("\x1b[H\x1b[2J" + text) if clear else text
+
+
+def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None, seat: int | None,
+              pace: float, headless: bool, max_actions: int, board_id: str = "demo") -> dict[str, Any]:
+    """Play one game to its end on a fresh simulated board; returns the final public state."""
+    game = get_game(game_name)
+    config = Config.from_dict({
+        "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": players or game.min_players,
+                  "chance": "button"},
+        "sensors": {"debounce_ms": 25.0},
+        "inputs": {"pin_factory": "mock", "hold_time": 1.0},
+        "mqtt": {"host": broker[0], "port": broker[1]},
+    })
+    from hardware.layout import load_layout
+
+    layout = load_layout(game_name)
+    rng = random.Random(seed)
+    events: list[str] = []
+    with SimulatedBoard(layout.blocks, board_kind=layout.board_kind, scan_ms=1.0, debounce_scans=3) as sim:
+        service = build_service(config, sensor_url=sim.url, mqtt_client_id=f"arbitro-{board_id}")
+        service.observers.append(lambda kind, data: kind == "event" and events.append(
+            f"[{data['move']:4}] {data['type']}: " + ", ".join(f"{k}={v}" for k, v in data.items()
+                                                               if k not in ("type", "game", "move"))))
+        hands = Hands(service, sim, pace)
+        # The table starts set up as the game begins: pieces where the rules put them.
+        start = service.call(lambda: service.state.physical_view())
+        hands.set_channels({c: v for c, v in start.items() if service.kinds[c] != ChannelKind.OFFSET and v})
+        service.start()
+        op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
+        try:
+            _play(service, hands, op, rng, seat, pace, headless, max_actions, events)
+            final = service.call(service.public_state)
+        finally:
+            op.close()
+            service.stop()
+            if service.inputs is not None:
+                service.inputs.close()
+    return final
+
+
+def _wait_for_change(service: Service, moves: int, timeout: float = 10.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        n, verdict = service.call(lambda: (len(service.match.record.actions), service.verdict.kind))
+        if n != moves:
+            return "moved"
+        if verdict in ("violation", "ambiguous"):
+            return verdict
+        time.sleep(0.005)
+    raise TimeoutError("the referee did not take the move")
+
+
+def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, seat: int | None, pace: float,
+          headless: bool, max_actions: int, events: list[str]) -> None:
+    last_drawn = -1
+    while True:
+        state, moves, over = service.call(lambda: (service.state, len(service.match.record.actions),
+                                                   service.state.is_terminal() or service.resigned is not None))
+        if not headless and moves != last_drawn:
+            print(draw(service, state, events, clear=sys.stdout.isatty()), flush=True)
+            last_drawn = moves
+        if over:
+            return
+        if moves >= max_actions:
+            op.request("resign", player=max(state.current_player, 0))
+            return
+        if pace:
+            time.sleep(pace)
+        if state.current_player == CHANCE:
+            hands.press("roll")
+            _wait_for_change(service, moves)
+            continue
+        if seat is not None and state.current_player == seat:
+            action = _ask_person(state)
+        else:
+            action = rng.choice(state.legal_actions())
+        text = state.action_to_text(action)
+        if hands.enact(state, action):
+            outcome = _wait_for_change(service, moves)
+            if outcome == "ambiguous":
+                op.request("choose", action=text)
+            elif outcome == "violation":
+                raise RuntimeError(f"the referee refused the bot's legal move {text}: {service.verdict.message}")
+        else:
+            answer = op.request("choose", action=text)
+            if not answer["ok"]:
+                raise RuntimeError(f"the referee refused {text}: {answer['error']}")
+
+
+def _ask_person(state: State) -> Any:
+    legal = {state.action_to_text(a): a for a in state.legal_actions()}
+    while True:
+        print(f"your move ({len(legal)} legal, e.g. {', '.join(list(legal)[:6])}): ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            raise KeyboardInterrupt
+        text = line.strip()
+        if text in legal:
+            return legal[text]
+        try:
+            return state.action_from_text(text)
+        except ValueError as exc:
+            print(exc)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="arbitro demo", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", action="append", choices=game_names(), help="game to play (default: each in turn)")
+    parser.add_argument("--players", type=int, help="number of players (default: the game's fewest)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for the bots and the electronic dice")
+    parser.add_argument("--seat", type=int, help="take this seat yourself and type your moves")
+    parser.add_argument("--pace", type=float, default=0.3, help="seconds between moves (0: as fast as possible)")
+    parser.add_argument("--broker", help="HOST:PORT of an MQTT broker (default: a private Mosquitto)")
+    parser.add_argument("--headless", action="store_true", help="no terminal drawing; log lines only")
+    parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO if args.headless else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    private: Broker | None = None
+    if args.broker:
+        host, _, port = args.broker.rpartition(":")
+        broker = (host or "127.0.0.1", int(port))
+    else:
+        private = Broker(Path(tempfile.mkdtemp(prefix="arbitro-demo-"))).start()
+        broker = ("127.0.0.1", private.port)
+        print(f"private Mosquitto on 127.0.0.1:{private.port}"
+              f" (watch it: mosquitto_sub -p {private.port} -t 'arbitro/#' -v)")
+    try:
+        for name in args.game or game_names():
+            final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
+                              pace=args.pace, headless=args.headless, max_actions=args.max_actions)
+            print(f"{final['title']}: game over after {final['moves']} actions; winners {final['winners']}, "
+                  f"scores {final['scores']}", flush=True)
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        if private is not None:
+            private.stop()
+    return 0
