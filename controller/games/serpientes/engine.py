@@ -5,12 +5,11 @@ See ``docs/rules/serpientes.md`` for every rule and ruling as implemented here.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from controller.games.base import (
     CHANCE,
     TERMINAL,
-    BadPosition,
     Channel,
     ChannelKind,
     Game,
@@ -308,7 +307,7 @@ class SerpientesState(State):
     def _safe_text(self, action: object) -> str:
         try:
             return self.action_to_text(action)
-        except Exception:  # noqa: BLE001 - any junk gets its repr
+        except Exception:
             return repr(action)
 
     def _do(self, action: tuple) -> None:
@@ -496,7 +495,7 @@ class SerpientesState(State):
             disc = list(self._discard)
             disc[card] += 1
             rest = len(rest_cards)
-        self._shown = self._shown + (card,)
+        self._shown = (*self._shown, card)
         if crash is not None:
             if len(sn) < 2:
                 sn = ()  # no stick left on the board nor in the supply: out of the game
@@ -512,7 +511,7 @@ class SerpientesState(State):
             self._last = "crash-" + crash
             self._end_turn()
             return
-        self._snakes = _replace(self._snakes, p, sn + (far,))
+        self._snakes = _replace(self._snakes, p, (*sn, far))
         if self._phys:
             self._seqs = _replace(self._seqs, p, rest)
         else:
@@ -549,6 +548,13 @@ class SerpientesState(State):
         if len(action) == 1 and kind in ("add", "half-turn", "no-half-turn", "discard", "keep", "done", "run"):
             return kind
         raise ValueError(f"not a Serpientes action: {action!r}")
+
+    def public_action_text(self, action: tuple) -> str:
+        """The action as the other players may learn it: a card drawn or added face down is not
+        named (``draw``, ``add``); everything else is public (steps reveal their card)."""
+        if action[0] in ("draw", "add"):
+            return action[0]
+        return self.action_to_text(action)
 
     def action_from_text(self, text: str) -> tuple:
         if not isinstance(text, str):
@@ -731,7 +737,7 @@ class SerpientesState(State):
 
 
 def _replace(t: tuple, i: int, v: object) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
+    return (*t[:i], v, *t[i + 1:])
 
 
 class SerpientesGame(Game):
@@ -780,9 +786,9 @@ class SerpientesGame(Game):
             confs.append(({}, n))
         for n in range(2, 7):
             confs.append(({"cards": "absolute"}, n))
-        confs.append(({"dealing": "physical"}, 4))
+        for n in range(2, 7):
+            confs.append(({"dealing": "physical"}, n))
         confs.append(({"dealing": "physical", "cards": "absolute"}, 3))
-        confs.append(({"dealing": "physical"}, 6))
         return [(self.options(o), n) for o, n in confs]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:

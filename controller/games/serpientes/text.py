@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from controller.games.base import BadPosition
@@ -104,7 +105,7 @@ def _parse(game: SerpientesGame, text: str) -> SerpientesState:
         sn = tuple(B.parse_node(x) for x in part.split("."))
         if len(sn) < 2 or len(set(sn)) != len(sn):
             raise BadPosition(f"a snake needs two or more different intersections: {part!r}")
-        if any(not B.adjacent(a, b) for a, b in zip(sn, sn[1:], strict=False)):
+        if any(not B.adjacent(a, b) for a, b in itertools.pairwise(sn)):
             raise BadPosition(f"a snake's sticks must join neighbouring intersections: {part!r}")
         snakes.append(sn)
     if len(snakes) != n:
