@@ -480,6 +480,28 @@ class SerpientesState(State):
                 hit_node = True
         return ("jump" if hit_node else None), far
 
+    def step_preview(self) -> list[dict[str, Any]]:
+        """While a sequence runs: for each legal step, where the stick would go and what would
+        happen (for LEDs: where the next stick may go and where a crash would be). With dealt
+        cards this names the next card, so it belongs to the running player's private view."""
+        if self._phase != "run":
+            return []
+        out = []
+        for action in self.legal_actions():
+            card = action[1]
+            crash, far = self._crash_kind(card)
+            _, head, from_tail = self.step_target(card)
+            outcome = "crash-" + crash if crash is not None else "ate" if far in self._tokens else "placed"
+            out.append({
+                "action": self.action_to_text(action),
+                "from": B.node_name(head),
+                "to": None if far is None else B.node_name(far),
+                "edge": None if far is None else B.edge_channel(head, far),
+                "stick_from": "tail" if from_tail else "supply",
+                "outcome": outcome,
+            })
+        return out
+
     def _step(self, card: int) -> None:
         p = self._player
         crash, far = self._crash_kind(card)
@@ -686,10 +708,14 @@ class SerpientesState(State):
         if not 0 <= player < self._n:
             raise ValueError(f"no player {player}")
         if self._phys:
-            return {"player": player, "hand_size": self._hands[player],
+            view = {"player": player, "hand_size": self._hands[player],
                     "sequence_length": self._seqs[player], "cards": "physical"}
-        hand = [self.kinds[k] for k, c in enumerate(self._hands[player]) for _ in range(c)]
-        return {"player": player, "hand": hand, "sequence": [self.kinds[k] for k in self._seqs[player]]}
+        else:
+            hand = [self.kinds[k] for k, c in enumerate(self._hands[player]) for _ in range(c)]
+            view = {"player": player, "hand": hand, "sequence": [self.kinds[k] for k in self._seqs[player]]}
+        if self._phase == "run" and player == self._player:
+            view["next_steps"] = self.step_preview()
+        return view
 
     def render_text(self) -> str:
         owner: dict[int, int] = {}

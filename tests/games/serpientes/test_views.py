@@ -148,3 +148,14 @@ def test_render_text_draws_the_board():
     row3 = next(line for line in lines if line.startswith(" 3 "))
     assert "0-0-A" in row3  # c3, the stick c3-d3 and player 0's head at d3
     assert "o" in next(line for line in lines if line.startswith(" 9 "))
+
+
+def test_the_running_player_sees_where_the_next_stick_goes():
+    s = state(players=2, phase="run", snakes="g2.g1/g13.g12", seqs="LS/-", hands="-/SSLLR")
+    assert s.private_view(0)["next_steps"] == [{
+        "action": "step left", "from": "g1", "to": "f1", "edge": "edge:h:0:5", "stick_from": "supply",
+        "outcome": "placed"}]
+    assert "next_steps" not in s.private_view(1) and "next_steps" not in s.public_view()
+    p = state(players=2, dealing="physical", phase="run", seqs="1/0", snakes="g2.g1/g13.g12")
+    outcomes = {x["action"]: x["outcome"] for x in p.step_preview()}
+    assert outcomes == {"step straight": "crash-off", "step left": "placed", "step right": "placed"}
