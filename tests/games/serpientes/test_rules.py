@@ -384,3 +384,13 @@ def test_options_are_checked():
     assert GAME.new_state().options == {"cards": "relative", "dealing": "arbitro", "tokens": 15,
                                         "max_rounds": 40}
     assert GAME.new_state().num_players == 4
+
+
+def test_a_lone_tail_stick_played_backwards_only_reverses():
+    # absolute cards, one stick c2-c3 heading south, empty supply: the stick is lifted first, so
+    # north from c3 lies on the now free edge c3-c2.
+    s = state(players=2, cards="absolute", phase="run", snakes="c2.c3/g13.g12", supply="0,4", seqs="N/-",
+              tok="j9")
+    t = play(s, "step north")
+    assert field(t, "snakes") == "c3.c2/g13.g12" and field(t, "last") == "placed"
+    assert t.physical_view() == s.physical_view()
