@@ -607,7 +607,7 @@ class SerpientesState(State):
         return (f"not a Serpientes action; actions are: token <intersection>, first <player>, "
                 f"draw {kinds}, half-turn, no-half-turn, discard, keep, {add}, run, done, step {kinds}")
 
-    def _fields(self, public: bool) -> list[str]:
+    def _fields(self, public: bool, viewer: int = -1) -> list[str]:
         o = self._opts
         L = self.letters
         out = [
@@ -633,8 +633,12 @@ class SerpientesState(State):
             out.append("deck=-")
             out.append("discard=-")
         elif public:
-            out.append("hands=" + "/".join(f"#{sum(h)}" for h in self._hands))
-            out.append("seqs=" + "/".join(f"#{len(q)}" for q in self._seqs))
+            out.append("hands=" + "/".join(
+                ("".join(L[k] * c for k, c in enumerate(h)) or "-") if p == viewer else f"#{sum(h)}"
+                for p, h in enumerate(self._hands)))
+            out.append("seqs=" + "/".join(
+                ("".join(L[k] for k in q) or "-") if p == viewer else f"#{len(q)}"
+                for p, q in enumerate(self._seqs)))
             out.append(f"deck=#{sum(self._deck)}")
             out.append(f"discard=#{sum(self._discard)}")
         else:
@@ -653,6 +657,12 @@ class SerpientesState(State):
     def public_text(self) -> str:
         """The position as every player sees it: hands, sequences and the deck as counts only."""
         return " ".join(self._fields(public=True))
+
+    def private_text(self, player: int) -> str:
+        """The position as ``player`` sees it: the public text with his own hand and sequence."""
+        if not 0 <= player < self._n:
+            raise ValueError(f"no player {player}")
+        return " ".join(self._fields(public=True, viewer=player))
 
     # ------------------------------------------------------------------ views
     def physical_view(self) -> dict[str, int]:

@@ -159,3 +159,13 @@ def test_the_running_player_sees_where_the_next_stick_goes():
     p = state(players=2, dealing="physical", phase="run", seqs="1/0", snakes="g2.g1/g13.g12")
     outcomes = {x["action"]: x["outcome"] for x in p.step_preview()}
     assert outcomes == {"step straight": "crash-off", "step left": "placed", "step right": "placed"}
+
+
+def test_a_players_position_text_shows_his_cards_and_only_counts_of_the_others():
+    a, b = state(**SECRET_A), state(**SECRET_B)
+    assert "hands=SSLLR/#5/#5" in a.private_text(0) and "seqs=LLS/#3/#0" in a.private_text(0)
+    assert "hands=#5/SSSSS/#5" in a.private_text(1) and "seqs=#3/SRL/#0" in a.private_text(1)
+    # player 2 sees the same in both positions: his own cards are the same, the rest is hidden
+    c = state(players=3, phase="program", hands="SSSSS/SSLLR/LLRRR", seqs="SRL/LLS/-")
+    assert a.private_text(2) == c.private_text(2) and a.to_text() != c.to_text()
+    assert a.private_text(2) != b.private_text(2)  # ...but his own hand does show
