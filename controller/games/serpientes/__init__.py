@@ -1,0 +1,8 @@
+"""Serpientes: snakes of sticks moved by programmed card sequences (see docs/rules/serpientes.md)."""
+
+from controller.games.serpientes.engine import SerpientesGame, SerpientesState
+
+GAME = SerpientesGame()
+SerpientesState.game = GAME
+
+__all__ = ["GAME", "SerpientesGame", "SerpientesState"]

@@ -1,0 +1,135 @@
+"""Serpientes board geometry: 13x13 intersections, 312 grid edges, directions, start points.
+
+Intersections are numbered ``r * 13 + c`` (row ``r`` 0..12 from the north edge, column ``c`` 0..12
+from the west edge). People name them with a column letter ``a``..``m`` and a row number
+``1``..``13`` (row 1 is the north edge): ``g1`` is the middle of the north side.
+A stick lies on the edge between two neighbouring intersections.
+"""
+
+from __future__ import annotations
+
+SIZE = 13  # intersections per side (12x12 squares)
+CENTRE = 6
+COLUMNS = "abcdefghijklm"
+
+NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
+DIR_NAMES = ("north", "east", "south", "west")
+DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+def node(r: int, c: int) -> int:
+    return r * SIZE + c
+
+
+def rc(n: int) -> tuple[int, int]:
+    return divmod(n, SIZE)
+
+
+def node_name(n: int) -> str:
+    r, c = divmod(n, SIZE)
+    return f"{COLUMNS[c]}{r + 1}"
+
+
+NODE_BY_NAME = {node_name(i): i for i in range(SIZE * SIZE)}
+
+
+def parse_node(text: str) -> int:
+    """The intersection a name like ``d4`` names; ``KeyError`` for anything else."""
+    return NODE_BY_NAME[text]
+
+
+def step(n: int, d: int) -> int | None:
+    """The intersection next to ``n`` in direction ``d``, or None off the board."""
+    r, c = divmod(n, SIZE)
+    dr, dc = DELTAS[d]
+    r += dr
+    c += dc
+    if 0 <= r < SIZE and 0 <= c < SIZE:
+        return r * SIZE + c
+    return None
+
+
+# NEIGHBOUR[n][d]: precomputed ``step`` (None off the board).
+NEIGHBOUR = tuple(tuple(step(n, d) for d in range(4)) for n in range(SIZE * SIZE))
+
+
+def direction(a: int, b: int) -> int:
+    """The direction from intersection ``a`` to its neighbour ``b``."""
+    diff = b - a
+    if diff == -SIZE:
+        return NORTH
+    if diff == SIZE:
+        return SOUTH
+    if diff == 1:
+        return EAST
+    if diff == -1:
+        return WEST
+    raise ValueError("not neighbours")
+
+
+def adjacent(a: int, b: int) -> bool:
+    ra, ca = divmod(a, SIZE)
+    rb, cb = divmod(b, SIZE)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def edge_key(a: int, b: int) -> int:
+    """A number for the edge between neighbours ``a`` and ``b`` (order does not matter)."""
+    return a * 200 + b if a < b else b * 200 + a
+
+
+def edge_channel(a: int, b: int) -> str:
+    """The sensor channel of the edge: ``edge:h:r:c`` joins (r,c)-(r,c+1), ``edge:v:r:c`` joins
+    (r,c)-(r+1,c)."""
+    lo, hi = (a, b) if a < b else (b, a)
+    r, c = divmod(lo, SIZE)
+    return f"edge:h:{r}:{c}" if hi - lo == 1 else f"edge:v:{r}:{c}"
+
+
+def node_channel(n: int) -> str:
+    r, c = divmod(n, SIZE)
+    return f"pt:{r}:{c}"
+
+
+EDGE_CHANNELS = tuple(
+    [f"edge:h:{r}:{c}" for r in range(SIZE) for c in range(SIZE - 1)]
+    + [f"edge:v:{r}:{c}" for r in range(SIZE - 1) for c in range(SIZE)]
+)
+NODE_CHANNELS = tuple(node_channel(n) for n in range(SIZE * SIZE))
+
+
+def on_border(n: int) -> bool:
+    r, c = divmod(n, SIZE)
+    return r in (0, SIZE - 1) or c in (0, SIZE - 1)
+
+
+# Where tokens may go: not on the border, not on the central row or column (sticks are checked
+# separately, as they move).
+TOKEN_SPOTS = tuple(
+    node(r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1) if r != CENTRE and c != CENTRE
+)
+TOKEN_SPOT_SET = frozenset(TOKEN_SPOTS)
+
+# Start sticks: (border intersection, inward direction) per seat, by number of players.
+# Up to four players: the middle of a side (north, east, south, west, in seat order; two players
+# face each other north and south). Five and six: spread evenly around the 48-edge border,
+# starting at the middle of the north side (perimeter steps of 9.6 rounded, and of 8).
+_N = (node(0, CENTRE), SOUTH)
+_E = (node(CENTRE, SIZE - 1), WEST)
+_S = (node(SIZE - 1, CENTRE), NORTH)
+_W = (node(CENTRE, 0), EAST)
+STARTS = {
+    2: (_N, _S),
+    3: (_N, _E, _S),
+    4: (_N, _E, _S, _W),
+    5: (_N, (node(4, 12), WEST), (node(12, 11), NORTH), (node(12, 1), NORTH), (node(4, 0), EAST)),
+    6: (_N, (node(2, 12), WEST), (node(10, 12), WEST), _S, (node(10, 0), EAST), (node(2, 0), EAST)),
+}
+
+
+def start_snake(num_players: int, seat: int) -> tuple[int, int]:
+    """The start stick of ``seat``: (tail on the border, head one step inwards)."""
+    tail, d = STARTS[num_players][seat]
+    head = NEIGHBOUR[tail][d]
+    assert head is not None
+    return (tail, head)
