@@ -16,6 +16,7 @@ N = B.N
 COLOURS = B.COLOURS
 NUM_COLOURS = len(COLOURS)
 DIE_FACES = (1, 2, 3, 4, 5, 6)
+PART_TITLES = ("Centre", "Inner", "Middle", "Outer")
 CLOCK_ORDER = {CENTRE: INNER, INNER: OUTER, OUTER: CENTRE}
 RINGS = (INNER, MIDDLE, OUTER)
 SETUP_PHASES = ("setup-centre", "setup-inner", "setup-middle", "setup-outer")
@@ -283,21 +284,19 @@ class ScriptoriumState(State):
                 return "a turn names the part, the direction and the number of spaces"
             _, part, direction, spaces = action
             if ph == "rotate":
-                want, why = self._pending, f"the number die shows {self._number}"
-                pname = PART_NAMES[want]
+                want, spaces_needed, why = self._pending, self._number, f"the number die shows {self._number}"
+                pname = PART_TITLES[want]
                 if part != want:
-                    return (f"the {pname} circle (the one the pawn left) must turn, not the {PART_NAMES[part]}")
+                    return f"the {pname} circle (the one the pawn left) must turn, not the {PART_TITLES[part]}"
             elif ph == "clock":
-                want, why = self._active, "the sync clock turns one space per round"
-                pname = PART_NAMES[want]
+                want, spaces_needed, why = self._active, 1, "the sync clock turns one space per round"
+                pname = PART_TITLES[want]
                 if part != want:
-                    return (f"the sync clock turns the active part, the {pname}, not the {PART_NAMES[part]}")
-                spaces_needed = 1
+                    return f"the sync clock turns the active part, the {pname}, not the {PART_TITLES[part]}"
             else:
                 return f"no part turns now: {self._waiting_for()}"
             if direction != "left":
                 return f"the {pname} turns left (clockwise, the way the play goes round), not {direction}"
-            spaces_needed = self._number if ph == "rotate" else 1
             if spaces != spaces_needed:
                 return f"{why}: the {pname} turns {spaces_needed} space{'s' if spaces_needed > 1 else ''}, not {spaces}"
             return None
