@@ -100,9 +100,12 @@ class ScriptoriumState(State):
 
     def _with(self, **kw: Any) -> ScriptoriumState:
         s = object.__new__(ScriptoriumState)
-        for name in ScriptoriumState.__slots__:
-            key = name[1:]
-            setattr(s, name, kw[key] if key in kw else getattr(self, name))
+        s._opts, s._n, s._phase, s._off, s._active = self._opts, self._n, self._phase, self._off, self._active
+        s._pawns, s._pins, s._first, s._turn = self._pawns, self._pins, self._first, self._turn
+        s._round, s._die, s._number, s._pending, s._winner = (self._round, self._die, self._number, self._pending,
+                                                              self._winner)
+        for key, value in kw.items():
+            setattr(s, "_" + key, value)
         return s
 
     # --- basic properties -------------------------------------------------------------------
@@ -329,8 +332,11 @@ class ScriptoriumState(State):
         except TypeError:  # unhashable junk
             legal = False
         if not legal:
-            raise IllegalAction(self._safe_text(action),
-                                self._reason(action) or "the rules allow no such action here")
+            try:
+                reason = self._reason(action)
+            except (IndexError, KeyError, TypeError, ValueError):
+                reason = "that is not a Scriptorium action"
+            raise IllegalAction(self._safe_text(action), reason or "the rules allow no such action here")
         return self._apply_legal(action)
 
     def _safe_text(self, action: Any) -> str:
@@ -738,6 +744,8 @@ class Scriptorium(Game):
             unset = off[SETUP_PHASES.index(phase):]
             if any(unset):
                 raise BadPosition("parts not set yet read offset 0")
+        if phase == "clock" and ((turn + 1) % n != first or rnd == 0):
+            raise BadPosition("the clock turns after a full round, by the player who closed it")
         if phase == "clock" and B.is_aligned(off):
             raise BadPosition("an aligned board never turns again")
         if phase in ("number", "rotate") and B.is_aligned(off):

@@ -131,3 +131,13 @@ def test_rounds_to_sync_in_seeded_games():
     assert s["never"] == 0
     assert 5 <= s["median"] <= 20
     assert rounds_to_alignment(3, 4) == rounds_to_alignment(3, 4)   # seeded: replays exactly
+
+
+def test_junk_actions_are_refused_with_a_reason():
+    s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
+    for junk in (None, ("move", 999, 3), ("turn", 9, "left", 1), ("fly",), [1, 2], ("move",)):
+        with pytest.raises(IllegalAction) as err:
+            s.apply(junk)
+        assert err.value.reason
+    with pytest.raises(BadPosition):
+        GAME.state_from_text(text(phase="clock", turn="red", round=1, offsets=A))   # red did not close the round
