@@ -55,10 +55,10 @@ def render_svg(state) -> str:
     off = state.offsets
     colours = B.COLOURS
     out: list[str] = [
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-210 -230 420 470" width="420" height="470"'
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-210 -215 420 470" width="420" height="470"'
         ' font-family="sans-serif">',
         f"<title>{escape(state.to_text())}</title>",
-        '<rect x="-210" y="-230" width="420" height="470" fill="#f4efe1"/>',
+        '<rect x="-210" y="-215" width="420" height="470" fill="#f4efe1"/>',
     ]
     active = {"centre": CENTRE, "inner": INNER, "outer": OUTER}[state.active_part]
     aligned = state.aligned
@@ -124,7 +124,7 @@ def render_svg(state) -> str:
     visited = "  ".join(f"{name} {n}/2" for name, n in public["visited"].items())
     lines.append(f"outer spaces visited: {visited}")
     for i, text in enumerate(lines):
-        out.append(f'<text x="-200" y="{206 + 12 * i}" font-size="10" fill="#222">{escape(text)}</text>')
+        out.append(f'<text x="-200" y="{216 + 12 * i}" font-size="10" fill="#222">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
