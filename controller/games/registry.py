@@ -9,6 +9,7 @@ from controller.games.base import Game
 # name -> module that defines ``GAME``; engines stay unimported until asked for.
 ENGINES: dict[str, str] = {
     "serpientes": "controller.games.serpientes",
+    "scriptorium": "controller.games.scriptorium",
 }
 
 

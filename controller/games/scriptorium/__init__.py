@@ -1,0 +1,8 @@
+"""Scriptorium: rotating rings, colour and number dice, the sync clock (see docs/rules/scriptorium.md)."""
+
+from controller.games.scriptorium.engine import Scriptorium, ScriptoriumState
+
+GAME = Scriptorium()
+ScriptoriumState.game = GAME
+
+__all__ = ["GAME", "Scriptorium", "ScriptoriumState"]
