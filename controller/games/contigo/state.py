@@ -753,6 +753,8 @@ def state_from_text(game: Game, text: str) -> ContigoState:
         player = COLORS.index(to)
     if not 0 <= turn <= rules.turn_limit or (turn == rules.turn_limit and phase != "over"):
         raise BadPosition(f"turn= must be below the turn limit {rules.turn_limit} while playing")
+    if phase != "over":
+        _check_not_over(rules, board, captured)
     state = ContigoState(rules, tuple(board), pits, player, phase, turn, captured, result)
     if phase == "move" and not state._has_pawn_move(player):
         raise BadPosition(f"{to} has no pawn move: the position is in phase=beads")
@@ -765,6 +767,21 @@ def _int(text: str) -> int:
     if not text.isdigit() or len(text) > 6:
         raise ValueError(f"{text!r} is not a whole number")
     return int(text)
+
+
+def _check_not_over(rules: Rules, board: list[int], captured: tuple[int, ...]) -> None:
+    """A position still in play cannot already hold a finished game."""
+    if rules.capture:
+        for p in range(2):
+            if sum(1 for c in board if c == 2 + 2 * p) != 1:
+                raise BadPosition(f"while the capture game goes on, {COLORS[p]} has exactly one double")
+            if captured[p] >= CAPTURE_WIN:
+                raise BadPosition(f"{COLORS[p]} has captured {CAPTURE_WIN} men: the game is over")
+        return
+    lines = tuple({line for per_square in rules.lines for line in per_square})
+    for p in range(rules.n):
+        if _has_line(board, p, lines, rules.need):
+            raise BadPosition(f"{COLORS[p]} already has a winning line: the game is over")
 
 
 def _check_pieces(rules: Rules, board: list[int], captured: tuple[int, ...]) -> None:

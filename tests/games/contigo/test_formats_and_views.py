@@ -59,8 +59,8 @@ def test_capture_position_checks_captured_counts():
     assert "board=bbBbbb/.bbbbb/....../....../rrrrr./rrrRrr" in text
     with pytest.raises(BadPosition, match="captured"):
         GAME.state_from_text(text.replace("board=bbBbbb", "board=bb.bbb"))
-    fine = text.replace("board=bbBbbb", "board=bb.bbb").replace("captured=0,0", "captured=2,0")
-    assert GAME.state_from_text(fine).captured == (2, 0)
+    fine = text.replace("board=bbBbbb", "board=b.Bbbb").replace("captured=0,0", "captured=1,0")
+    assert GAME.state_from_text(fine).captured == (1, 0)
     with pytest.raises(BadPosition, match="one double"):
         GAME.state_from_text(text.replace("board=bbBbbb", "board=bbBbbB"))
 
@@ -160,3 +160,13 @@ def test_apply_accepts_exactly_the_legal_actions(options, players):
                 assert accepted == (action in legal), (state.to_text(), action)
             state = state.apply(rng.choice(sorted(legal, key=repr)))
             steps += 1
+
+
+def test_positions_of_finished_games_must_say_so():
+    with pytest.raises(BadPosition, match="winning line"):
+        position({"r": "a1 b1 c1 d1 a5 f4", "b": "a6 b6 d5 e5 f2 c4"})
+    with pytest.raises(BadPosition, match="exactly one double"):
+        position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2", "b": "a6 b6 d6 e6 f6 b5 c5 d5 e5 f5", "B": "c6"},
+                 game="capture")
+    with pytest.raises(BadPosition, match="captured 7"):
+        position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2", "R": "e2", "b": "a6 b6 d6", "B": "e6"}, game="capture")
