@@ -16,8 +16,7 @@ def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank
 
     Every pit not named holds 2 beads; ``bank`` (a corner by default, it governs no move) takes or
     gives whatever keeps the total at 56 (when it runs dry, unnamed pits in ring order give theirs).
-    In the capture game the captured counts are the men
-    missing from the board.
+    In the capture game the captured counts are the men missing from the board.
     """
     grid = [["."] * 6 for _ in range(6)]
     for ch, names in pieces.items():
