@@ -8,8 +8,9 @@ from controller.games.base import Game
 
 # name -> module that defines ``GAME``; engines stay unimported until asked for.
 ENGINES: dict[str, str] = {
-    "serpientes": "controller.games.serpientes",
+    "contigo": "controller.games.contigo",
     "scriptorium": "controller.games.scriptorium",
+    "serpientes": "controller.games.serpientes",
 }
 
 

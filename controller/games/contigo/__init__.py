@@ -1,0 +1,66 @@
+"""Contigo (Frank Thibault, 1970): pawns moved by the bead counts of a ring of 28 pits.
+
+The alignment game (2 or 4 players, straight or advanced L form, four-on-a-line or the five-in-a-row
+variant) and the capture game (2 players, singles and a double). Rules and rulings:
+``docs/rules/contigo.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from controller.games.base import Channel, ChannelKind, Game, Options
+from controller.games.contigo.geometry import PIT_NAMES, SQUARE_NAMES
+from controller.games.contigo.rules import DEFAULTS, TOTAL_BEADS, validate
+from controller.games.contigo.state import ContigoState, new_state, state_from_text
+
+__all__ = ["GAME", "ContigoGame", "ContigoState"]
+
+
+class ContigoGame(Game):
+    name = "contigo"
+    title = "Contigo"
+    min_players = 2
+    max_players = 4
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(DEFAULTS)
+
+    def _resolve(self, options: Options | None, num_players: int | None) -> tuple[dict[str, Any], int]:
+        opts = self.options(options)
+        n = 2 if num_players is None else num_players
+        validate(opts, n)
+        return opts, n
+
+    def new_state(self, options: Options | None = None, num_players: int | None = None) -> ContigoState:
+        opts, n = self._resolve(options, num_players)
+        return new_state(opts, n)
+
+    def state_from_text(self, text: str) -> ContigoState:
+        return state_from_text(self, text)
+
+    def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
+        opts, n = self._resolve(options, num_players)
+        top_code = 2 * n if opts["game"] == "capture" else 2 * n - 1
+        return ([Channel(f"sq:{s}", ChannelKind.PIECE, top_code) for s in SQUARE_NAMES]
+                + [Channel(f"pit:{p}", ChannelKind.COUNT, TOTAL_BEADS) for p in PIT_NAMES])
+
+    def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
+        return [
+            (self.options({}), 2),
+            (self.options({"form": "L"}), 2),
+            (self.options({"win": "five"}), 2),
+            (self.options({}), 4),
+            (self.options({"form": "L"}), 4),
+            (self.options({"game": "capture"}), 2),
+            (self.options({"game": "capture", "form": "L"}), 2),
+        ]
+
+    def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
+        opts, _ = self._resolve(options, num_players)
+        # who starts, then at most two actions (pawn move, bead move) per turn
+        return 1 + 2 * opts["turn_limit"]
+
+
+GAME = ContigoGame()

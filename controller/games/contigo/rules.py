@@ -1,0 +1,159 @@
+"""Contigo's variant options, starting layouts and precomputed bead-move tables."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from controller.games.contigo.geometry import NPITS, NSQ, SQUARE_INDEX, rotate
+
+COLORS = ("red", "blue", "green", "yellow")
+LETTERS = "rbgy"
+BEADS_PER_PIT = 2
+TOTAL_BEADS = BEADS_PER_PIT * NPITS  # 56
+CAPTURE_MEN = 12  # men per player in the capture game (one double = two of them stacked)
+CAPTURE_WIN = 7  # men to capture to win
+
+DEFAULTS: dict[str, Any] = {
+    "game": "alignment",
+    "form": "straight",
+    "win": "four",
+    "turn_limit": 200,
+    "spread_limit": 5,
+}
+GAMES = ("alignment", "capture")
+FORMS = ("straight", "L")
+WINS = ("four", "five")
+MAX_TURN_LIMIT = 10_000
+MAX_SPREAD_LIMIT = 6
+
+
+def single(p: int) -> int:
+    """Piece code of player p's single pawn (sensor code): 1, 3, 5, 7."""
+    return 1 + 2 * p
+
+
+def double(p: int) -> int:
+    """Piece code of player p's double (two men stacked): 2, 4, 6, 8."""
+    return 2 + 2 * p
+
+
+def validate(options: dict[str, Any], num_players: int) -> None:
+    """Raise ValueError with a clear message for any bad option value or player count."""
+    game, form, win = options["game"], options["form"], options["win"]
+    if game not in GAMES:
+        raise ValueError(f"contigo: option game must be one of {GAMES}, not {game!r}")
+    if form not in FORMS:
+        raise ValueError(f"contigo: option form must be one of {FORMS}, not {form!r}")
+    if win not in WINS:
+        raise ValueError(f"contigo: option win must be one of {WINS}, not {win!r}")
+    for key, top in (("turn_limit", MAX_TURN_LIMIT), ("spread_limit", MAX_SPREAD_LIMIT)):
+        value = options[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+            raise ValueError(f"contigo: option {key} must be a whole number from 1 to {top}, not {value!r}")
+    if not isinstance(num_players, int) or isinstance(num_players, bool):
+        raise ValueError(f"contigo: number of players must be a whole number, not {num_players!r}")
+    if game == "alignment" and num_players not in (2, 4):
+        raise ValueError(f"contigo: the alignment game is for 2 or 4 players, not {num_players}")
+    if game == "capture" and num_players != 2:
+        raise ValueError(f"contigo: the capture game is for 2 players, not {num_players}")
+    if win == "five" and (game != "alignment" or num_players != 2):
+        raise ValueError("contigo: the five-in-a-row variant (win=five) is a 2-player alignment game")
+
+
+def _squares(names: str) -> list[int]:
+    return [SQUARE_INDEX[n] for n in names.split()]
+
+
+# The published 2-player alignment layout: Red (1,1) (2,5) (3,3) (4,4) (5,2) (6,6), Blue mirrored.
+ALIGN2_RED = _squares("a1 b5 c3 d4 e2 f6")
+ALIGN2_BLUE = _squares("f1 e5 d3 c4 b2 a6")
+# 4 players: Red's four squares, each turned a quarter turn per seat (south, east, north, west).
+ALIGN4_RED = _squares("b1 e1 d2 c3")
+# Capture game: Red fills rank 1 and a2-e2, the double on d1; Blue is Red turned half a turn.
+CAPTURE_RED = _squares("a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2")
+CAPTURE_RED_DOUBLE = SQUARE_INDEX["d1"]
+
+
+def _turn(squares: list[int], quarters: int) -> list[int]:
+    out = []
+    for s in squares:
+        for _ in range(quarters):
+            s = rotate(s)
+        out.append(s)
+    return out
+
+
+def initial_board(game: str, num_players: int) -> tuple[int, ...]:
+    board = [0] * NSQ
+    if game == "capture":
+        for p in range(2):
+            for s in _turn(CAPTURE_RED, 2 * p):
+                board[s] = single(p)
+            board[_turn([CAPTURE_RED_DOUBLE], 2 * p)[0]] = double(p)
+    elif num_players == 2:
+        for s in ALIGN2_RED:
+            board[s] = single(0)
+        for s in ALIGN2_BLUE:
+            board[s] = single(1)
+    else:
+        for p in range(4):
+            for s in _turn(ALIGN4_RED, p):
+                board[s] = single(p)
+    return tuple(board)
+
+
+def _compositions(total: int, parts: int):
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+@cache
+def bead_tables(game: str, spread_limit: int) -> tuple[tuple[tuple, ...], tuple[tuple[int, ...], ...]]:
+    """Every bead action from each pit, ordered by beads taken, and the prefix lengths.
+
+    Returns (ACTIONS, END): ACTIONS[src] lists the bead actions taking k = 1, 2, ... beads from
+    src; END[src][c] is how many of them take at most c beads, so the bead moves of a pit holding
+    c beads are ``ACTIONS[src][:END[src][c]]``.
+
+    A bead action is ``("b", src, drops)``; ``drops`` is a tuple of (pit, beads) with pit indices
+    in increasing order, beads >= 1, summing to k.
+    """
+    actions_all, ends_all = [], []
+    for src in range(NPITS):
+        actions: list[tuple] = []
+        seen: set[tuple] = set()
+        ends = [0]
+        for k in range(1, TOTAL_BEADS + 1):
+            for drops in _drops_for(game, spread_limit, src, k):
+                action = ("b", src, drops)
+                if action not in seen:
+                    seen.add(action)
+                    actions.append(action)
+            ends.append(len(actions))
+        actions_all.append(tuple(actions))
+        ends_all.append(tuple(ends))
+    return tuple(actions_all), tuple(ends_all)
+
+
+def _drops_for(game: str, spread_limit: int, src: int, k: int):
+    if game == "alignment" or k > spread_limit:
+        if game == "alignment":
+            targets = [(src + k) % NPITS, (src - k) % NPITS]
+        else:  # more beads than the spread limit: all into one pit within k steps
+            targets = []
+            for j in range(1, min(k, NPITS - 1) + 1):
+                targets.append((src + j) % NPITS)
+                targets.append((src - j) % NPITS)
+        for dst in targets:
+            if dst != src:
+                yield ((dst, k),)
+        return
+    for direction in (1, -1):
+        for comp in _compositions(k, k):
+            drops = sorted(((src + direction * (i + 1)) % NPITS, c) for i, c in enumerate(comp) if c)
+            yield tuple(drops)

@@ -1,0 +1,802 @@
+"""Contigo's states: pawn moves, bead moves, wins, text formats and views."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from controller.games.base import CHANCE, TERMINAL, Action, BadPosition, Game, IllegalAction, State
+from controller.games.contigo.geometry import (
+    DIR_NAMES,
+    GOV,
+    LINES_THROUGH,
+    NPITS,
+    NSQ,
+    ORTHO_LINES_THROUGH,
+    PERPENDICULAR,
+    PIT_INDEX,
+    PIT_NAMES,
+    RAY,
+    SIZE,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    direction_between,
+    ring_distance,
+)
+from controller.games.contigo.rules import (
+    BEADS_PER_PIT,
+    CAPTURE_MEN,
+    CAPTURE_WIN,
+    COLORS,
+    DEFAULTS,
+    LETTERS,
+    TOTAL_BEADS,
+    bead_tables,
+    initial_board,
+    validate,
+)
+
+PHASES = ("start", "move", "beads", "over")
+OPTION_KEYS = tuple(DEFAULTS)
+
+
+def _owner(code: int) -> int:
+    return (code - 1) >> 1
+
+
+def _beads(n: int) -> str:
+    return f"{n} bead" if n == 1 else f"{n} beads"
+
+
+def _squares(n: int) -> str:
+    return f"{n} square" if n == 1 else f"{n} squares"
+
+
+class Rules:
+    """One variant with its player count, and the tables it needs (shared by all its states)."""
+
+    __slots__ = ("alignment", "bead_actions", "bead_ends", "capture", "form", "game", "lform", "lines",
+                 "n", "need", "options", "spread_limit", "turn_limit", "win")
+
+    def __init__(self, options: dict[str, Any], n: int) -> None:
+        validate(options, n)
+        self.options = dict(options)
+        self.game = options["game"]
+        self.form = options["form"]
+        self.win = options["win"]
+        self.turn_limit = options["turn_limit"]
+        self.spread_limit = options["spread_limit"]
+        self.n = n
+        self.capture = self.game == "capture"
+        self.alignment = not self.capture
+        self.lform = self.form == "L"
+        self.need = 5 if self.win == "five" else 4
+        self.lines = ORTHO_LINES_THROUGH if self.win == "five" else LINES_THROUGH
+        self.bead_actions, self.bead_ends = bead_tables(self.game, self.spread_limit)
+
+
+_RULES: dict[tuple, Rules] = {}
+
+
+def get_rules(options: dict[str, Any], n: int) -> Rules:
+    key = (*(options[k] for k in OPTION_KEYS), n)
+    try:
+        return _RULES[key]
+    except (KeyError, TypeError):
+        pass
+    rules = Rules(options, n)
+    with contextlib.suppress(TypeError):
+        _RULES[key] = rules
+    return rules
+
+
+class ContigoState(State):
+    __slots__ = ("board", "captured", "phase_", "pits", "player", "result", "rules", "turn")
+
+    def __init__(self, rules: Rules, board: tuple[int, ...], pits: tuple[int, ...], player: int, phase: str,
+                 turn: int, captured: tuple[int, ...], result: int | None) -> None:
+        self.rules = rules
+        self.board = board
+        self.pits = pits
+        self.player = player
+        self.phase_ = phase
+        self.turn = turn
+        self.captured = captured
+        self.result = result  # None while playing, -1 for a draw, else the winner
+
+    # ----------------------------------------------------------------- basic properties
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.rules.options)
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.n
+
+    @property
+    def current_player(self) -> int:
+        return self.player
+
+    @property
+    def phase(self) -> str:
+        return self.phase_
+
+    def returns(self) -> list[float]:
+        n = self.rules.n
+        if self.result is None or self.result < 0:
+            return [0.0] * n
+        return [1.0 if p == self.result else -1.0 for p in range(n)]
+
+    def scores(self) -> list[float]:
+        if self.rules.capture:
+            return [float(c) for c in self.captured]
+        return self.returns()
+
+    # ----------------------------------------------------------------- move generation
+    def _targets(self, s: int) -> list[int]:
+        """Squares the piece on s may move to (the current player's piece)."""
+        board, pits, rules = self.board, self.pits, self.rules
+        code = board[s]
+        p = _owner(code)
+        capture = rules.capture
+        is_double = capture and not code & 1
+        out: list[int] = []
+        gov = GOV[s]
+        rays = RAY[s]
+        if not (is_double or rules.lform):
+            for d in range(4):
+                n = pits[gov[d]]
+                ray = rays[d]
+                if not n or n > len(ray):
+                    continue
+                t = ray[n - 1]
+                occupant = board[t]
+                if capture:
+                    if not occupant or _owner(occupant) != p:
+                        out.append(t)
+                    continue
+                if occupant:
+                    continue
+                for i in range(n - 1):
+                    q = board[ray[i]]
+                    if q and _owner(q) != p:
+                        break
+                else:
+                    out.append(t)
+            return out
+        for d1 in range(4):
+            n1 = pits[gov[d1]]
+            ray1 = rays[d1]
+            if not n1 or n1 > len(ray1):
+                continue
+            c = ray1[n1 - 1]
+            if is_double and any(board[ray1[i]] for i in range(n1)):
+                continue
+            for d2 in PERPENDICULAR[d1]:
+                n2 = pits[GOV[c][d2]]
+                ray2 = RAY[c][d2]
+                if not n2 or n2 > len(ray2):
+                    continue
+                t = ray2[n2 - 1]
+                occupant = board[t]
+                if occupant and (not capture or _owner(occupant) == p):
+                    continue
+                if is_double and any(board[ray2[i]] for i in range(n2 - 1)):
+                    continue
+                if t not in out:
+                    out.append(t)
+        return out
+
+    def _passes(self, s: int) -> list[int]:
+        """Squares of friendly singles the double on s may pass its second man to."""
+        board, pits = self.board, self.pits
+        p = _owner(board[s])
+        out = []
+        for d in range(4):
+            n = pits[GOV[s][d]]
+            ray = RAY[s][d]
+            if not n or n > len(ray):
+                continue
+            t = ray[n - 1]
+            if board[t] != 1 + 2 * p:
+                continue
+            if any(board[ray[i]] for i in range(n - 1)):
+                continue
+            out.append(t)
+        return out
+
+    def _pawn_actions(self, p: int) -> list[tuple]:
+        board = self.board
+        single_code = 1 + 2 * p
+        double_code = 2 + 2 * p
+        out = []
+        for s in range(NSQ):
+            code = board[s]
+            if code != single_code and code != double_code:
+                continue
+            for t in self._targets(s):
+                out.append(("m", s, t))
+            if code == double_code:
+                for t in self._passes(s):
+                    out.append(("p", s, t))
+        return out
+
+    def _has_pawn_move(self, p: int) -> bool:
+        board = self.board
+        for s in range(NSQ):
+            code = board[s]
+            if code and _owner(code) == p and (self._targets(s) or (not code & 1 and self._passes(s))):
+                return True
+        return False
+
+    def _bead_actions(self) -> list[tuple]:
+        out: list[tuple] = []
+        acts, ends = self.rules.bead_actions, self.rules.bead_ends
+        for src, c in enumerate(self.pits):
+            if c:
+                out += acts[src][: ends[src][c]]
+        return out
+
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase_
+        if phase == "move":
+            return self._pawn_actions(self.player)
+        if phase == "beads":
+            return self._bead_actions()
+        if phase == "start":
+            return [("start", p) for p in range(self.rules.n)]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase_ != "start":
+            return []
+        n = self.rules.n
+        return [(("start", p), 1.0 / n) for p in range(n)]
+
+    # ----------------------------------------------------------------- applying actions
+    def apply(self, action: Action) -> ContigoState:
+        text = self._safe_text(action)
+        if self.player == TERMINAL:
+            raise IllegalAction(text, "the game is over")
+        if not isinstance(action, tuple) or not action:
+            raise IllegalAction(text, "not a Contigo action")
+        kind = action[0]
+        if self.phase_ == "start":
+            if kind != "start" or len(action) != 2 or action[1] not in range(self.rules.n):
+                raise IllegalAction(text, "first the hidden bead decides who starts (a chance outcome)")
+            p = action[1]
+            phase = "move" if self._has_pawn_move(p) else "beads"
+            return ContigoState(self.rules, self.board, self.pits, p, phase, 0, self.captured, None)
+        if kind == "start":
+            raise IllegalAction(text, "who starts was decided already")
+        if kind in ("m", "p"):
+            if self.phase_ != "move":
+                raise IllegalAction(text, "you have made your pawn move (or have none): now move beads")
+            if len(action) != 3 or not all(isinstance(x, int) and 0 <= x < NSQ for x in action[1:]):
+                raise IllegalAction(text, "not a Contigo pawn move")
+            reason = self._explain_pawn(action)
+            if reason:
+                raise IllegalAction(text, reason)
+            return self._after_pawn(action)
+        if kind == "b":
+            if self.phase_ != "beads":
+                raise IllegalAction(text, "first move a pawn; the bead move ends the turn")
+            reason = self._explain_beads(action)
+            if reason:
+                raise IllegalAction(text, reason)
+            return self._after_beads(action)
+        raise IllegalAction(text, "not a Contigo action")
+
+    def _safe_text(self, action: Action) -> str:
+        try:
+            return self.action_to_text(action)
+        except Exception:
+            return repr(action)
+
+    def _after_pawn(self, action: tuple) -> ContigoState:
+        kind, s, t = action
+        board = list(self.board)
+        p = self.player
+        rules = self.rules
+        captured = self.captured
+        winner = None
+        if kind == "p":
+            board[s] = 1 + 2 * p
+            board[t] = 2 + 2 * p
+        else:
+            taken = board[t]
+            board[t] = board[s]
+            board[s] = 0
+            if taken:  # capture game only: alignment moves land on empty squares
+                caps = list(captured)
+                caps[p] += 1 if taken & 1 else 2
+                captured = tuple(caps)
+                if not taken & 1 or caps[p] >= CAPTURE_WIN:
+                    winner = p
+            if rules.alignment:
+                winner = _alignment_winner(board, p, s, t, rules)
+        board_t = tuple(board)
+        if winner is not None:
+            return ContigoState(rules, board_t, self.pits, TERMINAL, "over", self.turn, captured, winner)
+        return ContigoState(rules, board_t, self.pits, p, "beads", self.turn, captured, None)
+
+    def _after_beads(self, action: tuple) -> ContigoState:
+        _, src, drops = action
+        pits = list(self.pits)
+        for dst, c in drops:
+            pits[src] -= c
+            pits[dst] += c
+        pits_t = tuple(pits)
+        turn = self.turn + 1
+        rules = self.rules
+        if turn >= rules.turn_limit:
+            return ContigoState(rules, self.board, pits_t, TERMINAL, "over", turn, self.captured, -1)
+        q = (self.player + 1) % rules.n
+        nxt = ContigoState(rules, self.board, pits_t, q, "move", turn, self.captured, None)
+        if not nxt._has_pawn_move(q):
+            nxt.phase_ = "beads"
+        return nxt
+
+    # ----------------------------------------------------------------- reasons
+    def _explain_pawn(self, action: tuple) -> str | None:
+        kind, s, t = action
+        rules, board, p = self.rules, self.board, self.player
+        sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
+        code = board[s]
+        if not code:
+            return f"there is no pawn on {sn}"
+        if _owner(code) != p:
+            return f"the pawn on {sn} is {COLORS[_owner(code)]}'s, not yours ({COLORS[p]})"
+        if s == t:
+            return "a move must leave its square"
+        if kind == "p":
+            return self._explain_pass(s, t)
+        is_double = rules.capture and not code & 1
+        occupant = board[t]
+        if occupant and rules.alignment:
+            return f"{tn} is occupied: in the alignment game pawns land on empty squares only"
+        if occupant and _owner(occupant) == p:
+            return f"{tn} holds your own piece: you may land on an empty square or capture an enemy"
+        reason = self._explain_l(s, t, is_double) if is_double or rules.lform else self._explain_straight(s, t)
+        if reason:
+            return reason
+        if t not in self._targets(s):  # the final guard; the checks above should have said why
+            return f"{sn}-{tn} is not a legal move"
+        return None
+
+    def _explain_straight(self, s: int, t: int) -> str | None:
+        sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
+        db = direction_between(s, t)
+        if db is None:
+            return f"{sn}-{tn} is not straight: a pawn moves straight along its row or column"
+        d, dist = db
+        pit = GOV[s][d]
+        n = self.pits[pit]
+        reason = _count_reason(PIT_NAMES[pit], n, d, sn, dist)
+        if reason:
+            return reason
+        if self.rules.alignment:
+            for q in RAY[s][d][: dist - 1]:
+                code = self.board[q]
+                if code and _owner(code) != self.player:
+                    return (f"{sn}-{tn} would jump the {COLORS[_owner(code)]} pawn on {SQUARE_NAMES[q]}:"
+                            " pawns jump their own pawns, never an opponent's")
+        return None
+
+    def _explain_l(self, s: int, t: int, is_double: bool) -> str | None:
+        sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
+        who = "a double" if is_double else "in the advanced form a pawn"
+        fs, rs, ft, rt = s % SIZE, s // SIZE, t % SIZE, t // SIZE
+        if fs == ft or rs == rt:
+            return f"{sn}-{tn} is straight, but {who} always moves in an L: two straight legs at right angles"
+        reasons = []
+        for corner in (rt * SIZE + fs, rs * SIZE + ft):  # north/south first, then east/west first
+            d1, m1 = direction_between(s, corner)
+            d2, m2 = direction_between(corner, t)
+            cn = SQUARE_NAMES[corner]
+            route = f"{DIR_NAMES[d1]} then {DIR_NAMES[d2]} by {cn}"
+            pit1, pit2 = GOV[s][d1], GOV[corner][d2]
+            reason = _count_reason(PIT_NAMES[pit1], self.pits[pit1], d1, sn, m1)
+            if not reason:
+                reason = _count_reason(PIT_NAMES[pit2], self.pits[pit2], d2, cn, m2)
+            if not reason and is_double:
+                path = list(RAY[s][d1][:m1]) + list(RAY[corner][d2][: m2 - 1])
+                blocked = [q for q in path if self.board[q]]
+                if blocked:
+                    reason = (f"the double may not pass over the piece on {SQUARE_NAMES[blocked[0]]}"
+                              " (doubles move only over empty squares)")
+            if not reason:
+                return None
+            reasons.append(f"{route}: {reason}")
+        return f"no L reaches {tn} from {sn} ({'; '.join(reasons)})"
+
+    def _explain_pass(self, s: int, t: int) -> str | None:
+        board, p = self.board, self.player
+        sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
+        if not self.rules.capture:
+            return "pass moves belong to the capture game"
+        if board[s] != 2 + 2 * p:
+            return f"a pass starts from your double, and {sn} holds a single"
+        if board[t] != 1 + 2 * p:
+            what = "is empty" if not board[t] else "does not hold one of your singles"
+            return f"a pass hands the double's second man to one of your singles, and {tn} {what}"
+        db = direction_between(s, t)
+        if db is None:
+            return f"a pass goes straight along a row or column, and {tn} is not in line with {sn}"
+        d, dist = db
+        for q in RAY[s][d][: dist - 1]:
+            if board[q]:
+                return f"the pass needs an unobstructed path, and {SQUARE_NAMES[q]} is occupied"
+        pit = GOV[s][d]
+        n = self.pits[pit]
+        if n != dist:
+            return (f"a pass must match its pit exactly: the pit {PIT_NAMES[pit]} governing {DIR_NAMES[d]}"
+                    f" from {sn} holds {_beads(n)}, but {tn} is {_squares(dist)} away")
+        return None
+
+    def _explain_beads(self, action: tuple) -> str | None:
+        if len(action) != 3:
+            return "not a Contigo bead move"
+        _, src, drops = action
+        if not isinstance(src, int) or not 0 <= src < NPITS or not isinstance(drops, tuple) or not drops:
+            return "not a Contigo bead move"
+        for item in drops:
+            if (not isinstance(item, tuple) or len(item) != 2 or not all(isinstance(x, int) for x in item)
+                    or not 0 <= item[0] < NPITS or item[1] < 1):
+                return "not a Contigo bead move"
+        if [d for d, _ in drops] != sorted({d for d, _ in drops}):
+            return "not a Contigo bead move (name each pit once)"
+        sname = PIT_NAMES[src]
+        if any(d == src for d, _ in drops):
+            return f"beads taken from {sname} must leave it"
+        k = sum(c for _, c in drops)
+        have = self.pits[src]
+        if k > have:
+            return f"the pit {sname} holds {_beads(have)}: you cannot take {k}"
+        if self.rules.alignment:
+            if len(drops) > 1:
+                return f"in the alignment game all {k} beads go together into one pit"
+            dst = drops[0][0]
+            targets = [(src + k) % NPITS, (src - k) % NPITS]
+            if dst not in targets:
+                names = " or ".join(dict.fromkeys(PIT_NAMES[x] for x in targets if x != src)) or "nowhere"
+                return (f"{_beads(k)} from {sname} go exactly {k} pits around the ring, to {names},"
+                        f" not to {PIT_NAMES[dst]}")
+            return None
+        limit = self.rules.spread_limit
+        if k > limit and len(drops) > 1:
+            return (f"more than {limit} beads (the spread limit) go all into one pit;"
+                    f" {k} beads cannot be split")
+        for direction in (1, -1):
+            if all(1 <= ring_distance(src, d, direction) <= k for d, _ in drops):
+                return None
+        return (f"{_beads(k)} from {sname} may only be dropped in the {k} pits that follow it"
+                " in one direction around the ring")
+
+    # ----------------------------------------------------------------- texts
+    def action_to_text(self, action: Action) -> str:
+        kind = action[0]
+        if kind == "start":
+            return f"start {COLORS[action[1]]}"
+        if kind == "m":
+            _, s, t = action
+            sep = "x" if self.rules.capture and self.board[t] else "-"
+            return f"{SQUARE_NAMES[s]}{sep}{SQUARE_NAMES[t]}"
+        if kind == "p":
+            return f"pass {SQUARE_NAMES[action[1]]}-{SQUARE_NAMES[action[2]]}"
+        if kind == "b":
+            _, src, drops = action
+            k = sum(c for _, c in drops)
+            direction = 1 if all(1 <= ring_distance(src, d, 1) <= k for d, _ in drops) else -1
+            ordered = sorted(drops, key=lambda dc: ring_distance(src, dc[0], direction))
+            return f"beads {PIT_NAMES[src]}>" + ",".join(f"{PIT_NAMES[d]} {c}" for d, c in ordered)
+        raise ValueError(f"not a Contigo action: {action!r}")
+
+    def action_from_text(self, text: str) -> Action:
+        return parse_action(text, self.rules.n)
+
+    # ----------------------------------------------------------------- position text
+    def to_text(self) -> str:
+        rules = self.rules
+        ranks = []
+        for r in range(SIZE - 1, -1, -1):
+            ranks.append("".join(_piece_char(self.board[r * SIZE + f]) for f in range(SIZE)))
+        if self.player == CHANCE:
+            to = "chance"
+        elif self.player == TERMINAL:
+            to = "none"
+        else:
+            to = COLORS[self.player]
+        if self.result is None:
+            result = "none"
+        elif self.result < 0:
+            result = "draw"
+        else:
+            result = COLORS[self.result]
+        return (f"contigo game={rules.game} form={rules.form} win={rules.win} turn_limit={rules.turn_limit}"
+                f" spread_limit={rules.spread_limit} players={rules.n} board={'/'.join(ranks)}"
+                f" pits={','.join(map(str, self.pits))} to={to} phase={self.phase_} turn={self.turn}"
+                f" captured={','.join(map(str, self.captured))} result={result}")
+
+    # ----------------------------------------------------------------- views
+    def physical_view(self) -> dict[str, int]:
+        view = dict(zip(SQUARE_CHANNELS, self.board, strict=True))
+        view.update(zip(PIT_CHANNELS, self.pits, strict=True))
+        return view
+
+    def public_view(self) -> dict[str, Any]:
+        board = {}
+        for s, code in enumerate(self.board):
+            if code:
+                board[SQUARE_NAMES[s]] = {"player": COLORS[_owner(code)], "double": not code & 1}
+        return {
+            "game": "contigo",
+            "options": self.options,
+            "players": list(COLORS[: self.rules.n]),
+            "to_move": COLORS[self.player] if self.player >= 0 else None,
+            "phase": self.phase_,
+            "turn": self.turn,
+            "turn_limit": self.rules.turn_limit,
+            "board": board,
+            "pits": dict(zip(PIT_NAMES, self.pits, strict=True)),
+            "captured": dict(zip(COLORS, self.captured, strict=False)),
+            "result": None if self.result is None else ("draw" if self.result < 0 else COLORS[self.result]),
+            "position": self.to_text(),
+        }
+
+    def render_text(self) -> str:
+        pits = self.pits
+
+        def pit(name: str) -> str:
+            return f"{pits[PIT_INDEX[name]]:>3}"
+
+        lines = []
+        lines.append("     " + pit("nw") + "".join(pit(f"n-{f}") for f in "abcdef") + pit("ne"))
+        for r in range(SIZE, 0, -1):
+            row = "".join(f"{_piece_char(self.board[(r - 1) * SIZE + f]):>3}" for f in range(SIZE))
+            lines.append(f"  {r}  {pit(f'w-{r}')}{row}{pit(f'e-{r}')}")
+        lines.append("     " + pit("sw") + "".join(pit(f"s-{f}") for f in "abcdef") + pit("se"))
+        lines.append("        " + "".join(f"{f:>3}" for f in "abcdef"))
+        if self.player >= 0:
+            status = f"{COLORS[self.player]} to {'move a pawn' if self.phase_ == 'move' else 'move beads'}"
+        elif self.player == CHANCE:
+            status = "the hidden bead decides who starts"
+        else:
+            status = "game over: " + ("draw" if self.result is None or self.result < 0
+                                      else f"{COLORS[self.result]} wins")
+        extra = f", captured {'/'.join(map(str, self.captured))}" if self.rules.capture else ""
+        lines.append(f"turn {self.turn}/{self.rules.turn_limit}{extra}; {status}")
+        return "\n".join(lines)
+
+
+SQUARE_CHANNELS = tuple(f"sq:{name}" for name in SQUARE_NAMES)
+PIT_CHANNELS = tuple(f"pit:{name}" for name in PIT_NAMES)
+
+
+def _piece_char(code: int) -> str:
+    if not code:
+        return "."
+    letter = LETTERS[_owner(code)]
+    return letter if code & 1 else letter.upper()
+
+
+def _count_reason(pit_name: str, n: int, d: int, from_name: str, dist: int) -> str | None:
+    if n == dist:
+        return None
+    if n == 0:
+        return f"the pit {pit_name} is empty, so nothing moves {DIR_NAMES[d]} from {from_name}"
+    return (f"the pit {pit_name} governing moves {DIR_NAMES[d]} from {from_name} holds {_beads(n)},"
+            f" so the move is {_squares(n)}, not {dist}")
+
+
+def _alignment_winner(board: list[int], p: int, vacated: int, landed: int, rules: Rules) -> int | None:
+    """The winner after p moved a pawn from ``vacated`` to ``landed``, if any.
+
+    The mover wins if the move completes a line for him; otherwise a line the move uncovers wins for
+    its owner (the first such player after the mover in turn order).
+    """
+    need = rules.need
+    if _has_line(board, p, rules.lines[landed], need):
+        return p
+    n = rules.n
+    for i in range(1, n):
+        q = (p + i) % n
+        if _has_line(board, q, rules.lines[vacated], need):
+            return q
+    return None
+
+
+def _has_line(board, p: int, lines, need: int) -> bool:
+    code = 1 + 2 * p
+    for line in lines:
+        count = 0
+        for s in line:
+            c = board[s]
+            if not c:
+                continue
+            if c == code:
+                count += 1
+                if count >= need:
+                    return True
+            else:
+                count = 0
+    return False
+
+
+def parse_action(text: str, n: int) -> Action:
+    if not isinstance(text, str):
+        raise IllegalAction(repr(text), "an action text must be a string")
+    words = text.strip().lower().split()
+    bad = IllegalAction(text, "names no Contigo action (try c3-c5, c3xc5, pass d1-d4, beads n-a>n-c 2,"
+                              " beads n-a>n-b 1,n-c 2 or start red)")
+    if not words or len(text) > 200:
+        raise bad
+    if words[0] == "start" and len(words) == 2:
+        if words[1] in COLORS[:n]:
+            return ("start", COLORS.index(words[1]))
+        raise bad
+    if words[0] == "pass" and len(words) == 2:
+        s, t = _parse_squares(words[1], ("-",), bad)
+        return ("p", s, t)
+    if words[0] == "beads":
+        rest = " ".join(words[1:])
+        if rest.count(">") != 1:
+            raise bad
+        src_text, drops_text = rest.split(">")
+        src = PIT_INDEX.get(src_text.strip())
+        if src is None:
+            raise bad
+        drops: dict[int, int] = {}
+        for part in drops_text.split(","):
+            bits = part.split()
+            if len(bits) != 2 or bits[0] not in PIT_INDEX or not bits[1].isdigit() or len(bits[1]) > 3:
+                raise bad
+            dst, count = PIT_INDEX[bits[0]], int(bits[1])
+            if dst in drops or count < 1:
+                raise bad
+            drops[dst] = count
+        return ("b", src, tuple(sorted(drops.items())))
+    if len(words) == 1:
+        s, t = _parse_squares(words[0], ("-", "x"), bad)
+        return ("m", s, t)
+    raise bad
+
+
+def _parse_squares(word: str, seps: tuple[str, ...], bad: IllegalAction) -> tuple[int, int]:
+    if len(word) != 5 or word[2] not in seps:
+        raise bad
+    s, t = SQUARE_INDEX.get(word[:2]), SQUARE_INDEX.get(word[3:])
+    if s is None or t is None:
+        raise bad
+    return s, t
+
+
+# --------------------------------------------------------------------- the game
+
+
+def new_state(options: dict[str, Any], n: int) -> ContigoState:
+    rules = get_rules(options, n)
+    return ContigoState(rules, initial_board(rules.game, n), (BEADS_PER_PIT,) * NPITS, CHANCE, "start", 0,
+                        (0,) * n, None)
+
+
+def state_from_text(game: Game, text: str) -> ContigoState:
+    if not isinstance(text, str) or "\n" in text:
+        raise BadPosition("a Contigo position is one line of text")
+    words = text.split(" ")
+    keys = ("game", "form", "win", "turn_limit", "spread_limit", "players", "board", "pits", "to", "phase",
+            "turn", "captured", "result")
+    if len(words) != len(keys) + 1 or words[0] != "contigo":
+        raise BadPosition(f"a Contigo position reads 'contigo {'=... '.join(keys)}=...'")
+    fields: dict[str, str] = {}
+    for key, word in zip(keys, words[1:], strict=True):
+        if not word.startswith(key + "="):
+            raise BadPosition(f"expected {key}=... but found {word!r}")
+        fields[key] = word[len(key) + 1:]
+    try:
+        options = {
+            "game": fields["game"], "form": fields["form"], "win": fields["win"],
+            "turn_limit": _int(fields["turn_limit"]), "spread_limit": _int(fields["spread_limit"]),
+        }
+        n = _int(fields["players"])
+        rules = get_rules(game.options(options), n)
+    except ValueError as exc:
+        raise BadPosition(f"bad variant: {exc}") from None
+    # board
+    ranks = fields["board"].split("/")
+    if len(ranks) != SIZE or any(len(r) != SIZE for r in ranks):
+        raise BadPosition("board= needs 6 ranks of 6 squares, rank 6 first, separated by '/'")
+    board = [0] * NSQ
+    allowed = "." + LETTERS[:n] + (LETTERS[:n].upper() if rules.capture else "")
+    for i, rank in enumerate(ranks):
+        for f, ch in enumerate(rank):
+            if ch not in allowed:
+                raise BadPosition(f"board= has {ch!r}; allowed here: {allowed}")
+            if ch != ".":
+                p = LETTERS.index(ch.lower())
+                board[(SIZE - 1 - i) * SIZE + f] = 1 + 2 * p if ch.islower() else 2 + 2 * p
+    try:
+        pits = tuple(_int(x) for x in fields["pits"].split(","))
+        captured = tuple(_int(x) for x in fields["captured"].split(","))
+        turn = _int(fields["turn"])
+    except ValueError as exc:
+        raise BadPosition(str(exc)) from None
+    if len(pits) != NPITS or sum(pits) != TOTAL_BEADS:
+        raise BadPosition(f"pits= needs {NPITS} counts adding up to {TOTAL_BEADS}")
+    if len(captured) != n:
+        raise BadPosition(f"captured= needs {n} counts")
+    _check_pieces(rules, board, captured)
+    to, phase, result_text = fields["to"], fields["phase"], fields["result"]
+    if phase not in PHASES:
+        raise BadPosition(f"phase= must be one of {PHASES}")
+    if result_text == "none":
+        result = None
+    elif result_text == "draw":
+        result = -1
+    elif result_text in COLORS[:n]:
+        result = COLORS.index(result_text)
+    else:
+        raise BadPosition("result= must be none, draw or a player's colour")
+    if phase == "start":
+        if to != "chance" or turn != 0 or result is not None:
+            raise BadPosition("phase=start goes with to=chance, turn=0 and result=none")
+        player = CHANCE
+    elif phase == "over":
+        if to != "none" or result is None:
+            raise BadPosition("phase=over goes with to=none and a result")
+        if result == -1 and turn != rules.turn_limit:
+            raise BadPosition("a draw happens only at the turn limit")
+        player = TERMINAL
+    else:
+        if to not in COLORS[:n] or result is not None:
+            raise BadPosition(f"phase={phase} needs to= one of the players' colours and result=none")
+        player = COLORS.index(to)
+    if not 0 <= turn <= rules.turn_limit or (turn == rules.turn_limit and phase != "over"):
+        raise BadPosition(f"turn= must be below the turn limit {rules.turn_limit} while playing")
+    if phase != "over":
+        _check_not_over(rules, board, captured)
+    state = ContigoState(rules, tuple(board), pits, player, phase, turn, captured, result)
+    if phase == "move" and not state._has_pawn_move(player):
+        raise BadPosition(f"{to} has no pawn move: the position is in phase=beads")
+    if state.to_text() != text:
+        raise BadPosition("the position is not written in its canonical form")
+    return state
+
+
+def _int(text: str) -> int:
+    if not text.isdigit() or len(text) > 6:
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _check_not_over(rules: Rules, board: list[int], captured: tuple[int, ...]) -> None:
+    """A position still in play cannot already hold a finished game."""
+    if rules.capture:
+        for p in range(2):
+            if sum(1 for c in board if c == 2 + 2 * p) != 1:
+                raise BadPosition(f"while the capture game goes on, {COLORS[p]} has exactly one double")
+            if captured[p] >= CAPTURE_WIN:
+                raise BadPosition(f"{COLORS[p]} has captured {CAPTURE_WIN} men: the game is over")
+        return
+    lines = tuple({line for per_square in rules.lines for line in per_square})
+    for p in range(rules.n):
+        if _has_line(board, p, lines, rules.need):
+            raise BadPosition(f"{COLORS[p]} already has a winning line: the game is over")
+
+
+def _check_pieces(rules: Rules, board: list[int], captured: tuple[int, ...]) -> None:
+    n = rules.n
+    singles = [sum(1 for c in board if c == 1 + 2 * p) for p in range(n)]
+    doubles = [sum(1 for c in board if c == 2 + 2 * p) for p in range(n)]
+    if rules.alignment:
+        want = 6 if n == 2 else 4
+        if any(s != want for s in singles) or any(captured):
+            raise BadPosition(f"the alignment game has {want} pawns per player and no captures")
+        return
+    for p in range(2):
+        men = singles[p] + 2 * doubles[p]
+        if doubles[p] > 1 or men > CAPTURE_MEN:
+            raise BadPosition(f"{COLORS[p]} has at most {CAPTURE_MEN} men and one double")
+        if captured[1 - p] != CAPTURE_MEN - men:
+            raise BadPosition(f"captured= must count the men missing from the board ({COLORS[1 - p]} has"
+                              f" taken {CAPTURE_MEN - men})")

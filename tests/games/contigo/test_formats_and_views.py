@@ -1,0 +1,172 @@
+"""Position and action texts, options, physical and public views, and apply == legal_actions."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from controller.games import BadPosition, ChannelKind, IllegalAction
+from controller.games.contigo import GAME
+from controller.games.contigo.geometry import NPITS, NSQ
+from controller.games.record import sample_chance
+
+from .builder import position
+
+
+def test_initial_position_text():
+    assert GAME.new_state().to_text() == (
+        "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=5 players=2"
+        " board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
+        + " to=chance phase=start turn=0 captured=0,0 result=none")
+
+
+@pytest.mark.parametrize(("options", "players"), GAME.configurations())
+def test_initial_positions_round_trip(options, players):
+    state = GAME.new_state(options, players)
+    assert GAME.state_from_text(state.to_text()).to_text() == state.to_text()
+    assert state.options == options
+
+
+@pytest.mark.parametrize("change", [
+    ("pits=2,", "pits=3,"),  # 57 beads
+    ("pits=2,", "pits=02,"),  # not canonical
+    ("board=b....r", "board=b....."),  # a red pawn missing
+    ("board=b....r", "board=b....R"),  # doubles only in the capture game
+    ("board=b....r", "board=g....r"),  # no green in a 2-player game
+    ("board=b....r/", "board=b....r./"),  # rank too long
+    ("players=2", "players=3"),
+    ("form=straight", "form=X"),
+    ("turn_limit=200", "turn_limit=0"),
+    ("to=chance", "to=red"),
+    ("phase=start", "phase=dance"),
+    ("result=none", "result=red"),
+    ("captured=0,0", "captured=1,0"),
+    ("captured=0,0", "captured=0"),
+    ("contigo ", "contigo  "),
+])
+def test_bad_positions_are_refused(change):
+    text = GAME.new_state().to_text()
+    old, new = change
+    assert old in text
+    with pytest.raises(BadPosition):
+        GAME.state_from_text(text.replace(old, new, 1))
+
+
+def test_capture_position_checks_captured_counts():
+    text = GAME.new_state({"game": "capture"}).to_text()
+    assert "board=bbBbbb/.bbbbb/....../....../rrrrr./rrrRrr" in text
+    with pytest.raises(BadPosition, match="captured"):
+        GAME.state_from_text(text.replace("board=bbBbbb", "board=bb.bbb"))
+    fine = text.replace("board=bbBbbb", "board=b.Bbbb").replace("captured=0,0", "captured=1,0")
+    assert GAME.state_from_text(fine).captured == (1, 0)
+    with pytest.raises(BadPosition, match="one double"):
+        GAME.state_from_text(text.replace("board=bbBbbb", "board=bbBbbB"))
+
+
+@pytest.mark.parametrize(("options", "players", "message"), [
+    ({}, 3, "2 or 4"),
+    ({"game": "capture"}, 4, "capture game is for 2"),
+    ({"win": "five"}, 4, "five"),
+    ({"win": "five", "game": "capture"}, 2, "five"),
+    ({"turn_limit": 0}, 2, "turn_limit"),
+    ({"turn_limit": True}, 2, "turn_limit"),
+    ({"spread_limit": 7}, 2, "spread_limit"),
+    ({"form": "l"}, 2, "form"),
+    ({"game": "chess"}, 2, "game"),
+])
+def test_bad_options_are_refused(options, players, message):
+    with pytest.raises(ValueError, match=message):
+        GAME.new_state(options, players)
+
+
+def test_action_texts_parse_and_refuse_garbage():
+    state = GAME.new_state()
+    assert state.action_from_text(" C3-C5 ") == ("m", 14, 26)
+    assert state.action_from_text("beads n-a>n-b 1, n-c 2") == ("b", 1, ((2, 1), (3, 2)))
+    assert state.action_from_text("start blue") == ("start", 1)
+    for text in ("c3-c9", "c3c5", "pass c3", "beads n-a", "beads n-a>n-b 0", "beads n-a>n-b 1,n-b 1",
+                 "beads x-1>n-b 1", "start green", "beads n-a>n-b one"):
+        with pytest.raises(IllegalAction):
+            state.action_from_text(text)
+
+
+def test_foreign_actions_are_refused_cleanly():
+    state = position({"r": "a1 b5 c3 d4 e2 f6", "b": "f1 e5 d3 c4 b2 a6"})
+    for action in (None, (), ("m",), ("m", 1, 99), ("b", 0, ()), ("b", 0, ((0, 1),)), ("z", 1, 2), "c3-c5"):
+        with pytest.raises(IllegalAction):
+            state.apply(action)
+
+
+def test_channels_and_physical_codes():
+    channels = {c.name: c for c in GAME.channels({"game": "capture"}, 2)}
+    assert len(channels) == NSQ + NPITS
+    assert channels["sq:a1"].kind == ChannelKind.PIECE and channels["sq:a1"].maximum == 4
+    assert channels["pit:n-a"].kind == ChannelKind.COUNT and channels["pit:n-a"].maximum == 56
+    assert {c.maximum for c in GAME.channels({}, 4) if c.kind == ChannelKind.PIECE} == {7}
+    view = GAME.new_state({"game": "capture"}).physical_view()
+    assert (view["sq:a1"], view["sq:d1"], view["sq:f6"], view["sq:c6"], view["sq:c3"]) == (1, 2, 3, 4, 0)
+    assert view["pit:nw"] == 2 and sum(v for k, v in view.items() if k.startswith("pit:")) == 56
+    view4 = GAME.new_state({}, 4).physical_view()
+    assert (view4["sq:b1"], view4["sq:f2"], view4["sq:e6"], view4["sq:a5"]) == (1, 3, 5, 7)
+
+
+def test_public_view_and_picture():
+    state = GAME.new_state({"game": "capture"})
+    pub = state.public_view()
+    json.dumps(pub)
+    assert pub["board"]["d1"] == {"player": "red", "double": True}
+    assert pub["pits"]["n-a"] == 2 and pub["phase"] == "start" and pub["to_move"] is None
+    assert state.private_view(0) == {}
+    picture = state.render_text()
+    assert "R" in picture and "B" in picture and len(picture.splitlines()) == 10
+
+
+def _candidates(state, rng):
+    """Legal actions plus many near misses of every kind."""
+    cands = list(state.legal_actions())
+    for s in range(NSQ):
+        for t in rng.sample(range(NSQ), 8):
+            cands += [("m", s, t), ("p", s, t)]
+    for src in range(NPITS):
+        for _ in range(4):
+            k = rng.randint(1, 8)
+            dst = rng.randrange(NPITS)
+            cands.append(("b", src, ((dst, k),)))
+            a, b = sorted(rng.sample(range(NPITS), 2))
+            cands.append(("b", src, ((a, rng.randint(1, 3)), (b, rng.randint(1, 3)))))
+    return cands
+
+
+@pytest.mark.parametrize(("options", "players"), GAME.configurations())
+def test_apply_accepts_exactly_the_legal_actions(options, players):
+    rng = random.Random(7)
+    for _game in range(2):
+        state = GAME.new_state(options, players)
+        steps = 0
+        while not state.is_terminal() and steps < 60:
+            if state.current_player < 0:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            legal = set(state.legal_actions())
+            for action in _candidates(state, rng):
+                try:
+                    state.apply(action)
+                    accepted = True
+                except IllegalAction as exc:
+                    accepted = False
+                    assert exc.reason
+                assert accepted == (action in legal), (state.to_text(), action)
+            state = state.apply(rng.choice(sorted(legal, key=repr)))
+            steps += 1
+
+
+def test_positions_of_finished_games_must_say_so():
+    with pytest.raises(BadPosition, match="winning line"):
+        position({"r": "a1 b1 c1 d1 a5 f4", "b": "a6 b6 d5 e5 f2 c4"})
+    with pytest.raises(BadPosition, match="exactly one double"):
+        position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2", "b": "a6 b6 d6 e6 f6 b5 c5 d5 e5 f5", "B": "c6"},
+                 game="capture")
+    with pytest.raises(BadPosition, match="captured 7"):
+        position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2", "R": "e2", "b": "a6 b6 d6", "B": "e6"}, game="capture")
