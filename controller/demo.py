@@ -212,6 +212,10 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         if state.current_player == CHANCE:
             hands.press("roll")
             _wait_for_change(service, moves)
+            # Whatever the die or draw asks of the table (place a token, turn a ring), the bot does.
+            expected = service.call(service.referee.expected)
+            sensed = dict(service.call(lambda: dict(service.sensed)))
+            hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
             continue
         if seat is not None and state.current_player == seat:
             action = _ask_person(state)

@@ -99,6 +99,7 @@ class Service:
         self.resigned = None
         self.restoring = False
         self.choice = 0
+        self.setup_channels: set[str] = set()
         if self.inputs is not None:
             self.inputs.calibrate({c: v for c, v in self.referee.expected().items()
                                    if self.kinds[c] == ChannelKind.OFFSET})
@@ -263,6 +264,12 @@ class Service:
                                   self.referee.describe(self.referee.expected(), self.sensed))
         else:
             verdict = self.referee.judge(self.sensed)
+            if verdict.kind == "applied":
+                self.setup_channels.clear()
+            elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
+                # What a die, draw or random placement asks the table to do: not a mistake.
+                verdict = Verdict("setup", channels=verdict.channels, message="set up the board: " +
+                                  self.referee.describe(self.referee.expected(), self.sensed))
         before = self.verdict
         self.verdict = verdict
         if verdict.kind == "applied":
@@ -273,7 +280,7 @@ class Service:
         elif verdict.kind == "takeback":
             self._event("takeback", actions=list(verdict.actions))
             self.choice = 0
-        elif verdict.kind in ("violation", "ambiguous") and verdict != before:
+        elif verdict.kind in ("violation", "ambiguous", "setup") and verdict != before:
             log.info("%s: %s", verdict.kind, verdict.message)
             self._event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
                         choices=len(verdict.actions))
@@ -301,10 +308,12 @@ class Service:
     def _resolve_chance(self, text: str | None = None) -> str:
         if self.state.current_player != CHANCE:
             raise IllegalAction(text or "roll", "nothing to roll: no die, card or draw is pending")
+        view = self.referee.expected()
         if text is None:
             self.match.resolve_chance()
         else:
             self.match.apply_text(text)
+        self.setup_channels |= {c for c, v in self.referee.expected().items() if view[c] != v}
         applied = self.match.public_log[-1]
         self._event("chance", outcome=applied)
         log.info("chance: %s", applied)
@@ -498,6 +507,7 @@ class Service:
             "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
             "verdict": v.kind,
             "violation": {"message": v.message, "channels": list(v.channels)} if v.kind == "violation" else None,
+            "setup": {"message": v.message, "channels": list(v.channels)} if v.kind == "setup" else None,
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_up else "down",
             "seed": self.match.record.seed,
@@ -534,7 +544,7 @@ class Service:
             player=state.current_player,
             targets=targets,
             violation=v.channels if v.kind == "violation" else (),
-            progress=v.channels if v.kind == "progress" else (),
+            progress=v.channels if v.kind in ("progress", "setup") else (),
             ambiguous=v.kind == "ambiguous",
             aligned=bool(view.get("aligned")) if isinstance(view, dict) else False,
             offsets_to_turn=tuple(turns),
