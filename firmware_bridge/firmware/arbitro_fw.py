@@ -203,7 +203,7 @@ class Firmware:
         channel = 0
         for kind, count in self.blocks:
             if kind not in KIND_CODES:
-                raise ValueError(f"unknown channel kind {kind!r}")
+                raise ValueError("unknown channel kind " + repr(kind))
             target = self.presence_ch if kind == "presence" else self.analog_ch
             for _ in range(count):
                 target.append(channel)
@@ -249,7 +249,7 @@ class Firmware:
             )
         muxes = (self.n_analog + 15) // 16
         if muxes > len(cfg["mux_enable_pins"]):
-            raise ValueError(f"{self.n_analog} analog channels need {muxes} multiplexers")
+            raise ValueError(str(self.n_analog) + " analog channels need " + str(muxes) + " multiplexers")
         self.select = [Pin(p, Pin.OUT, value=0) for p in cfg["mux_select_pins"]]
         self.enable = [Pin(p, Pin.OUT, value=1) for p in cfg["mux_enable_pins"][:muxes]]
         self.adc = machine.ADC(Pin(cfg["adc_pin"])) if muxes else None
@@ -392,7 +392,7 @@ class Firmware:
         mtype = body[1]
         payload = body[4:-2]
         if version != PROTOCOL_VERSION:
-            self.send_error(ERR_UNKNOWN_TYPE, f"protocol version {version}")
+            self.send_error(ERR_UNKNOWN_TYPE, "protocol version " + str(version))
         elif mtype == T_REQUEST_SNAPSHOT:
             self.send_snapshot()
         elif mtype == T_REQUEST_HELLO:
@@ -408,7 +408,7 @@ class Firmware:
                 self.heartbeat_ms = heartbeat
             self.send_hello()
         else:
-            self.send_error(ERR_UNKNOWN_TYPE, f"type {mtype}")
+            self.send_error(ERR_UNKNOWN_TYPE, "type " + str(mtype))
 
     # -- main loop --------------------------------------------------------------------------
 
