@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import random
@@ -49,10 +50,8 @@ def drain(q: queue.Queue, seconds: float, pump: Callable[[], None] | None = None
     while time.monotonic() < deadline:
         if pump is not None:
             pump()
-        try:
+        with contextlib.suppress(queue.Empty):
             out.append(q.get(timeout=0.002))
-        except queue.Empty:
-            pass
     return out
 
 
