@@ -258,7 +258,7 @@ class HostLink:
             if self._up:
                 self._up = False
                 self._counts["disconnects"] += 1
-                log.warning("sensor link %s down: %s", self.url, reason)
+                log.log(logging.INFO if reason == "stopped" else logging.WARNING, "link %s down: %s", self.url, reason)
                 self.post(LinkDown(reason))
             if not self._stop.is_set():
                 self._stop.wait(self.backoff_initial)

@@ -18,17 +18,20 @@ a Pico's would be. ``clock="manual"`` does not start the thread: the caller driv
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
+import json
 import os
 import select
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import time
 import tty
-from typing import Any
+from typing import Any, TextIO
 
 from firmware_bridge.firmware import arbitro_fw
 from firmware_bridge.protocol import KINDS, RequestSnapshot, encode
@@ -340,3 +343,81 @@ class SimulatedBoard:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def load_layout(path: str) -> tuple[str, list[tuple[str, int]]]:
+    """``(board_kind, blocks)`` from a JSON layout ``{"board_kind": ..., "blocks": [["presence", 36], ...]}``."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    try:
+        blocks = [(str(kind), int(count)) for kind, count in data["blocks"]]
+        spec = ",".join(f"{kind}:{count}" for kind, count in blocks)
+        return str(data.get("board_kind", "generic")), parse_channels(spec)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{path}: bad layout ({e})") from e
+
+
+CONSOLE_HELP = """commands (one per line; each answered "ok ..." or "error: ..."):
+  set CH VALUE [CH VALUE ...]   change what sensors see (presence 0/1, count/piece 0..63)
+  show                          print the channels that are not 0, as CH=VALUE
+  snapshot                      make the board send a SNAPSHOT now
+  wait                          wait until the firmware has reported every change
+  unplug | replug               close / reopen the pty or TCP port (the URL stays the same)
+  help | quit"""
+
+
+def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO) -> int:
+    """Execute console commands (``CONSOLE_HELP``) from ``lines`` until ``quit`` or end of input."""
+    for line in lines:
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            if cmd == "quit":
+                break
+            if cmd == "set":
+                if not args or len(args) % 2:
+                    raise ValueError("set CH VALUE [CH VALUE ...]")
+                board.set_many({int(args[i]): int(args[i + 1]) for i in range(0, len(args), 2)})
+                print("ok", file=out)
+            elif cmd == "show":
+                shown = " ".join(f"{ch}={v}" for ch, v in enumerate(board.values()) if v)
+                print(f"ok {shown}".rstrip(), file=out)
+            elif cmd == "snapshot":
+                board.send_snapshot()
+                print("ok", file=out)
+            elif cmd == "wait":
+                print("ok" if board.wait_idle() else "error: firmware still debouncing", file=out)
+            elif cmd == "unplug":
+                board.unplug()
+                print("ok", file=out)
+            elif cmd == "replug":
+                board.replug()
+                print("ok", file=out)
+            elif cmd == "help":
+                print(CONSOLE_HELP, file=out)
+            else:
+                raise ValueError(f"unknown command {cmd!r} (try help)")
+        except ValueError as e:
+            print(f"error: {e}", file=out)
+        out.flush()
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    """``arbitro sim``: start a board from ``--channels`` or ``--layout``, print its URL, run the console."""
+    try:
+        if args.layout:
+            board_kind, blocks = load_layout(args.layout)
+        else:
+            board_kind, blocks = args.board_kind, parse_channels(args.channels)
+    except (OSError, ValueError) as e:
+        print(f"arbitro sim: {e}", file=sys.stderr)
+        return 2
+    transport = "tcp" if args.tcp is not None else "pty"
+    with SimulatedBoard(
+        blocks, board_kind, transport, scan_ms=args.scan_ms, debounce_scans=args.debounce, port=args.tcp or 0
+    ) as board:
+        print(board.url, flush=True)
+        return run_console(board, sys.stdin, sys.stdout)

@@ -189,12 +189,18 @@ class SimMachine:
         self.ADC = type("ADC", (_ADC,), {"_machine": machine})
         self.WDT = type("WDT", (_WDT,), {"_machine": machine})
 
-    def set(self, channel: int, value: int) -> None:
-        """Make channel ``channel`` physically read ``value`` (presence 0/1, analog 0..63)."""
+    def check(self, channel: int, value: int) -> None:
+        """Raise ``ValueError`` unless ``channel`` exists and can read ``value`` (presence 0/1, analog 0..63)."""
+        if not 0 <= channel < len(self.kinds):
+            raise ValueError(f"channel {channel} not in 0..{len(self.kinds) - 1}")
         kind = self.kinds[channel]
         limit = 1 if kind == "presence" else 63
         if not 0 <= value <= limit:
             raise ValueError(f"channel {channel} ({kind}) value {value} out of range 0..{limit}")
+
+    def set(self, channel: int, value: int) -> None:
+        """Make channel ``channel`` physically read ``value`` (``ValueError`` if ``check`` fails)."""
+        self.check(channel, value)
         with self._lock:
             self.values[channel] = value
             bit = self.presence_bit.get(channel)
@@ -207,7 +213,9 @@ class SimMachine:
                     self.chain[bit // 8] &= ~mask & 0xFF
 
     def set_many(self, values: dict[int, int]) -> None:
-        """``set`` several channels."""
+        """``set`` several channels; all are checked first, so a bad one changes none."""
+        for channel, value in values.items():
+            self.check(channel, value)
         for channel, value in values.items():
             self.set(channel, value)
 
