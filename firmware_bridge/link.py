@@ -214,6 +214,13 @@ class HostLink:
 
     # -- internals -------------------------------------------------------------------------
 
+    def _post(self, event: object) -> None:
+        """Hand ``event`` to ``post``; an exception there is logged, never kills the reader thread."""
+        try:
+            self.post(event)
+        except Exception:
+            log.exception("post(%r) failed", event)
+
     def _send(self, msg: Message) -> bool:
         with self._wlock:
             ser = self._ser
@@ -241,7 +248,7 @@ class HostLink:
                 if not failing:
                     failing = True
                     log.warning("cannot open %s: %s", self.url, e)
-                    self.post(LinkError(f"cannot open {self.url}: {e}"))
+                    self._post(LinkError(f"cannot open {self.url}: {e}"))
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, self.backoff_max)
                 continue
@@ -259,7 +266,7 @@ class HostLink:
                 self._up = False
                 self._counts["disconnects"] += 1
                 log.log(logging.INFO if reason == "stopped" else logging.WARNING, "link %s down: %s", self.url, reason)
-                self.post(LinkDown(reason))
+                self._post(LinkDown(reason))
             if not self._stop.is_set():
                 self._stop.wait(self.backoff_initial)
 
@@ -325,9 +332,9 @@ class HostLink:
             self.hello = msg
             self._parts = {}
             if msg.protocol != PROTOCOL_VERSION:
-                self.post(LinkError(f"MCU speaks protocol {msg.protocol}, host {PROTOCOL_VERSION}"))
+                self._post(LinkError(f"MCU speaks protocol {msg.protocol}, host {PROTOCOL_VERSION}"))
             self._up = True
-            self.post(LinkUp(msg))
+            self._post(LinkUp(msg))
             self.request_snapshot()
             return
         hello = self.hello
@@ -342,10 +349,10 @@ class HostLink:
         if isinstance(msg, Changed):
             if msg.channel >= hello.channels:
                 self._counts["bad_channel"] += 1
-                self.post(LinkError(f"CHANGED for channel {msg.channel}, board has {hello.channels}"))
+                self._post(LinkError(f"CHANGED for channel {msg.channel}, board has {hello.channels}"))
                 return
             self._counts["changes"] += 1
-            self.post(SensorChanged(msg.channel, msg.value, msg.mcu_ms, now))
+            self._post(SensorChanged(msg.channel, msg.value, msg.mcu_ms, now))
         elif isinstance(msg, SnapshotPart):
             self._snapshot_part(msg, hello)
         elif isinstance(msg, Heartbeat):
@@ -353,7 +360,7 @@ class HostLink:
         elif isinstance(msg, Error):
             self._counts["mcu_errors"] += 1
             log.warning("MCU error %d: %s", msg.code, msg.message)
-            self.post(LinkError(f"MCU error {msg.code}: {msg.message}"))
+            self._post(LinkError(f"MCU error {msg.code}: {msg.message}"))
 
     def _snapshot_part(self, part: SnapshotPart, hello: Hello) -> None:
         if self._parts and next(iter(self._parts.values())).snapshot_id != part.snapshot_id:
@@ -368,8 +375,8 @@ class HostLink:
             return
         if part.total != hello.channels:
             self._counts["bad_channel"] += 1
-            self.post(LinkError(f"snapshot of {part.total} channels, board has {hello.channels}"))
+            self._post(LinkError(f"snapshot of {part.total} channels, board has {hello.channels}"))
             return
         self._counts["snapshots"] += 1
         self._snapshot_requested = None
-        self.post(Snapshot(tuple(values)))
+        self._post(Snapshot(tuple(values)))

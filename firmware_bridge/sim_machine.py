@@ -101,6 +101,8 @@ class _Pin:
         if self.id == self._machine.load_pin and v == 0 and levels.get(self.id, 1) == 1:
             self._machine.latch()
         levels[self.id] = v
+        if self.id in self._machine.mux_pins:
+            self._machine.mux_pin_set(self.id, v)
         return v
 
     __call__ = value
@@ -179,6 +181,12 @@ class SimMachine:
                 self.analog_input[ch] = len(self.analog_channel)
                 self.analog_channel.append(ch)
         self.enable_pins = tuple(config["mux_enable_pins"])[: (len(self.analog_channel) + 15) // 16]
+        self.mux_pins = frozenset(self.select_pins + self.enable_pins)
+        self._select_bit = {pin: b for b, pin in enumerate(self.select_pins)}
+        self._enable_index = {pin: i for i, pin in enumerate(self.enable_pins)}
+        self._sel = 0
+        self._enabled: set[int] = set()
+        self._input: int | None = None
         idle = 0xFF if self.active_low else 0x00
         self.chain = bytearray([idle]) * ((len(self.presence_bit) + 7) // 8)
         self.latched = bytes(self.chain)
@@ -224,13 +232,23 @@ class SimMachine:
         with self._lock:
             self.latched = bytes(self.chain)
 
+    def mux_pin_set(self, pin: int, level: int) -> None:
+        """A select or enable pin moved: track which analog input reaches the ADC (None: no or several muxes on)."""
+        if pin in self._select_bit:
+            bit = 1 << self._select_bit[pin]
+            self._sel = (self._sel | bit) if level else (self._sel & ~bit)
+        if pin in self._enable_index:
+            if level:
+                self._enabled.discard(self._enable_index[pin])
+            else:
+                self._enabled.add(self._enable_index[pin])
+        self._input = next(iter(self._enabled)) * 16 + self._sel if len(self._enabled) == 1 else None
+
     def adc_value(self) -> int:
         """The ADC reading for the selected analog input (floating high-ish if no mux is enabled)."""
-        enabled = [i for i, pin in enumerate(self.enable_pins) if self.levels.get(pin, 1) == 0]
-        if len(enabled) != 1:
+        j = self._input
+        if j is None:
             return 0xFFFF
-        sel = sum(self.levels.get(pin, 0) << b for b, pin in enumerate(self.select_pins))
-        j = enabled[0] * 16 + sel
         if j >= len(self.analog_channel):
             return 0
         raw = self.values[self.analog_channel[j]] * 1024

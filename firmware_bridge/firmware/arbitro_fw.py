@@ -254,7 +254,7 @@ class Firmware:
         self.enable = [Pin(p, Pin.OUT, value=1) for p in cfg["mux_enable_pins"][:muxes]]
         self.adc = machine.ADC(Pin(cfg["adc_pin"])) if muxes else None
         self.cur_mux = -1
-        self.cur_sel = -1
+        self.cur_sel = 0
         wdt_ms = cfg.get("watchdog_ms", 0)
         self.wdt = machine.WDT(timeout=wdt_ms) if wdt_ms else None
 
@@ -319,9 +319,11 @@ class Firmware:
                         enable[self.cur_mux].value(1)
                     enable[mux].value(0)
                     self.cur_mux = mux
-                if sel != self.cur_sel:
+                flip = sel ^ self.cur_sel
+                if flip:
                     for b in range(4):
-                        select[b].value((sel >> b) & 1)
+                        if (flip >> b) & 1:
+                            select[b].value((sel >> b) & 1)
                     self.cur_sel = sel
                 value = (adc.read_u16() + 512) >> 10
                 ch = self.analog_ch[j]

@@ -329,3 +329,20 @@ def test_loop_url_opens(events: queue.Queue, links: list) -> None:
     time.sleep(0.3)
     assert link.stats["connects"] == 1 and link.stats["frames"] >= 2 and not link.connected
     assert events.empty()
+
+
+def test_a_failing_post_does_not_kill_the_reader(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+
+    def post(event: object) -> None:
+        if isinstance(event, SensorChanged) and event.channel == 1:
+            raise RuntimeError("controller bug")
+        events.put(event)
+
+    link = HostLink(path, post)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    mcu.send(P.Changed(1, 1, 1), P.Changed(2, 1, 2))
+    assert wait_for(events, SensorChanged).channel == 2
