@@ -41,6 +41,12 @@ def _demo(args: argparse.Namespace) -> int:
     return demo.run(args)
 
 
+def _sim(args: argparse.Namespace) -> int:
+    from firmware_bridge.sim import main
+
+    return main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arbitro", description="Referee for physical tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -57,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="bots play on a simulated board, drawn in the terminal, live on MQTT")
     demo.add_arguments(p)
     p.set_defaults(func=_demo)
+
+    p = sub.add_parser("sim", help="a simulated sensor board on a pty or TCP port; prints its URL, reads commands")
+    p.add_argument("--channels", default="presence:64", help="channel blocks KIND:COUNT,... (presence, count, piece)")
+    p.add_argument("--layout", help='JSON {"board_kind": K, "blocks": [["presence", 36], ...]} (not with --channels)')
+    p.add_argument("--tcp", type=int, metavar="PORT", help="serve socket://127.0.0.1:PORT (0: any free port)")
+    p.add_argument("--board-kind", default="generic", help="board kind announced in HELLO")
+    p.add_argument("--scan-ms", type=float, default=1.0, help="scan period (ms)")
+    p.add_argument("--debounce", type=int, default=3, help="scans a new value must hold before it is reported")
+    p.set_defaults(func=_sim)
     return parser
 
 

@@ -1,0 +1,423 @@
+"""A simulated sensor board: the real firmware, on CPython, behind a pty or a TCP port.
+
+``SimulatedBoard(blocks)`` builds a firmware config for the reference pin plan, a
+``SimMachine`` (virtual sensors) and the unchanged ``arbitro_fw.Firmware``, and runs the
+firmware's own ``run()`` loop on a thread. ``url`` is what to give ``HostLink``:
+
+- ``transport="pty"``: a symlink ``<tmpdir>/ttyARBITRO`` to the pty's device end. The symlink
+  is the stable name (like a udev ``SYMLINK+=``): ``unplug()`` closes the pty and removes the
+  link, ``replug()`` makes a new pty and points the same link at it, so ``url`` never changes.
+- ``transport="tcp"``: ``socket://127.0.0.1:PORT`` (``port=0`` picks a free one). One client at
+  a time (a new one replaces the old); ``unplug()`` drops the client and stops listening,
+  ``replug()`` listens again on the same port, so ``url`` never changes either.
+
+While unplugged (or with no client) the firmware keeps scanning and its frames are dropped, as
+a Pico's would be. ``clock="manual"`` does not start the thread: the caller drives time with
+``advance(ms)`` (one firmware ``step()`` per scan period), for deterministic tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import json
+import os
+import select
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import time
+import tty
+from typing import Any, TextIO
+
+from firmware_bridge.firmware import arbitro_fw
+from firmware_bridge.protocol import KINDS, RequestSnapshot, encode
+from firmware_bridge.sim_machine import ManualClock, RealClock, SimMachine
+
+
+class _PtyPort:
+    """The firmware's port on the controller end of a pty, published as a stable symlink."""
+
+    def __init__(self, link_path: str) -> None:
+        self.link_path = link_path
+        self.lock = threading.Lock()
+        self.master: int | None = None
+        self.slave: int | None = None
+        self.local = bytearray()
+        self.dropped = 0
+        self.plug()
+
+    @property
+    def url(self) -> str:
+        return self.link_path
+
+    def plug(self) -> None:
+        with self.lock:
+            master, slave = os.openpty()
+            tty.setraw(master)
+            tty.setraw(slave)
+            os.set_blocking(master, False)
+            tmp = self.link_path + ".new"
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            os.symlink(os.ttyname(slave), tmp)
+            os.replace(tmp, self.link_path)
+            self.master, self.slave = master, slave
+
+    def unplug(self) -> None:
+        with self.lock:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.link_path)
+            for fd in (self.master, self.slave):
+                if fd is not None:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self.master = self.slave = None
+
+    def read(self) -> bytes:
+        with self.lock:
+            local = bytes(self.local)
+            self.local.clear()
+            if self.master is None:
+                return local
+            try:
+                return local + os.read(self.master, 4096)
+            except OSError:  # EAGAIN: nothing to read
+                return local
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            if self.master is None:
+                self.dropped += 1
+                return
+            view = memoryview(data)
+            deadline = time.monotonic() + 0.05
+            while view:
+                try:
+                    view = view[os.write(self.master, view) :]
+                except BlockingIOError:
+                    # Nobody reading: drop a frame not yet started; finish one half written if we can.
+                    if len(view) == len(data) or time.monotonic() > deadline:
+                        self.dropped += 1
+                        return
+                    select.select([], [self.master], [], 0.005)
+                except OSError:
+                    self.dropped += 1
+                    return
+
+    def close(self) -> None:
+        self.unplug()
+
+
+class _TcpPort:
+    """The firmware's port as a one-client TCP server on 127.0.0.1."""
+
+    def __init__(self, port: int) -> None:
+        self.lock = threading.Lock()
+        self.port = port
+        self.server: socket.socket | None = None
+        self.client: socket.socket | None = None
+        self.local = bytearray()
+        self.dropped = 0
+        self._acceptor: threading.Thread | None = None
+        self.plug()
+
+    @property
+    def url(self) -> str:
+        return f"socket://127.0.0.1:{self.port}"
+
+    def plug(self) -> None:
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", self.port))
+        server.listen(1)
+        self.port = server.getsockname()[1]
+        self.server = server
+        self._acceptor = threading.Thread(target=self._accept, args=(server,), name="sim-tcp-accept", daemon=True)
+        self._acceptor.start()
+
+    def _accept(self, server: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = server.accept()
+            except OSError:
+                return
+            client.setblocking(False)
+            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self.lock:
+                old, self.client = self.client, client
+            if old is not None:
+                old.close()
+
+    def unplug(self) -> None:
+        with self.lock:
+            server, self.server = self.server, None
+            client, self.client = self.client, None
+        for s in (client, server):
+            if s is not None:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+        if self._acceptor is not None:
+            self._acceptor.join(timeout=2)
+
+    def read(self) -> bytes:
+        with self.lock:
+            local = bytes(self.local)
+            self.local.clear()
+            client = self.client
+            if client is None:
+                return local
+            try:
+                data = client.recv(4096)
+            except (BlockingIOError, InterruptedError):
+                return local
+            except OSError:
+                data = b""
+            if not data:  # the host closed its end
+                client.close()
+                self.client = None
+            return local + data
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            if self.client is None:
+                self.dropped += 1
+                return
+            try:
+                self.client.sendall(data)
+            except OSError as e:
+                self.dropped += 1
+                if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                    self.client.close()
+                    self.client = None
+
+    def close(self) -> None:
+        self.unplug()
+
+
+def parse_channels(spec: str) -> list[tuple[str, int]]:
+    """``"presence:283,count:28"`` -> ``[("presence", 283), ("count", 28)]``; ValueError if malformed."""
+    blocks = []
+    for item in spec.split(","):
+        kind, sep, count = item.strip().partition(":")
+        if not sep or kind not in KINDS or not count.isdigit() or int(count) < 1:
+            raise ValueError(f"bad channel block {item!r}: want KIND:COUNT, KIND one of {', '.join(KINDS)}")
+        blocks.append((kind, int(count)))
+    if not blocks:
+        raise ValueError("no channel blocks")
+    return blocks
+
+
+class SimulatedBoard:
+    """The firmware on a thread against virtual sensors, reachable at ``url`` (see the module docstring).
+
+    ``blocks``: ``[(kind, count), ...]`` in channel order. ``set``/``set_many`` change what the
+    sensors see (presence 0/1; count and piece 0..63); the firmware reports the change after
+    ``debounce_scans`` scans of ``scan_ms``. ``values()`` is what the sensors see,
+    ``reported()`` the firmware's debounced state. ``inject(data)`` writes raw bytes to the host
+    between two frames. Thread-safe for one controlling thread.
+    """
+
+    def __init__(
+        self,
+        blocks: list[tuple[str, int]],
+        board_kind: str = "generic",
+        transport: str = "pty",
+        scan_ms: float = 1.0,
+        debounce_scans: int = 3,
+        *,
+        port: int = 0,
+        heartbeat_ms: int = 250,
+        clock: str = "real",
+        noise: int = 0,
+    ) -> None:
+        if transport not in ("pty", "tcp"):
+            raise ValueError(f"transport must be 'pty' or 'tcp', not {transport!r}")
+        if clock not in ("real", "manual"):
+            raise ValueError(f"clock must be 'real' or 'manual', not {clock!r}")
+        self.blocks = [(kind, int(count)) for kind, count in blocks]
+        self.config: dict[str, Any] = arbitro_fw.default_config(
+            self.blocks, board_kind, round(scan_ms * 1000), debounce_scans, heartbeat_ms
+        )
+        self.machine = SimMachine(self.config, noise=noise)
+        self.clock = ManualClock() if clock == "manual" else RealClock()
+        self._tmpdir: str | None = None
+        self.port: _PtyPort | _TcpPort
+        if transport == "pty":
+            self._tmpdir = tempfile.mkdtemp(prefix="arbitro-sim-")
+            self.port = _PtyPort(os.path.join(self._tmpdir, "ttyARBITRO"))
+        else:
+            self.port = _TcpPort(port)
+        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.port)
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        if clock == "real":
+            self._thread = threading.Thread(target=self.firmware.run, name="sim-firmware", daemon=True)
+            self._thread.start()
+        else:
+            self.firmware.send_hello()
+
+    @property
+    def url(self) -> str:
+        """The pty symlink path or ``socket://127.0.0.1:PORT``; stable across unplug/replug."""
+        return self.port.url
+
+    @property
+    def channels(self) -> int:
+        """Number of channels."""
+        return self.firmware.n
+
+    def set(self, channel: int, value: int) -> None:
+        """Make sensor ``channel`` read ``value``."""
+        self.machine.set(channel, value)
+
+    def set_many(self, values: dict[int, int]) -> None:
+        """``set`` several channels at once (reported in the same scan)."""
+        self.machine.set_many(values)
+
+    def values(self) -> list[int]:
+        """What the sensors see now, by channel."""
+        return list(self.machine.values)
+
+    def reported(self) -> list[int]:
+        """The firmware's debounced (reported) values, by channel."""
+        return list(self.firmware.stable)
+
+    def wait_idle(self, timeout: float = 2.0) -> bool:
+        """Wait until the firmware has reported every sensor's current value; False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self.machine.values != self.firmware.stable:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        return True
+
+    def advance(self, ms: float) -> None:
+        """``clock="manual"`` only: run the firmware for ``ms`` of virtual time, one step per scan period."""
+        if not isinstance(self.clock, ManualClock):
+            raise RuntimeError("advance() needs clock='manual'")
+        end = self.clock.now_us + round(ms * 1000)
+        while self.clock.now_us + self.firmware.scan_us <= end:
+            self.clock.advance_us(self.firmware.scan_us)
+            self.firmware.step()
+
+    def inject(self, data: bytes) -> None:
+        """Write raw bytes to the host, between two whole frames (for fault tests)."""
+        self.port.write(data)
+
+    def send_snapshot(self) -> None:
+        """Make the firmware send an unsolicited SNAPSHOT at its next step.
+
+        Done by handing the firmware a REQUEST_SNAPSHOT frame as if the host had sent it, so the
+        firmware's own thread sends it (sequence numbers stay in order).
+        """
+        with self.port.lock:
+            self.port.local += encode(RequestSnapshot(), 0)
+
+    def unplug(self) -> None:
+        """Close the pty (removing its symlink) or the TCP server; the firmware keeps scanning."""
+        self.port.unplug()
+
+    def replug(self) -> None:
+        """Open a new pty at the same symlink, or listen again on the same TCP port."""
+        self.port.plug()
+
+    def close(self) -> None:
+        """Stop the firmware thread and close the port."""
+        if self._closed:
+            return
+        self._closed = True
+        self.firmware.running = False
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.port.close()
+        if self._tmpdir is not None:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def __enter__(self) -> SimulatedBoard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def load_layout(path: str) -> tuple[str, list[tuple[str, int]]]:
+    """``(board_kind, blocks)`` from a JSON layout ``{"board_kind": ..., "blocks": [["presence", 36], ...]}``."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    try:
+        blocks = [(str(kind), int(count)) for kind, count in data["blocks"]]
+        spec = ",".join(f"{kind}:{count}" for kind, count in blocks)
+        return str(data.get("board_kind", "generic")), parse_channels(spec)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{path}: bad layout ({e})") from e
+
+
+CONSOLE_HELP = """commands (one per line; each answered "ok ..." or "error: ..."):
+  set CH VALUE [CH VALUE ...]   change what sensors see (presence 0/1, count/piece 0..63)
+  show                          print the channels that are not 0, as CH=VALUE
+  snapshot                      make the board send a SNAPSHOT now
+  wait                          wait until the firmware has reported every change
+  unplug | replug               close / reopen the pty or TCP port (the URL stays the same)
+  help | quit"""
+
+
+def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO) -> int:
+    """Execute console commands (``CONSOLE_HELP``) from ``lines`` until ``quit`` or end of input."""
+    for line in lines:
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        cmd, args = words[0].lower(), words[1:]
+        try:
+            if cmd == "quit":
+                break
+            if cmd == "set":
+                if not args or len(args) % 2:
+                    raise ValueError("set CH VALUE [CH VALUE ...]")
+                board.set_many({int(args[i]): int(args[i + 1]) for i in range(0, len(args), 2)})
+                print("ok", file=out)
+            elif cmd == "show":
+                shown = " ".join(f"{ch}={v}" for ch, v in enumerate(board.values()) if v)
+                print(f"ok {shown}".rstrip(), file=out)
+            elif cmd == "snapshot":
+                board.send_snapshot()
+                print("ok", file=out)
+            elif cmd == "wait":
+                print("ok" if board.wait_idle() else "error: firmware still debouncing", file=out)
+            elif cmd == "unplug":
+                board.unplug()
+                print("ok", file=out)
+            elif cmd == "replug":
+                board.replug()
+                print("ok", file=out)
+            elif cmd == "help":
+                print(CONSOLE_HELP, file=out)
+            else:
+                raise ValueError(f"unknown command {cmd!r} (try help)")
+        except ValueError as e:
+            print(f"error: {e}", file=out)
+        out.flush()
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    """``arbitro sim``: start a board from ``--channels`` or ``--layout``, print its URL, run the console."""
+    try:
+        if args.layout:
+            board_kind, blocks = load_layout(args.layout)
+        else:
+            board_kind, blocks = args.board_kind, parse_channels(args.channels)
+    except (OSError, ValueError) as e:
+        print(f"arbitro sim: {e}", file=sys.stderr)
+        return 2
+    transport = "tcp" if args.tcp is not None else "pty"
+    with SimulatedBoard(
+        blocks, board_kind, transport, scan_ms=args.scan_ms, debounce_scans=args.debounce, port=args.tcp or 0
+    ) as board:
+        print(board.url, flush=True)
+        return run_console(board, sys.stdin, sys.stdout)

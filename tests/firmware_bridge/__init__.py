@@ -1,0 +1,1 @@
+"""Tests of firmware_bridge: protocol, firmware, host link, simulated board, CLI."""

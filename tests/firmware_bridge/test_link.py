@@ -1,0 +1,348 @@
+"""HostLink over real pseudo-terminals (and TCP), against the CPython-run firmware or a hand-driven fake MCU."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import random
+import select
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from firmware_bridge import protocol as P
+from firmware_bridge.link import HostLink, LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
+from firmware_bridge.sim import SimulatedBoard
+
+BLOCKS = [("presence", 283), ("count", 28)]
+
+
+def wait_for(
+    q: queue.Queue,
+    kind: type,
+    pred: Callable[[object], bool] = lambda e: True,
+    timeout: float = 3.0,
+    pump: Callable[[], None] | None = None,
+    seen: list | None = None,
+) -> object:
+    """The next event of type ``kind`` matching ``pred`` (others go to ``seen``); ``pump`` runs between polls."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pump is not None:
+            pump()
+        try:
+            event = q.get(timeout=0.002 if pump else 0.05)
+        except queue.Empty:
+            continue
+        if isinstance(event, kind) and pred(event):
+            return event
+        if seen is not None:
+            seen.append(event)
+    raise AssertionError(f"no {kind.__name__} within {timeout} s")
+
+
+def drain(q: queue.Queue, seconds: float, pump: Callable[[], None] | None = None) -> list:
+    """Every event posted in the next ``seconds``."""
+    out, deadline = [], time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if pump is not None:
+            pump()
+        with contextlib.suppress(queue.Empty):
+            out.append(q.get(timeout=0.002))
+    return out
+
+
+@pytest.fixture
+def events() -> queue.Queue:
+    return queue.Queue()
+
+
+@pytest.fixture
+def links() -> Iterator[list[HostLink]]:
+    made: list[HostLink] = []
+    yield made
+    for link in made:
+        link.stop()
+
+
+def connect(board: SimulatedBoard, q: queue.Queue, links: list[HostLink], **kw: object) -> HostLink:
+    """A started HostLink on ``board`` whose LinkUp and first Snapshot have been posted."""
+    kw.setdefault("backoff_max", 0.1)
+    link = HostLink(board.url, q.put, **kw)  # type: ignore[arg-type]
+    links.append(link)
+    link.start()
+    pump = (lambda: board.advance(1)) if board.firmware.clock.__class__.__name__ == "ManualClock" else None
+    wait_for(q, LinkUp, pump=pump)
+    snap = wait_for(q, Snapshot, pump=pump)
+    assert list(snap.values) == board.values()  # type: ignore[attr-defined]
+    return link
+
+
+@pytest.mark.parametrize("transport", ["pty", "tcp"])
+def test_sensor_change_becomes_changed_event(transport: str, events: queue.Queue, links: list) -> None:
+    with SimulatedBoard(BLOCKS, "contigo", transport=transport) as board:
+        board.set_many({7: 1, 290: 2})
+        assert board.wait_idle()
+        link = connect(board, events, links)
+        assert link.hello.blocks == tuple(BLOCKS) and link.hello.board_kind == "contigo"
+        t0 = time.monotonic()
+        board.set(42, 1)
+        event = wait_for(events, SensorChanged)
+        assert (event.channel, event.value) == (42, 1)
+        assert t0 < event.received < time.monotonic()
+        board.set(300, 5)
+        event = wait_for(events, SensorChanged)
+        assert (event.channel, event.value) == (300, 5)
+        stats = link.stats
+        assert stats["seq_gaps"] == stats["corrupt"] == stats["invalid"] == 0
+        link.stop()
+        assert isinstance(wait_for(events, LinkDown), LinkDown)
+
+
+def test_chatter_yields_exactly_one_change_over_pty(events: queue.Queue, links: list) -> None:
+    """A contact bouncing every 2 ms for 100 ms, scanned every 1 ms with debounce 3 (manual clock)."""
+    with SimulatedBoard(BLOCKS, clock="manual", scan_ms=1.0, debounce_scans=3) as board:
+        connect(board, events, links)
+        for i in range(50):
+            board.set(100, (i + 1) % 2)
+            board.advance(2)
+        board.set(100, 1)
+        board.advance(10)
+        got = [e for e in drain(events, 0.3, pump=lambda: board.advance(1)) if isinstance(e, SensorChanged)]
+        assert [(e.channel, e.value) for e in got] == [(100, 1)]
+
+
+def test_unplug_and_replug_mid_stream_ends_with_a_matching_snapshot(events: queue.Queue, links: list) -> None:
+    with SimulatedBoard(BLOCKS, transport="pty") as board:
+        link = connect(board, events, links)
+        url = board.url
+        view: list[int] = board.values()
+        rng = random.Random(3)
+        stop = threading.Event()
+
+        def churn() -> None:
+            while not stop.is_set():
+                ch = rng.randrange(board.channels)
+                board.set(ch, rng.randint(0, 1 if ch < 283 else 9))
+                time.sleep(0.004)
+
+        churner = threading.Thread(target=churn)
+        churner.start()
+        try:
+            time.sleep(0.15)
+            board.unplug()
+            time.sleep(0.2)
+            board.replug()
+            time.sleep(0.15)
+        finally:
+            stop.set()
+            churner.join()
+        assert board.url == url
+        seen: list = []
+        wait_for(events, LinkDown, seen=seen)
+        wait_for(events, LinkUp, seen=seen)
+        snap = wait_for(events, Snapshot, seen=seen)
+        view = list(snap.values)
+        assert board.wait_idle()
+        for event in drain(events, 0.2):
+            if isinstance(event, SensorChanged):
+                view[event.channel] = event.value
+        assert view == board.values()
+        assert link.stats["connects"] == 2 and link.stats["disconnects"] == 1
+
+
+def test_tcp_unplug_replug_keeps_the_url(events: queue.Queue, links: list) -> None:
+    with SimulatedBoard(BLOCKS, transport="tcp") as board:
+        connect(board, events, links)
+        url = board.url
+        board.unplug()
+        board.set(3, 1)
+        wait_for(events, LinkDown)
+        board.replug()
+        assert board.url == url
+        wait_for(events, LinkUp)
+        snap = wait_for(events, Snapshot)
+        assert snap.values[3] == 1
+
+
+def test_garbage_between_firmware_frames_loses_no_frame(events: queue.Queue, links: list) -> None:
+    rng = random.Random(7)
+    with SimulatedBoard(BLOCKS) as board:
+        link = connect(board, events, links)
+        for ch in range(60):
+            board.set(ch, 1)
+            board.inject(bytes(rng.randrange(256) for _ in range(rng.randint(1, 40))) + b"\x00" * rng.randint(0, 1))
+            time.sleep(0.003)
+        got = set()
+        while len(got) < 60:
+            event = wait_for(events, SensorChanged)
+            got.add(event.channel)
+        assert got == set(range(60))
+        stats = link.stats
+        assert stats["corrupt"] > 0 and stats["seq_gaps"] == 0
+
+
+# -- against a hand-driven fake MCU on the pty_pair fixture --------------------------------------
+
+
+class FakeMcu:
+    """The MCU end of ``pty_pair``: writes frames, reads what the host sends."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.seq = 0
+        self.decoder = P.Decoder()
+
+    def send(self, *msgs: P.Message, seq: int | None = None, garbage: bytes = b"") -> None:
+        data = bytearray()
+        for msg in msgs:
+            if seq is not None:
+                self.seq = seq
+            data += garbage + P.encode(msg, self.seq)
+            self.seq += 1
+        os.write(self.fd, bytes(data))
+
+    def expect(self, kind: type, timeout: float = 2.0) -> P.Message:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.02)[0]:
+                for _, msg in self.decoder.feed(os.read(self.fd, 4096)):
+                    if isinstance(msg, kind):
+                        return msg
+        raise AssertionError(f"host sent no {kind.__name__}")
+
+    def handshake(self, q: queue.Queue, channels: int = 10) -> None:
+        self.expect(P.RequestHello)
+        self.send(P.Hello(1, "fake", "0", (("presence", channels),), 1000, 3, 250))
+        wait_for(q, LinkUp)
+        self.expect(P.RequestSnapshot)
+        self.send(*P.split_snapshot([0] * channels, 0))
+        wait_for(q, Snapshot)
+
+
+def test_sequence_gap_triggers_a_snapshot_request(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    mcu.send(P.Changed(1, 1, 10))
+    mcu.send(P.Changed(2, 1, 11), seq=mcu.seq + 3)
+    assert [wait_for(events, SensorChanged).channel for _ in range(2)] == [1, 2]
+    mcu.expect(P.RequestSnapshot)
+    assert link.stats["seq_gaps"] == 1
+
+
+def test_missed_heartbeat_triggers_snapshot_then_reconnect(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put, heartbeat_timeout=0.15, reconnect_after=0.6, backoff_max=0.05)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    mcu.expect(P.RequestSnapshot, timeout=0.5)
+    assert link.stats["missed_heartbeats"] >= 1
+    assert "no frame" in wait_for(events, LinkDown).reason
+    mcu.expect(P.RequestHello)  # reopened
+    assert link.stats["connects"] == 2
+
+
+def test_heartbeats_keep_the_link_quiet(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put, heartbeat_timeout=0.15)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    for i in range(6):
+        mcu.send(P.Heartbeat(i, i))
+        time.sleep(0.05)
+    assert link.stats["missed_heartbeats"] == 0 and link.stats["heartbeats"] == 6
+
+
+def test_frames_before_hello_are_ignored_and_errors_posted(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put)
+    links.append(link)
+    link.start()
+    mcu.expect(P.RequestHello)
+    mcu.send(P.Changed(1, 1, 1))
+    mcu.handshake(events, channels=4)
+    mcu.send(P.Error(P.ERR_BAD_FRAME, "bad frame"), P.Changed(9, 1, 5))
+    assert "MCU error 1: bad frame" in wait_for(events, LinkError).message
+    assert "channel 9" in wait_for(events, LinkError).message
+    mcu.send(*P.split_snapshot([0] * 5, 1))
+    assert "snapshot of 5" in wait_for(events, LinkError).message
+    stats = link.stats
+    assert stats["ignored_before_hello"] == 1 and stats["mcu_errors"] == 1 and stats["bad_channel"] == 2
+
+
+def test_garbage_glued_to_frames_loses_none(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    rng = random.Random(11)
+    for i in range(200):
+        garbage = bytes(rng.randrange(256) for _ in range(rng.randint(0, 30)))
+        mcu.send(P.Changed(i % 10, i % 2, i), garbage=garbage)
+    got = [wait_for(events, SensorChanged).mcu_ms for _ in range(200)]
+    assert got == list(range(200))
+    assert link.stats["seq_gaps"] == 0
+
+
+def test_open_failure_posts_one_error_and_retries(tmp_path, events: queue.Queue, links: list) -> None:
+    link = HostLink(str(tmp_path / "ttyNOPE"), events.put, backoff_initial=0.01, backoff_max=0.02)
+    links.append(link)
+    link.start()
+    assert "cannot open" in wait_for(events, LinkError).message
+    time.sleep(0.2)
+    assert link.stats["open_failures"] >= 3
+    assert events.empty()
+
+
+def test_configure_is_confirmed_by_hello(events: queue.Queue, links: list) -> None:
+    with SimulatedBoard(BLOCKS) as board:
+        link = connect(board, events, links)
+        assert link.configure(2.0, 1, 100)
+        hello = wait_for(events, LinkUp).hello
+        assert (hello.scan_us, hello.debounce_scans, hello.heartbeat_ms) == (2000, 1, 100)
+        wait_for(events, Snapshot)
+        board.set(9, 1)
+        assert wait_for(events, SensorChanged).channel == 9
+        with pytest.raises(ValueError):
+            link.configure(0.01, 1)
+
+
+def test_loop_url_opens(events: queue.Queue, links: list) -> None:
+    """``loop://`` echoes the host's own REQUEST_HELLO, which is no HELLO: nothing is posted."""
+    link = HostLink("loop://", events.put, heartbeat_timeout=0.1)
+    links.append(link)
+    link.start()
+    time.sleep(0.3)
+    assert link.stats["connects"] == 1 and link.stats["frames"] >= 2 and not link.connected
+    assert events.empty()
+
+
+def test_a_failing_post_does_not_kill_the_reader(pty_pair, events: queue.Queue, links: list) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+
+    def post(event: object) -> None:
+        if isinstance(event, SensorChanged) and event.channel == 1:
+            raise RuntimeError("controller bug")
+        events.put(event)
+
+    link = HostLink(path, post)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    mcu.send(P.Changed(1, 1, 1), P.Changed(2, 1, 2))
+    assert wait_for(events, SensorChanged).channel == 2
