@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from firmware_bridge.sim import SimulatedBoard
 
 from controller.app import build_service
 from controller.config import Config
@@ -32,6 +31,7 @@ from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
 from controller.referee import shortest_turn
 from controller.service import Service
+from firmware_bridge.sim import SimulatedBoard
 
 log = logging.getLogger("arbitro.demo")
 
@@ -166,7 +166,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
                                                                if k not in ("type", "game", "move"))))
         hands = Hands(service, sim, pace)
         # The table starts set up as the game begins: pieces where the rules put them.
-        start = service.call(lambda: service.state.physical_view())
+        start = service.state.physical_view()  # the loop has not started: nothing races this read
         hands.set_channels({c: v for c, v in start.items() if service.kinds[c] != ChannelKind.OFFSET and v})
         service.start()
         op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")

@@ -24,6 +24,7 @@ from controller.games.record import Match, Record
 from controller.ledview import LedScene, player_colour, render_frame
 from controller.mqtt import Command, MqttBridge
 from controller.referee import Referee, Verdict, shortest_turn
+from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from hardware.inputs import ButtonEvent, EncoderEvent, TableInputs
 from hardware.layout import Layout, LayoutError, load_layout
 from hardware.leds import LedStrip
@@ -185,20 +186,19 @@ class Service:
     # -- events ----------------------------------------------------------------------------------
 
     def _handle(self, event: object) -> None:
-        name = type(event).__name__
         if isinstance(event, Call):
             try:
                 event.done.put((True, event.fn()))
             except Exception as exc:
                 event.done.put((False, exc))
-        elif name == "SensorChanged":
+        elif isinstance(event, SensorChanged):
             channel = self.layout.channel_of.get(event.channel)
             log.debug("sensor %d (%s) -> %d", event.channel, channel, event.value)
             if channel is not None and self.board_known:
                 self.sensed[channel] = event.value
                 self.last_change = event.received
                 self._schedule()
-        elif name == "Snapshot":
+        elif isinstance(event, Snapshot):
             log.debug("snapshot of %d channels", len(event.values))
             if len(event.values) != self.layout.sensor_count:
                 self._fail(f"the sensor board sent {len(event.values)} channels, the layout has "
@@ -211,7 +211,7 @@ class Service:
             self.board_known = True
             self.last_change = self.clock()
             self._schedule()
-        elif name == "LinkUp":
+        elif isinstance(event, LinkUp):
             try:
                 self.layout.check_hello(event.hello.blocks)
             except LayoutError as exc:
@@ -219,11 +219,11 @@ class Service:
                 return
             self.link_up = True
             self._event("link", up=True)
-        elif name == "LinkDown":
+        elif isinstance(event, LinkDown):
             self.link_up = False
             self._event("link", up=False, reason=str(event.reason))
             self._publish("link")
-        elif name == "LinkError":
+        elif isinstance(event, LinkError):
             log.warning("sensor link: %s", event.message)
         elif isinstance(event, EncoderEvent):
             self.sensed[event.channel] = event.offset
