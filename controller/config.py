@@ -119,7 +119,7 @@ class Config:
         game = get_game(b.game)
         try:
             options = game.options(b.options)
-            players = b.num_players or game.min_players
+            players = game.players(b.num_players)
             game.new_state(options, players)
         except ValueError as exc:
             raise ConfigError(f"board.options / board.num_players: {exc}") from exc

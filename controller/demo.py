@@ -77,6 +77,17 @@ class Hands:
             time.sleep(hold)
         pin.drive_high()
 
+    def choose(self, text: str) -> None:
+        """Pick an action that leaves no trace on the board with the table's buttons: ``next``
+        until it is the one offered, then ``confirm``."""
+        choices = self.service.call(self.service.choices)
+        if text not in choices:
+            raise ValueError(f"{text!r} is not among the choices {choices}")
+        steps = (choices.index(text) - self.service.call(lambda: self.service.choice)) % len(choices)
+        for _ in range(steps):
+            self.press("next")
+        self.press("confirm")
+
     def enact(self, state: State, action: Any) -> bool:
         """Carry out ``action`` on the board; False when it leaves no trace (send it by MQTT)."""
         before = state.physical_view()
@@ -148,7 +159,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
     """Play one game to its end on a fresh simulated board; returns the final public state."""
     game = get_game(game_name)
     config = Config.from_dict({
-        "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": players or game.min_players,
+        "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": game.players(players),
                   "chance": "button"},
         "sensors": {"debounce_ms": 25.0},
         "inputs": {"pin_factory": "mock", "hold_time": 1.0},

@@ -85,10 +85,10 @@ class Service:
         g = get_game(game)
         if game != self.game.name:
             layout = load_layout(game if not self.config.board.layout else self.config.board.layout)
-            layout.check_game(g, g.options(options), num_players or g.min_players)
+            layout.check_game(g, g.options(options), g.players(num_players))
             self.layout = layout
         opts = g.options(options)
-        players = num_players or g.min_players
+        players = g.players(num_players)
         self.layout.check_game(g, opts, players)
         seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
         self.game = g
@@ -355,12 +355,12 @@ class Service:
             elif event.name == "undo":
                 self._undo()
             elif event.name == "next":
-                options = self._choices()
+                options = self.choices()
                 if options:
                     self.choice = (self.choice + (-1 if event.held else 1)) % len(options)
                     self._event("choice", action=options[self.choice], index=self.choice, of=len(options))
             elif event.name == "confirm":
-                options = self._choices()
+                options = self.choices()
                 if not options:
                     raise IllegalAction("confirm", "there is no choice to confirm")
                 self._apply_text(options[self.choice % len(options)], by="button")
@@ -368,7 +368,7 @@ class Service:
             self._event("refused", message=str(exc))
         self._publish("button")
 
-    def _choices(self) -> list[str]:
+    def choices(self) -> list[str]:
         """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, else the actions
         with no physical trace."""
         if self.verdict.kind == "ambiguous":
@@ -522,7 +522,7 @@ class Service:
             for p in range(self.state.num_players):
                 private = dict(self.state.private_view(p))
                 if p == self.state.current_player:
-                    private["choices"] = self._choices()
+                    private["choices"] = self.choices()
                 self.mqtt.publish_private(p, private)
         for observer in self.observers:
             observer("state", state)

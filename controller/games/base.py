@@ -87,8 +87,6 @@ class State(ABC):
 
     __slots__ = ()
 
-    game: ClassVar[Game]
-
     @property
     @abstractmethod
     def options(self) -> dict[str, Any]:
@@ -184,6 +182,12 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    default_players: ClassVar[int] = 0
+    """Players in a game when none are given (0: ``min_players``)."""
+
+    def players(self, num_players: int | None = None) -> int:
+        """``num_players``, or the game's default when it is None or 0."""
+        return num_players or self.default_players or self.min_players
 
     @abstractmethod
     def default_options(self) -> dict[str, Any]:

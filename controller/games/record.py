@@ -82,7 +82,7 @@ class Match:
             seed: int = 0) -> Match:
         g = get_game(game)
         opts = g.options(options)
-        players = num_players if num_players is not None else g.min_players
+        players = g.players(num_players)
         return cls(Record(game, opts, players, seed))
 
     @property

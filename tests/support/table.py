@@ -1,0 +1,125 @@
+"""A whole simulated table for tests: the simulated sensor board (real firmware on a pty), the
+service with the host link, a recording LED strip, gpiozero's mock pins, and hands to play with."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from controller.app import build_service
+from controller.config import Config
+from controller.demo import Hands
+from controller.games import CHANCE, ChannelKind, State, get_game
+from controller.ledview import player_colour
+from firmware_bridge.sim import SimulatedBoard
+from hardware.layout import load_layout
+
+
+class Table:
+    def __init__(self, game: str, *, options: dict[str, Any] | None = None, players: int | None = None,
+                 seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0,
+                 allow_takeback: bool = True) -> None:
+        g = get_game(game)
+        self.config = Config.from_dict({
+            "board": {"id": f"t-{game}", "game": game, "seed": seed, "num_players": g.players(players),
+                      "options": options or {}, "allow_takeback": allow_takeback},
+            "sensors": {"debounce_ms": debounce_ms},
+            "inputs": {"pin_factory": "mock"},
+            "mqtt": {"enabled": mqtt_port is not None, "port": mqtt_port or 1883},
+        })
+        self.layout = load_layout(game)
+        self.sim = SimulatedBoard(self.layout.blocks, board_kind=self.layout.board_kind)
+        self.service = build_service(self.config, sensor_url=self.sim.url)
+        self.hands = Hands(self.service, self.sim)
+        start = self.service.state.physical_view()
+        self.hands.set_channels({c: v for c, v in start.items() if self.service.kinds[c] != ChannelKind.OFFSET and v})
+        self.service.start()
+        self.wait(lambda s: s.board_known and s.verdict.kind == "in_sync", "the board to be read")
+
+    def close(self) -> None:
+        self.service.stop()
+        if self.service.inputs is not None:
+            self.service.inputs.close()
+        self.sim.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading the service through its loop ---------------------------------------------------
+
+    def wait(self, predicate, what: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.service.call(lambda: predicate(self.service)):
+                return
+            time.sleep(0.003)
+        v = self.service.call(lambda: self.service.verdict)
+        raise TimeoutError(f"waited {timeout}s for {what}; verdict {v}")
+
+    @property
+    def state(self) -> State:
+        return self.service.call(lambda: self.service.state)
+
+    @property
+    def moves(self) -> int:
+        return self.service.call(lambda: len(self.service.match.record.actions))
+
+    @property
+    def verdict(self):
+        return self.service.call(lambda: self.service.verdict)
+
+    def idle(self, quiet: float = 0.06) -> None:
+        """Wait until every sensor change has reached the service and the board has been judged."""
+        self.sim.wait_idle()
+        time.sleep(quiet)
+        self.wait(lambda s: s.settle_at is None and s.events.empty(), "the board to settle")
+
+    def frame(self) -> tuple:
+        return self.service.call(lambda: self.service.strip.last)
+
+    def lit_in(self, colour) -> set[int]:
+        return {i for i, c in enumerate(self.frame()) if c == colour}
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def set(self, **channels: int) -> None:
+        """Set channels by name, ``sq_a1=3`` meaning ``sq:a1`` (``__`` stands for ``:`` inside)."""
+        self.hands.set_channels({k.replace("_", ":", 1): v for k, v in channels.items()})
+
+    def play(self, action: Any) -> None:
+        """Carry out a legal action at the table and wait for the referee to take it."""
+        state, before = self.state, self.moves
+        text = state.action_to_text(action)
+        if state.current_player == CHANCE:
+            self.hands.press("roll")
+        elif not self.hands.enact(state, action):
+            self.hands.choose(text)
+        self.wait(lambda s: len(s.match.record.actions) > before, f"the referee to take {text}")
+        if state.current_player == CHANCE:  # the table carries out what the die or draw says
+            expected = self.service.call(self.service.referee.expected)
+            sensed = self.service.call(lambda: dict(self.service.sensed))
+            self.hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
+
+
+def expected_targets(game, state: State) -> set[str]:
+    """Independently of the referee: every channel a legal action puts something on (rings aside)."""
+    before = state.physical_view()
+    kinds = {c.name: c.kind for c in game.channels(state.options, state.num_players)}
+    out = set()
+    for action in state.legal_actions():
+        after = state.apply(action).physical_view()
+        for c, v in after.items():
+            if v == before[c]:
+                continue
+            kind = kinds[c]
+            if kind == ChannelKind.OFFSET:
+                continue
+            if v > before[c] or (kind == ChannelKind.PIECE and v):
+                out.add(c)
+    return out
+
+
+__all__ = ["Table", "expected_targets", "player_colour"]
