@@ -13,8 +13,9 @@ firmware's own ``run()`` loop on a thread. ``url`` is what to give ``HostLink``:
 
 While unplugged (or with no client) the firmware keeps scanning and its frames are dropped, as
 a Pico's would be; ``replug(reboot=True)`` restarts it as a bus-powered Pico would, and
-``reboot()`` restarts it in place (a watchdog reset). ``clock="manual"`` does not start the thread: the caller drives time with
-``advance(ms)`` (one firmware ``step()`` per scan period), for deterministic tests.
+``reboot()`` restarts it in place (a watchdog reset). ``clock="manual"`` does not start the
+thread: the caller drives time with ``advance(ms)`` (one firmware ``step()`` per scan period),
+for deterministic tests.
 """
 
 from __future__ import annotations
