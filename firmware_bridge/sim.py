@@ -12,8 +12,10 @@ firmware's own ``run()`` loop on a thread. ``url`` is what to give ``HostLink``:
   ``replug()`` listens again on the same port, so ``url`` never changes either.
 
 While unplugged (or with no client) the firmware keeps scanning and its frames are dropped, as
-a Pico's would be. ``clock="manual"`` does not start the thread: the caller drives time with
-``advance(ms)`` (one firmware ``step()`` per scan period), for deterministic tests.
+a Pico's would be; ``replug(reboot=True)`` restarts it as a bus-powered Pico would, and
+``reboot()`` restarts it in place (a watchdog reset). ``clock="manual"`` does not start the
+thread: the caller drives time with ``advance(ms)`` (one firmware ``step()`` per scan period),
+for deterministic tests.
 """
 
 from __future__ import annotations
@@ -252,14 +254,24 @@ class SimulatedBoard:
             self.port = _PtyPort(os.path.join(self._tmpdir, "ttyARBITRO"))
         else:
             self.port = _TcpPort(port)
-        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.port)
         self._thread: threading.Thread | None = None
         self._closed = False
-        if clock == "real":
+        self._boot()
+
+    def _boot(self) -> None:
+        """Start a fresh firmware (sequence 0, boot scan, HELLO), on a thread unless the clock is manual."""
+        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.port)
+        if isinstance(self.clock, ManualClock):
+            self.firmware.send_hello()
+        else:
             self._thread = threading.Thread(target=self.firmware.run, name="sim-firmware", daemon=True)
             self._thread.start()
-        else:
-            self.firmware.send_hello()
+
+    def _halt(self) -> None:
+        self.firmware.running = False
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
 
     @property
     def url(self) -> str:
@@ -322,18 +334,29 @@ class SimulatedBoard:
         """Close the pty (removing its symlink) or the TCP server; the firmware keeps scanning."""
         self.port.unplug()
 
-    def replug(self) -> None:
-        """Open a new pty at the same symlink, or listen again on the same TCP port."""
+    def replug(self, reboot: bool = False) -> None:
+        """Open a new pty at the same symlink, or listen again on the same TCP port.
+
+        ``reboot=True`` also restarts the firmware, as a bus-powered Pico does when plugged in:
+        sequence numbers start again at 0, unsent debounce state is lost, and it says HELLO.
+        """
+        if reboot:
+            self._halt()
         self.port.plug()
+        if reboot:
+            self._boot()
+
+    def reboot(self) -> None:
+        """Restart the firmware without touching the port (a watchdog reset): HELLO, sequence 0."""
+        self._halt()
+        self._boot()
 
     def close(self) -> None:
         """Stop the firmware thread and close the port."""
         if self._closed:
             return
         self._closed = True
-        self.firmware.running = False
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        self._halt()
         self.port.close()
         if self._tmpdir is not None:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
@@ -363,6 +386,7 @@ CONSOLE_HELP = """commands (one per line; each answered "ok ..." or "error: ..."
   snapshot                      make the board send a SNAPSHOT now
   wait                          wait until the firmware has reported every change
   unplug | replug               close / reopen the pty or TCP port (the URL stays the same)
+  reboot                        restart the firmware (HELLO, sequence numbers from 0)
   help | quit"""
 
 
@@ -394,6 +418,9 @@ def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO) -> int:
                 print("ok", file=out)
             elif cmd == "replug":
                 board.replug()
+                print("ok", file=out)
+            elif cmd == "reboot":
+                board.reboot()
                 print("ok", file=out)
             elif cmd == "help":
                 print(CONSOLE_HELP, file=out)

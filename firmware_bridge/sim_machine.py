@@ -4,7 +4,8 @@
 (``firmware_bridge.firmware.arbitro_fw.default_config``): a 74HC165 chain read over SPI after
 an SH/LD pulse, and CD74HC4067 multiplexers with active-low enables feeding one ADC. Its
 ``Pin``, ``SPI``, ``ADC`` and ``WDT`` attributes stand in for the ``machine`` module's classes,
-so ``Firmware(config, SimMachine(config), RealClock(), port)`` runs the unchanged firmware.
+so ``Firmware(config, SimMachine(config), RealClock(), port)`` runs the unchanged firmware, and
+a ``SimMachine`` placed in ``sys.modules["machine"]`` serves the Pico's ``main.py`` (tested).
 ``set(channel, value)`` changes what a sensor physically sees:
 
 - presence: the chain bit reads 0 when present if ``presence_active_low`` (else 1); the chain

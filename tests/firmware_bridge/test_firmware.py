@@ -239,3 +239,65 @@ def test_firmware_sources_stay_micropython_compatible(name: str) -> None:
         if isinstance(node, ast.ImportFrom):
             assert node.module in allowed and node.module not in MICROPYTHON_MISSING
     compile((FIRMWARE_DIR / name).read_text(), name, "exec")
+
+
+class _Halt(Exception):
+    pass
+
+
+def test_pico_main_py_runs_on_cpython(monkeypatch: pytest.MonkeyPatch) -> None:
+    """main.py as the Pico runs it: ``import machine, time, arbitro_fw``, USB CDC on stdin/stdout."""
+    import os
+    import runpy
+    import sys
+    import types
+
+    source = (FIRMWARE_DIR / "main.py").read_text()
+    assigns = {
+        n.targets[0].id: ast.literal_eval(n.value)
+        for n in ast.parse(source).body
+        if isinstance(n, ast.Assign)
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id in ("BLOCKS", "BOARD_KIND")
+    }
+    machine = SimMachine(fw.default_config(assigns["BLOCKS"], assigns["BOARD_KIND"]))
+    machine.set(3, P.piece_code(1))  # player 1 single piece on square 3
+    clock = ManualClock()
+    stdin_r, stdin_w = os.pipe()
+    stdin = open(stdin_r, "rb", buffering=0)  # noqa: SIM115
+    out = bytearray()
+    sleeps = [0]
+
+    def sleep_us(us: int) -> None:
+        clock.advance_us(us)
+        sleeps[0] += 1
+        if sleeps[0] == 5:
+            os.write(stdin_w, P.encode(P.RequestSnapshot(), 0))
+        if sleeps[0] == 20:
+            raise _Halt
+
+    fake_time = types.SimpleNamespace(
+        ticks_ms=clock.ticks_ms,
+        ticks_us=clock.ticks_us,
+        ticks_add=clock.ticks_add,
+        ticks_diff=clock.ticks_diff,
+        sleep_us=sleep_us,
+    )
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    monkeypatch.setitem(sys.modules, "time", fake_time)
+    monkeypatch.setitem(sys.modules, "arbitro_fw", fw)
+    monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda c: None))
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=stdin, fileno=stdin.fileno))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=types.SimpleNamespace(write=out.extend)))
+    try:
+        with pytest.raises(_Halt):
+            runpy.run_path(str(FIRMWARE_DIR / "main.py"))
+    finally:
+        stdin.close()
+        os.close(stdin_w)
+    msgs = [m for _, m in P.Decoder().feed(bytes(out))]
+    assert isinstance(msgs[0], P.Hello) and msgs[0].blocks == tuple(assigns["BLOCKS"])
+    assert msgs[0].scan_us == 2000
+    snap = [m for m in msgs if isinstance(m, P.SnapshotPart)]
+    assert len(snap) == 1 and snap[0].values[3] == 3 and snap[0].total == 64
+    assert machine.wdt_feeds == 20

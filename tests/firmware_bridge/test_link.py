@@ -346,3 +346,20 @@ def test_a_failing_post_does_not_kill_the_reader(pty_pair, events: queue.Queue, 
     mcu.handshake(events)
     mcu.send(P.Changed(1, 1, 1), P.Changed(2, 1, 2))
     assert wait_for(events, SensorChanged).channel == 2
+
+
+def test_mcu_reboot_is_a_new_link_up_and_snapshot(events: queue.Queue, links: list) -> None:
+    with SimulatedBoard(BLOCKS) as board:
+        link = connect(board, events, links)
+        board.set(8, 1)
+        wait_for(events, SensorChanged)
+        board.reboot()
+        assert wait_for(events, LinkUp).hello.board_kind == "generic"
+        assert wait_for(events, Snapshot).values[8] == 1
+        board.unplug()
+        board.set(9, 1)
+        wait_for(events, LinkDown)
+        board.replug(reboot=True)
+        wait_for(events, LinkUp)
+        assert list(wait_for(events, Snapshot).values) == board.values()
+        assert link.stats["seq_gaps"] == 0
