@@ -110,23 +110,25 @@ class MqttBridge:
                 client.publish(f"{self.base}/state", self._state, qos=1, retain=True)
             for player, payload in self._private.items():
                 client.publish(f"{self.base}/player/{player}", payload, qos=1, retain=True)
+            self.connected.set()
         if self.cfg.homeassistant:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
             self._publish_discovery()
-        self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object = None) -> None:
-        self.connected.clear()
+        with self._lock:
+            self.connected.clear()
         log.warning("MQTT disconnected (%s); reconnecting", reason)
 
     # -- publishing (any thread) -----------------------------------------------------------------
 
     def publish_state(self, state: dict[str, Any]) -> None:
         payload = json.dumps(state, separators=(",", ":")).encode()
-        with self._lock:
+        with self._lock:  # while away, only the latest state matters: it goes out on (re)connect
             self._state = payload
-        self.client.publish(f"{self.base}/state", payload, qos=1, retain=True)
+            if self.connected.is_set():
+                self.client.publish(f"{self.base}/state", payload, qos=1, retain=True)
 
     def publish_event(self, event: dict[str, Any]) -> int:
         """Publish one event (QoS 1, queued while the broker is away); returns its sequence number."""
@@ -143,7 +145,8 @@ class MqttBridge:
             if self._private.get(player) == payload:
                 return
             self._private[player] = payload
-        self.client.publish(f"{self.base}/player/{player}", payload, qos=1, retain=True)
+            if self.connected.is_set():
+                self.client.publish(f"{self.base}/player/{player}", payload, qos=1, retain=True)
 
     # -- requests ----------------------------------------------------------------------------------
 
