@@ -8,6 +8,7 @@ from controller.games.base import Game
 
 # name -> module that defines ``GAME``; engines stay unimported until asked for.
 ENGINES: dict[str, str] = {
+    "jeocinco": "controller.games.jeocinco",
 }
 
 
