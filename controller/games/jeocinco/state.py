@@ -60,15 +60,64 @@ def _parse_number(ch: str) -> int:
 class _W:
     """A mutable working copy of a state, used inside ``apply``."""
 
-    __slots__ = ("actor", "bridges", "col", "dc", "dispute", "end", "extra", "fast", "n", "op", "order", "own",
-                 "phase", "ptower", "queue", "rolled", "roll", "round", "rounds", "spare", "stage", "towers",
-                 "turn", "dcap")
+    __slots__ = (
+        "actor",
+        "bridges",
+        "col",
+        "dc",
+        "dcap",
+        "dispute",
+        "end",
+        "extra",
+        "fast",
+        "n",
+        "op",
+        "order",
+        "own",
+        "phase",
+        "ptower",
+        "queue",
+        "roll",
+        "rolled",
+        "round",
+        "rounds",
+        "spare",
+        "stage",
+        "towers",
+        "turn",
+    )
 
 
 class JeocincoState(State):
-    __slots__ = ("_cache", "_legal", "actor", "bridges", "col", "dc", "dcap", "dispute", "end", "extra", "fast",
-                 "n", "op", "order", "own", "phase", "ptower", "queue", "roll", "rolled", "round", "rounds",
-                 "spare", "stage", "towers", "turn")
+    __slots__ = (
+        "_cache",
+        "_legal",
+        "actor",
+        "bridges",
+        "col",
+        "current_player",
+        "dc",
+        "dcap",
+        "dispute",
+        "end",
+        "extra",
+        "fast",
+        "n",
+        "op",
+        "order",
+        "own",
+        "phase",
+        "ptower",
+        "queue",
+        "roll",
+        "rolled",
+        "round",
+        "rounds",
+        "spare",
+        "stage",
+        "towers",
+        "turn",
+    )
 
     # ---- construction -------------------------------------------------------------------------
     @classmethod
@@ -92,6 +141,7 @@ class JeocincoState(State):
         s.end = tuple(w.end) if w.end is not None else None
         s._legal = None
         s._cache = {}
+        s.current_player = s._player()
         return s
 
     def _work(self) -> _W:
@@ -123,8 +173,7 @@ class JeocincoState(State):
     def num_players(self) -> int:
         return self.n
 
-    @property
-    def current_player(self) -> int:
+    def _player(self) -> int:
         ph = self.phase
         if ph == "over":
             return TERMINAL
@@ -248,8 +297,13 @@ class JeocincoState(State):
                 for h in hexes:
                     rolled |= B.PENT_MASK[4 * h + c]
                     touch |= B.HEX_MASK[h]
-                if own & touch:
-                    rolled |= B.adjacent(self._network(p, own & touch))
+                seed = own & touch
+                for k in self.bridges:  # a bridge of yours passing over the rolled hexagon
+                    a, b = B.BRIDGE_SLOTS[k]
+                    if own >> a & 1 and touch >> B.BRIDGE_CROSSED[k] & 1:
+                        seed |= (1 << a) | (1 << b)
+                if seed:
+                    rolled |= B.adjacent(self._network(p, seed))
         r = (rolled, free)
         self._cache[key] = r
         return r
@@ -485,6 +539,7 @@ class JeocincoState(State):
                     self.phase = "over"
                     self.end = ("five", p)
                     self._legal = None
+                    self.current_player = TERMINAL
                     return True
         return False
 
@@ -499,7 +554,7 @@ class JeocincoState(State):
         c = self.col[p] if 0 <= p < len(self.col) else -1
         return f"player {p}" + (f" ({B.COLOURS[c]})" if c >= 0 else "")
 
-    def _why(self, action) -> str:  # noqa: C901 - one reason per rule
+    def _why(self, action) -> str:
         ph = self.phase
         if not isinstance(action, tuple) or not action or action[0] not in (
                 "dice", "die", "colour", "place", "dispute", "tower", "bridge", "done"):
@@ -627,7 +682,12 @@ class JeocincoState(State):
 
     # ---- position text --------------------------------------------------------------------------
     def to_text(self) -> str:
-        board = "".join(self._slot_char(s) for s in range(B.NUM_SLOTS))
+        chars = ["."] * B.NUM_SLOTS
+        for p in range(self.n):
+            d = str(p)
+            for s in B.bits(self.own[p]):
+                chars[s] = d
+        board = "".join(chars)
         towers = ",".join(f"{B.PENT_NAMES[q]}@{B.SLOT_NAMES[t]}" for q, t in enumerate(self.towers) if t >= 0)
         bridges = ",".join(B.BRIDGE_NAMES[k] for k in self.bridges)
         op = "/".join("".join(_num_text(v) for v in k) or "-" for k in self.op)
@@ -860,8 +920,10 @@ class JeocincoGame(Game):
         return out
 
     def configurations(self):
-        return [({}, 2), ({}, 3), ({}, 4),
-                ({"fast": True}, 2), ({"fast": True}, 3), ({"fast": True}, 4)]
+        # Three and four players with a shorter round limit, to keep the suite quick.
+        short = {"max_rounds": 60}
+        return [({}, 2), (short, 3), (short, 4),
+                ({"fast": True}, 2), ({"fast": True, **short}, 3), ({"fast": True, **short}, 4)]
 
     def max_game_length(self, options=None, num_players=None) -> int:
         opts, n = self._validated(options, num_players)
