@@ -188,7 +188,7 @@ def find_bridges(min_overlap: float = MIN_OVERLAP):
     return found
 
 
-_BR = find_bridges()
+_BR = find_bridges(min_overlap=0.0)
 NUM_BRIDGES = len(_BR)
 BRIDGE_SLOTS: tuple[tuple[int, int], ...] = tuple((a, b) for a, b, _, _, _ in _BR)
 BRIDGE_CROSSED: tuple[int, ...] = tuple(c for _, _, c, _, _ in _BR)
@@ -205,7 +205,11 @@ def _family(k: int) -> str:
 
 BRIDGE_FAMILY: tuple[str, ...] = tuple(_family(k) for k in range(NUM_BRIDGES))
 """``base``: across the horizontal N|S slot inside a hexagon (2 per hexagon, 50);
-``waist``: across the vertical E|W slot between two horizontal neighbours (2 per pair, 40)."""
+``waist``: across the vertical E|W slot between two horizontal neighbours (2 per pair, 40);
+``diagonal``: across one of the slanted slots (N|E, E|S, S|W, N|W), the supports facing over a
+fifth of their length (172). Base and waist supports face over four fifths of their length. All
+three bridges have the same length (one stick fits every form)."""
+DIAGONAL_BRIDGES: int = sum(1 << k for k in range(NUM_BRIDGES) if BRIDGE_FAMILY[k] == "diagonal")
 
 BRIDGE_CONFLICT: tuple[int, ...] = tuple(
     sum(1 << m for m in range(NUM_BRIDGES)

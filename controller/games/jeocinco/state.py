@@ -66,6 +66,7 @@ class _W:
         "col",
         "dc",
         "dcap",
+        "diag",
         "dispute",
         "end",
         "extra",
@@ -98,6 +99,7 @@ class JeocincoState(State):
         "current_player",
         "dc",
         "dcap",
+        "diag",
         "dispute",
         "end",
         "extra",
@@ -123,7 +125,7 @@ class JeocincoState(State):
     @classmethod
     def _from(cls, w) -> JeocincoState:
         s = object.__new__(cls)
-        s.fast, s.rounds, s.dcap, s.n = w.fast, w.rounds, w.dcap, w.n
+        s.fast, s.rounds, s.dcap, s.n, s.diag = w.fast, w.rounds, w.dcap, w.n, w.diag
         s.op = tuple(tuple(x) for x in w.op)
         s.order = tuple(w.order)
         s.col = tuple(w.col)
@@ -146,7 +148,7 @@ class JeocincoState(State):
 
     def _work(self) -> _W:
         w = _W()
-        w.fast, w.rounds, w.dcap, w.n = self.fast, self.rounds, self.dcap, self.n
+        w.fast, w.rounds, w.dcap, w.n, w.diag = self.fast, self.rounds, self.dcap, self.n, self.diag
         w.op = [list(x) for x in self.op]
         w.order = list(self.order)
         w.col = list(self.col)
@@ -167,7 +169,8 @@ class JeocincoState(State):
     # ---- API basics ---------------------------------------------------------------------------
     @property
     def options(self) -> dict[str, Any]:
-        return {"fast": self.fast, "max_rounds": self.rounds, "max_disputes_per_turn": self.dcap}
+        return {"fast": self.fast, "max_rounds": self.rounds, "max_disputes_per_turn": self.dcap,
+                "diagonal_bridges": self.diag}
 
     @property
     def num_players(self) -> int:
@@ -297,11 +300,9 @@ class JeocincoState(State):
                 for h in hexes:
                     rolled |= B.PENT_MASK[4 * h + c]
                     touch |= B.HEX_MASK[h]
+                # (a bridge passing over a hexagon always rests on a slot of that hexagon, so the
+                # pieces on the hexagon are all the network needs to be reached; see test_board)
                 seed = own & touch
-                for k in self.bridges:  # a bridge of yours passing over the rolled hexagon
-                    a, b = B.BRIDGE_SLOTS[k]
-                    if own >> a & 1 and touch >> B.BRIDGE_CROSSED[k] & 1:
-                        seed |= (1 << a) | (1 << b)
                 if seed:
                     rolled |= B.adjacent(self._network(p, seed))
         r = (rolled, free)
@@ -315,11 +316,15 @@ class JeocincoState(State):
         placed = 0
         for k in self.bridges:
             placed |= 1 << k
-        out = []
-        for k, (a, b) in enumerate(B.BRIDGE_SLOTS):
-            if own >> a & 1 and own >> b & 1 and not placed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
-                out.append(k)
-        return out
+        if not self.diag:
+            placed |= B.DIAGONAL_BRIDGES  # not offered in this variant
+        out = set()
+        for a in B.bits(own):
+            for k in B.BRIDGES_AT[a]:
+                b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
+                if own >> b & 1 and not placed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
+                    out.add(k)
+        return sorted(out)
 
     def _placements(self) -> tuple[int, int]:
         """(mask of slots a piece may go to, mask of slots that may be disputed) for the actor."""
@@ -647,6 +652,8 @@ class JeocincoState(State):
             return "you have no bridge in hand (one is earned with each tower)"
         if k in self.bridges:
             return "that bridge is already laid"
+        if not self.diag and B.BRIDGE_FAMILY[k] == "diagonal":
+            return "diagonal bridges (supports facing over a fifth of a slot) are off in this variant"
         for s in (a, b):
             if not self.own[p] >> s & 1:
                 return f"a bridge rests on two of your pieces: slot {B.SLOT_NAMES[s]} does not hold yours"
@@ -698,7 +705,7 @@ class JeocincoState(State):
         end = "-" if self.end is None else ":".join(str(x) for x in self.end)
         parts = [
             "jeocinco", f"players={self.n}", f"fast={int(self.fast)}", f"rounds={self.rounds}",
-            f"disputes={self.dcap}", f"phase={self.phase}", f"open={op}",
+            f"disputes={self.dcap}", f"diagonal={int(self.diag)}", f"phase={self.phase}", f"open={op}",
             "order=" + ("".join(map(str, self.order)) or "-"),
             "colours=" + "".join(B.COLOURS[c] if c >= 0 else "-" for c in self.col),
             f"round={self.round}", f"turn={self.turn}",
@@ -865,15 +872,16 @@ class JeocincoGame(Game):
     max_players = 4
 
     def default_options(self) -> dict[str, Any]:
-        return {"fast": False, "max_rounds": 100, "max_disputes_per_turn": 4}
+        return {"fast": False, "max_rounds": 100, "max_disputes_per_turn": 4, "diagonal_bridges": True}
 
     def _validated(self, options, num_players) -> tuple[dict[str, Any], int]:
         opts = self.options(options)
         n = self.min_players if num_players is None else num_players
         if not isinstance(n, int) or isinstance(n, bool) or not self.min_players <= n <= self.max_players:
             raise ValueError(f"jeocinco: {n!r} players; the game is for 2 to 4")
-        if not isinstance(opts["fast"], bool):
-            raise ValueError(f"jeocinco: option fast must be true or false, not {opts['fast']!r}")
+        for key in ("fast", "diagonal_bridges"):
+            if not isinstance(opts[key], bool):
+                raise ValueError(f"jeocinco: option {key} must be true or false, not {opts[key]!r}")
         for key, lo, hi in (("max_rounds", 1, 10_000), ("max_disputes_per_turn", 0, 50)):
             v = opts[key]
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
@@ -884,6 +892,7 @@ class JeocincoGame(Game):
         opts, n = self._validated(options, num_players)
         w = _W()
         w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
+        w.diag = opts["diagonal_bridges"]
         w.op = [[] for _ in range(n)]
         w.order = []
         w.col = [-1] * n
@@ -909,8 +918,11 @@ class JeocincoGame(Game):
             raise
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
             raise BadPosition(f"not a Jeocinco position: {e}") from None
-        if state.to_text() != text:
-            raise BadPosition("not a Jeocinco position in canonical form (junk, or fields out of order)")
+        canonical = state.to_text()
+        if canonical != text:
+            diff = next((f"{a!r} should read {b!r}" for a, b in zip(text.split(" "), canonical.split(" "),
+                                                                    strict=False) if a != b), "trailing text")
+            raise BadPosition(f"not a Jeocinco position in canonical form: {diff[:200]}")
         return state
 
     def channels(self, options=None, num_players=None) -> list[Channel]:
@@ -923,7 +935,8 @@ class JeocincoGame(Game):
         # Three and four players with a shorter round limit, to keep the suite quick.
         short = {"max_rounds": 60}
         return [({}, 2), (short, 3), (short, 4),
-                ({"fast": True}, 2), ({"fast": True, **short}, 3), ({"fast": True, **short}, 4)]
+                ({"fast": True}, 2), ({"fast": True, **short}, 3), ({"fast": True, **short}, 4),
+                ({"diagonal_bridges": False, **short}, 2)]
 
     def max_game_length(self, options=None, num_players=None) -> int:
         opts, n = self._validated(options, num_players)
@@ -943,7 +956,7 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
     words = text.split(" ")
     if not words or words[0] != "jeocinco":
         raise BadPosition("a Jeocinco position starts with 'jeocinco'")
-    keys = ["players", "fast", "rounds", "disputes", "phase", "open", "order", "colours", "round", "turn", "roll",
+    keys = ["players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round", "turn", "roll",
             "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end", "board",
             "towers", "bridges"]
     if len(words) != len(keys) + 1:
@@ -956,10 +969,12 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
         f[key] = v
     n = int(f["players"])
     state_opts = {"fast": {"0": False, "1": True}[f["fast"]], "max_rounds": int(f["rounds"]),
-                  "max_disputes_per_turn": int(f["disputes"])}
+                  "max_disputes_per_turn": int(f["disputes"]),
+                  "diagonal_bridges": {"0": False, "1": True}[f["diagonal"]]}
     opts, n = game._validated(state_opts, n)
     w = _W()
     w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
+    w.diag = opts["diagonal_bridges"]
     if f["phase"] not in PHASES:
         raise BadPosition(f"unknown phase {f['phase']!r}")
     w.phase = f["phase"]
@@ -1040,6 +1055,8 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
             sa, sb = item.split("~")
             k = B.BRIDGE_INDEX[frozenset((B.SLOT_INDEX[sa], B.SLOT_INDEX[sb]))]
             x, y = B.BRIDGE_SLOTS[k]
+            if not w.diag and B.BRIDGE_FAMILY[k] == "diagonal":
+                raise BadPosition(f"bridge {item} is diagonal, and diagonal bridges are off")
             if not any(w.own[p] >> x & 1 and w.own[p] >> y & 1 for p in range(n)):
                 raise BadPosition(f"bridge {item} must rest on two pieces of one player")
             ks.append(k)

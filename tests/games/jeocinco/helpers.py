@@ -24,7 +24,7 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
              towers: dict[str, str] | None = None, bridges: tuple[str, ...] = (), spare: str | None = None,
              phase: str = "place", roll: str = "3C", actor: int = 0, turn: int = 0, order: str | None = None,
              stage: str = "M", left: str = "1+0", queue: str = "-", disputed: int = 0, dispute: str = "-",
-             tower: str = "-", fast: int = 0, rounds: int = 100, disputes: int = 4, round_: int = 0,
+             tower: str = "-", fast: int = 0, rounds: int = 100, disputes: int = 4, diagonal: int = 1, round_: int = 0,
              end: str = "-"):
     """A state from a few facts; a tower gets its owner's pieces on its five sides automatically."""
     board = ["."] * B.NUM_SLOTS
@@ -38,9 +38,9 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
     tw = ",".join(f"{pn}@{sn}" for pn, sn in sorted((towers or {}).items(), key=lambda t: pent(t[0]))) or "-"
     br = ",".join(sorted(bridges, key=lambda n: B.BRIDGE_NAMES.index(n))) or "-"
     text = " ".join([
-        "jeocinco", f"players={players}", f"fast={fast}", f"rounds={rounds}", f"disputes={disputes}",
+        "jeocinco", f"players={players}", f"fast={fast}", f"rounds={rounds}", f"disputes={disputes}", f"diagonal={diagonal}",
         f"phase={phase}", "open=" + "/".join(["-"] * players), "order=" + (order or "".join(map(str, range(players)))),
-        f"colours={colours}", f"round={round_}", f"turn={turn}", f"roll={roll}", f"actor={actor}",
+        f"colours={colours}", f"round={round_}", f"turn={turn}", f"roll={roll}", f"actor={actor if actor >= 0 else '-'}",
         f"stage={stage}", f"pieces={left}", f"queue={queue}", f"disputed={disputed}", f"dispute={dispute}",
         f"tower={tower}", "spare=" + (spare or "0" * players), f"end={end}", "board=" + "".join(board),
         f"towers={tw}", f"bridges={br}",

@@ -51,13 +51,37 @@ def test_names_of_slots_and_tower_sockets():
         "B4E-C3N", "C3N-C3E", "C3N-C3S", "C3N-C3W", "C3N-C4W"]
 
 
-def test_ninety_bridgeable_pairs_in_two_families():
-    assert B.NUM_BRIDGES == 90
-    assert Counter(B.BRIDGE_FAMILY) == {"base": 50, "waist": 40}
-    # base: two per hexagon, across its N|S slot; waist: two per pair of horizontal neighbours
+def test_bridgeable_pairs_in_three_families():
+    assert B.NUM_BRIDGES == 262
+    assert Counter(B.BRIDGE_FAMILY) == {"base": 50, "waist": 40, "diagonal": 172}
+    # base: two per hexagon, across its N|S slot; waist: two per pair of horizontal neighbours,
+    # across their E|W slot; diagonal: one across every slanted shared slot
     per_crossed = Counter(B.BRIDGE_CROSSED)
-    assert set(per_crossed.values()) == {2}
-    assert len(per_crossed) == 25 + 20
+    fam_of_crossed = {B.BRIDGE_CROSSED[k]: B.BRIDGE_FAMILY[k] for k in range(B.NUM_BRIDGES)}
+    assert Counter((fam_of_crossed[c], n) for c, n in per_crossed.items()) == {
+        ("base", 2): 25, ("waist", 2): 20, ("diagonal", 1): 172}
+    # every shared slot has a bridge over it; no border slot has
+    assert set(per_crossed) == {s for s in range(B.NUM_SLOTS) if len(B.SLOT_PENTS[s]) == 2}
+
+
+def test_with_the_half_slot_overlap_bound_only_ninety_pairs_remain():
+    strict = B.find_bridges(min_overlap=0.5)
+    assert len(strict) == 90
+    assert {B.BRIDGE_FAMILY[B.BRIDGE_INDEX[frozenset((a, b))]] for a, b, *_ in strict} == {"base", "waist"}
+
+
+def test_only_diagonal_bridges_join_two_sides_of_one_colour():
+    def colours(s):
+        return {B.PENT_COLOUR[p] for p in B.SLOT_PENTS[s]}
+
+    same = Counter((B.BRIDGE_FAMILY[k], bool(colours(a) & colours(b))) for k, (a, b) in enumerate(B.BRIDGE_SLOTS))
+    assert same == {("diagonal", True): 168, ("diagonal", False): 4, ("base", False): 50, ("waist", False): 40}
+
+
+def test_all_bridges_have_the_same_length():
+    import math
+    lengths = {round(math.dist(*B.BRIDGE_POINTS[k]), 6) for k in range(B.NUM_BRIDGES)}
+    assert len(lengths) == 1
 
 
 def test_bridge_geometry_parallel_facing_one_slot_between():
@@ -68,11 +92,13 @@ def test_bridge_geometry_parallel_facing_one_slot_between():
         assert crossed == [B.BRIDGE_CROSSED[k]]
 
 
-def test_the_two_bridges_over_one_slot_cross_each_other():
+def test_the_bridges_over_one_slot_cross_each_other():
     for k in range(B.NUM_BRIDGES):
-        others = [m for m in range(B.NUM_BRIDGES) if B.BRIDGE_CONFLICT[k] >> m & 1]
-        assert len(others) == 1
-        assert B.BRIDGE_CROSSED[others[0]] == B.BRIDGE_CROSSED[k]
+        for m in range(B.NUM_BRIDGES):
+            if m != k and B.BRIDGE_CROSSED[m] == B.BRIDGE_CROSSED[k]:
+                assert B.BRIDGE_CONFLICT[k] >> m & 1
+        assert not B.BRIDGE_CONFLICT[k] >> k & 1
+    assert Counter(bin(c).count("1") for c in B.BRIDGE_CONFLICT) == {8: 90, 7: 42, 5: 66, 4: 50, 6: 10, 3: 4}
 
 
 def test_a_known_bridge():
@@ -80,14 +106,6 @@ def test_a_known_bridge():
     assert B.BRIDGE_NAMES[k] == "B3E-B3S~C3N-C3W"
     assert B.BRIDGE_FAMILY[k] == "waist"
     assert B.SLOT_NAMES[B.BRIDGE_CROSSED[k]] == "B3E-C3W"
-
-
-def test_without_the_overlap_bound_a_third_diagonal_family_appears():
-    loose = B.find_bridges(min_overlap=0.0)
-    assert len(loose) == 262
-    families = Counter("".join(sorted(B.COLOURS[B.PENT_COLOUR[p]] for p in B.SLOT_PENTS[c]))
-                       for _, _, c, _, _ in loose)
-    assert families == {"NS": 50, "EW": 40, "NW": 43, "ES": 43, "EN": 43, "SW": 43}
 
 
 def test_rolls_reach_hexagons():
@@ -99,6 +117,13 @@ def test_rolls_reach_hexagons():
 
 def test_channels_slots_towers_bridges():
     names = [c.name for c in GAME.channels()]
-    assert len(names) == 283 + 100 + 90
+    assert len(names) == 283 + 100 + 262
     assert "slot:C3N-C3E" in names and "tower:C3N" in names and "bridge:B3E-B3S~C3N-C3W" in names
     assert all(c.kind == "presence" and c.maximum == 1 for c in GAME.channels())
+
+
+def test_a_bridge_over_a_hexagon_always_rests_on_a_slot_of_that_hexagon():
+    for k, (a, b) in enumerate(B.BRIDGE_SLOTS):
+        for h in range(25):
+            if B.HEX_MASK[h] >> B.BRIDGE_CROSSED[k] & 1:
+                assert B.HEX_MASK[h] >> a & 1 or B.HEX_MASK[h] >> b & 1
