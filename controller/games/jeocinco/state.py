@@ -956,9 +956,9 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
     words = text.split(" ")
     if not words or words[0] != "jeocinco":
         raise BadPosition("a Jeocinco position starts with 'jeocinco'")
-    keys = ["players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round", "turn", "roll",
-            "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end", "board",
-            "towers", "bridges"]
+    keys = ["players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round",
+            "turn", "roll", "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end",
+            "board", "towers", "bridges"]
     if len(words) != len(keys) + 1:
         raise BadPosition(f"expected {len(keys)} fields after 'jeocinco', found {len(words) - 1}")
     f: dict[str, str] = {}

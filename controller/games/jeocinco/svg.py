@@ -15,7 +15,7 @@ STRONG = ("#d9a400", "#23913a", "#2457d6", "#cc2b2b")
 
 
 def _xy(x: float, y: float) -> tuple[float, float]:
-    min_x, min_y, _max_x, max_y = B.BOUNDS
+    min_x, _min_y, _max_x, max_y = B.BOUNDS
     return (round((x - min_x) * SCALE + MARGIN, 1), round((max_y - y) * SCALE + MARGIN, 1))
 
 

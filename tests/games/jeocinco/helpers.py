@@ -38,9 +38,11 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
     tw = ",".join(f"{pn}@{sn}" for pn, sn in sorted((towers or {}).items(), key=lambda t: pent(t[0]))) or "-"
     br = ",".join(sorted(bridges, key=lambda n: B.BRIDGE_NAMES.index(n))) or "-"
     text = " ".join([
-        "jeocinco", f"players={players}", f"fast={fast}", f"rounds={rounds}", f"disputes={disputes}", f"diagonal={diagonal}",
+        "jeocinco", f"players={players}", f"fast={fast}", f"rounds={rounds}", f"disputes={disputes}",
+        f"diagonal={diagonal}",
         f"phase={phase}", "open=" + "/".join(["-"] * players), "order=" + (order or "".join(map(str, range(players)))),
-        f"colours={colours}", f"round={round_}", f"turn={turn}", f"roll={roll}", f"actor={actor if actor >= 0 else '-'}",
+        f"colours={colours}", f"round={round_}", f"turn={turn}", f"roll={roll}",
+        f"actor={actor if actor >= 0 else '-'}",
         f"stage={stage}", f"pieces={left}", f"queue={queue}", f"disputed={disputed}", f"dispute={dispute}",
         f"tower={tower}", "spare=" + (spare or "0" * players), f"end={end}", "board=" + "".join(board),
         f"towers={tw}", f"bridges={br}",

@@ -72,7 +72,7 @@ def test_a_path_piece_can_be_disputed_by_a_player_whose_path_reaches_it():
 def test_a_completed_pentagon_can_never_be_disputed():
     s = position(towers={"C3E": "C3E-C4S"}, roll="3C")  # C3N-C3E is a side of the completed C3E
     assert "C3N-C3E" not in disputable(s)
-    with pytest.raises(IllegalAction, match="completed pentagon C3E .*never be disputed"):
+    with pytest.raises(IllegalAction, match=r"completed pentagon C3E .*never be disputed"):
         s.apply(s.action_from_text("dispute C3N-C3E"))
 
 

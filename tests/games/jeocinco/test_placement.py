@@ -143,7 +143,7 @@ def test_no_piece_left_is_refused():
 
 def test_a_held_slot_cannot_take_a_piece():
     s = position(pieces={"C3N-C3E": 1, "C3N-C3S": 0}, roll="3C")
-    with pytest.raises(IllegalAction, match="held by player 1 .*dispute"):
+    with pytest.raises(IllegalAction, match=r"held by player 1 .*dispute"):
         s.apply(s.action_from_text("place C3N-C3E"))
     with pytest.raises(IllegalAction, match="already holds your piece"):
         s.apply(s.action_from_text("place C3N-C3S"))
