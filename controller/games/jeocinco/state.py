@@ -689,12 +689,7 @@ class JeocincoState(State):
 
     # ---- position text --------------------------------------------------------------------------
     def to_text(self) -> str:
-        chars = ["."] * B.NUM_SLOTS
-        for p in range(self.n):
-            d = str(p)
-            for s in B.bits(self.own[p]):
-                chars[s] = d
-        board = "".join(chars)
+        board = board_to_text(self.own)
         towers = ",".join(f"{B.PENT_NAMES[q]}@{B.SLOT_NAMES[t]}" for q, t in enumerate(self.towers) if t >= 0)
         bridges = ",".join(B.BRIDGE_NAMES[k] for k in self.bridges)
         op = "/".join("".join(_num_text(v) for v in k) or "-" for k in self.op)
@@ -811,6 +806,56 @@ class JeocincoState(State):
         if self.bridges:
             lines.append("  bridges: " + ", ".join(B.BRIDGE_NAMES[k] for k in self.bridges))
         return "\n".join(lines)
+
+
+PLAYER_LETTERS = "abcd"
+
+
+def board_to_text(own) -> str:
+    """Slots in board order: a letter per piece (a = player 0 ... d = player 3), a number per run
+    of empty slots (like FEN): ``149a133`` is one piece of player 0 on slot 149."""
+    chars = [""] * B.NUM_SLOTS
+    for p, mask in enumerate(own):
+        for s in B.bits(mask):
+            chars[s] = PLAYER_LETTERS[p]
+    out, run = [], 0
+    for ch in chars:
+        if ch:
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(ch)
+        else:
+            run += 1
+    if run:
+        out.append(str(run))
+    return "".join(out)
+
+
+def board_from_text(text: str, n: int) -> list[int]:
+    own = [0] * n
+    s = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isdigit():
+            j = i
+            while j < len(text) and text[j].isdigit():
+                j += 1
+            s += int(text[i:j])
+            i = j
+            continue
+        p = PLAYER_LETTERS.find(ch)
+        if not 0 <= p < n:
+            raise BadPosition(f"board: {ch!r} names no player")
+        if s >= B.NUM_SLOTS:
+            raise BadPosition(f"the board has {B.NUM_SLOTS} slots")
+        own[p] |= 1 << s
+        s += 1
+        i += 1
+    if s != B.NUM_SLOTS:
+        raise BadPosition(f"the board has {B.NUM_SLOTS} slots, not {s}")
+    return own
 
 
 def parse_action(text: str):
@@ -1029,16 +1074,7 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
         if parts[0] not in ("five", "limit"):
             raise BadPosition("bad end")
         w.end = [parts[0], *(int(x) for x in parts[1:])]
-    board = f["board"]
-    if len(board) != B.NUM_SLOTS:
-        raise BadPosition(f"the board has {B.NUM_SLOTS} slots")
-    w.own = [0] * n
-    for s, ch in enumerate(board):
-        if ch != ".":
-            p = int(ch)
-            if not 0 <= p < n:
-                raise BadPosition(f"slot {B.SLOT_NAMES[s]} names no player")
-            w.own[p] |= 1 << s
+    w.own = board_from_text(f["board"], n)
     w.towers = [-1] * B.NUM_PENTS
     if f["towers"] != "-":
         for item in f["towers"].split(","):

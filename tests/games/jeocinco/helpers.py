@@ -6,6 +6,7 @@ from collections import deque
 
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
+from controller.games.jeocinco.state import board_to_text
 
 
 def slot(name: str) -> int:
@@ -27,13 +28,15 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
              tower: str = "-", fast: int = 0, rounds: int = 100, disputes: int = 4, diagonal: int = 1, round_: int = 0,
              end: str = "-"):
     """A state from a few facts; a tower gets its owner's pieces on its five sides automatically."""
-    board = ["."] * B.NUM_SLOTS
+    own = [0] * players
     for name, p in (pieces or {}).items():
-        board[slot(name)] = str(p)
+        own[p] |= 1 << slot(name)
     for pn, sn in (towers or {}).items():
         owner = colours.index(pn[-1])
         for s in B.PENT_SLOTS[pent(pn)]:
-            board[s] = str(owner)
+            for q in range(players):
+                own[q] &= ~(1 << s)
+            own[owner] |= 1 << s
         assert sn in sides(pn)
     tw = ",".join(f"{pn}@{sn}" for pn, sn in sorted((towers or {}).items(), key=lambda t: pent(t[0]))) or "-"
     br = ",".join(sorted(bridges, key=lambda n: B.BRIDGE_NAMES.index(n))) or "-"
@@ -44,7 +47,7 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
         f"colours={colours}", f"round={round_}", f"turn={turn}", f"roll={roll}",
         f"actor={actor if actor >= 0 else '-'}",
         f"stage={stage}", f"pieces={left}", f"queue={queue}", f"disputed={disputed}", f"dispute={dispute}",
-        f"tower={tower}", "spare=" + (spare or "0" * players), f"end={end}", "board=" + "".join(board),
+        f"tower={tower}", "spare=" + (spare or "0" * players), f"end={end}", "board=" + board_to_text(own),
         f"towers={tw}", f"bridges={br}",
     ])
     return GAME.state_from_text(text)

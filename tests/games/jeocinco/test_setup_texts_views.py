@@ -8,6 +8,7 @@ import pytest
 from controller.games import CHANCE, BadPosition, IllegalAction
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
+from controller.games.jeocinco.state import board_to_text
 from controller.games.jeocinco.svg import render_svg
 
 from .helpers import play, position, slot
@@ -45,7 +46,7 @@ def test_position_text_round_trips_and_refuses_junk():
     assert GAME.state_from_text(text).to_text() == text
     for bad in ("", "jeocinco", text + " x", text.replace("phase=place", "phase=dance"),
                 text.replace("players=2", "players=7"), text.replace("spare=00", "spare=30"),
-                text.replace("board=", "board=.")):
+                text.replace("board=", "board=a")):
         with pytest.raises(BadPosition):
             GAME.state_from_text(bad)
 
@@ -54,9 +55,19 @@ def test_a_tower_without_its_five_pieces_is_not_a_position():
     s = position(towers={"C3N": "C3N-C3S"}, roll="3C")
     text = s.to_text()
     board = text.split("board=")[1].split(" ")[0]
-    broken = board[:slot("C3N-C3E")] + "." + board[slot("C3N-C3E") + 1:]
+    broken = board_to_text([s.own[0] & ~(1 << slot("C3N-C3E")), s.own[1]])
     with pytest.raises(BadPosition, match="five sides"):
         GAME.state_from_text(text.replace(board, broken))
+
+
+def test_board_text_is_run_length():
+    s = position(pieces={"C3N-C3E": 0, "E5N-E5E": 1}, roll="3C")
+    a, b = slot("C3N-C3E"), slot("E5N-E5E")
+    assert s.to_text().split("board=")[1].split(" ")[0] == f"{a}a{b - a - 1}b{282 - b}"
+    for bad in (f"{a}a{b - a - 1}c{282 - b}", f"{a}a{b - a - 1}b{283 - b}", f"{a}a{b - a - 1}b{281 - b}",
+                f"{a}a{b - a - 1}b0{282 - b}", f"{a}a0{b - a - 1}b{282 - b}"):
+        with pytest.raises(BadPosition):
+            GAME.state_from_text(s.to_text().replace(f"{a}a{b - a - 1}b{282 - b}", bad))
 
 
 def test_action_texts():
