@@ -628,6 +628,11 @@ class JeocincoState(State):
         c = B.COLOURS[self.col[p]]
         if self.rolled > 0 and self.roll is not None:
             number, letter = self.roll
+            blocked = [h for h in B.hexes_for_roll(number, letter) if self._blocked(p, h)]
+            if blocked and not (number == WILD and letter == PLUS):
+                return (f"the roll {roll_text(number, letter)} reaches {B.hex_name(blocked[0])}{c}, which can never be "
+                        f"completed (case 5), so you place anywhere under the rules: but slot {sn} is neither a side "
+                        f"of a {c} pentagon nor next to one of your pieces")
             if number == WILD and letter == PLUS:
                 where = "the whole board"
             elif number == WILD:

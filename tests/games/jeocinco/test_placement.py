@@ -85,6 +85,12 @@ def test_case_five_a_blocked_pentagon_frees_the_placement():
     assert len(allowed) == 123
 
 
+def test_case_five_refusal_names_the_case():
+    s = position(towers={"C3E": "C3E-C3S"}, roll="3C")
+    with pytest.raises(IllegalAction, match=r"C3N, which can never be completed \(case 5\)"):
+        s.apply(s.action_from_text("place D3E-D3S"))
+
+
 def test_case_five_needs_a_completed_pentagon():
     s = position(pieces={"C3N-C3E": 1}, roll="3C")
     assert placements(s) == set(sides("C3N")) - {"C3N-C3E"}
