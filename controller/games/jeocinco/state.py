@@ -484,14 +484,14 @@ class JeocincoState(State):
 
     def _opening_roller(self) -> int | None:
         keys = self.op
-        if max(len(k) for k in keys) >= TIE_CAP + 1:
-            return None
         best = None
         for p, k in enumerate(keys):
             n = len(k)
             if any(q != p and len(keys[q]) >= n and keys[q][:n] == k for q in range(self.n)) and \
                     (best is None or n < len(keys[best])):
                 best = p
+        if best is not None and len(keys[best]) >= TIE_CAP + 1:
+            return None  # every tied player has rolled TIE_CAP + 1 times: seat order decides
         return best
 
     def _settle(self) -> JeocincoState:

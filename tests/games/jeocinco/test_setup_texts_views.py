@@ -33,6 +33,13 @@ def test_opening_roll_orders_play_and_colour_choice_wildcard_highest_ties_roll_a
     assert s.phase == "roll" and s.order[s.turn] == 1  # the highest roll starts
 
 
+def test_endless_opening_ties_fall_back_to_seat_order():
+    s = GAME.new_state(None, 2)
+    for _ in range(11):
+        s = play(s, "roll 3", "roll 3")
+    assert s.phase == "colour" and s.order == (0, 1)
+
+
 def test_a_colour_choice_is_refused_outside_the_choice():
     s = position(roll="3C")
     with pytest.raises(IllegalAction, match="colours were chosen"):
