@@ -70,12 +70,12 @@ class Match:
     def __init__(self, record: Record) -> None:
         self.record = record
         self.history: list[State] = [record.initial_state()]
+        self._chance_nodes = [0]  # chance nodes resolved before each state of the history
         self.public_log: list[str] = []
         """Each recorded action as everyone may see it (``State.public_action_text``)."""
         for text in record.actions:
             action = self.state.action_from_text(text)
-            self.public_log.append(self.state.public_action_text(action))
-            self.history.append(self.state.apply(action))
+            self._push(self.state.apply(action), action)
 
     @classmethod
     def new(cls, game: str, options: dict[str, Any] | None = None, num_players: int | None = None,
@@ -93,18 +93,22 @@ class Match:
         """Apply a legal action (raises ``IllegalAction`` otherwise) and record it."""
         text = self.state.action_to_text(action)
         new = self.state.apply(action)
-        self.public_log.append(self.state.public_action_text(action))
-        self.history.append(new)
+        self._push(new, action)
         self.record.actions.append(text)
         return new
+
+    def _push(self, new: State, action: Action) -> None:
+        old = self.state
+        self.public_log.append(old.public_action_text(action))
+        self._chance_nodes.append(self._chance_nodes[-1] + (old.current_player == CHANCE))
+        self.history.append(new)
 
     def apply_text(self, text: str) -> State:
         return self.apply(self.state.action_from_text(text))
 
     def chance_rng(self) -> random.Random:
         """The generator for the next chance node: a pure function of (seed, chance nodes so far)."""
-        resolved = sum(1 for s in self.history[:-1] if s.current_player == CHANCE)
-        return random.Random(f"{self.record.seed}:{resolved}")
+        return random.Random(f"{self.record.seed}:{self._chance_nodes[-1]}")
 
     def resolve_chance(self) -> Action:
         """Resolve the pending chance node with the seeded RNG (electronic dice) and apply it."""
@@ -117,6 +121,7 @@ class Match:
         if len(self.history) == 1:
             raise ValueError("nothing to undo")
         self.history.pop()
+        self._chance_nodes.pop()
         self.record.actions.pop()
         self.public_log.pop()
         return self.state

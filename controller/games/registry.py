@@ -9,6 +9,7 @@ from controller.games.base import Game
 # name -> module that defines ``GAME``; engines stay unimported until asked for.
 ENGINES: dict[str, str] = {
     "contigo": "controller.games.contigo",
+    "jeocinco": "controller.games.jeocinco",
     "scriptorium": "controller.games.scriptorium",
     "serpientes": "controller.games.serpientes",
 }

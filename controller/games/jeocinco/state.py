@@ -1,0 +1,1113 @@
+"""Jeocinco's rules: state, actions, text formats, views.
+
+See ``docs/rules/jeocinco.md`` for every rule and ruling this module enforces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
+from controller.games.jeocinco import board as B
+
+WILD = 6
+"""Number die: 1..5, 6 = the Jeocinco logo (wildcard; counts as 6 in a roll-off)."""
+PLUS = 5
+"""Letter die: 0..4 = A..E, 5 = "+1" (wildcard letter and one extra piece)."""
+TIE_CAP = 10
+"""Tied re-rolls allowed before a tie is settled without dice (opening: seat order; dispute: the
+challenged keeps his piece). Needed for a true bound on game length; reached with odds 6**-10."""
+
+PHASES = ("opening", "colour", "roll", "place", "tower", "challenge", "defence", "over")
+CHANCE_PHASES = ("opening", "roll", "challenge", "defence")
+
+# Actions (hashable tuples):
+#   ("dice", number, letter)   chance: the two dice of a turn
+#   ("die", value)             chance: the number die alone (opening roll, roll-off)
+#   ("colour", c)              choose a colour (0..3 = N E S W)
+#   ("place", slot)            put a piece in an empty slot
+#   ("dispute", slot)          challenge the piece in slot
+#   ("tower", pentagon, slot)  the tower replaces the piece in slot of the completed pentagon
+#   ("bridge", k)              lay bridge k of board.BRIDGE_SLOTS
+#   ("done",)                  end the turn with bridges still in hand
+
+DICE_OUTCOMES = tuple(("dice", n, c) for n in range(1, 7) for c in range(6))
+DIE_OUTCOMES = tuple(("die", v) for v in range(1, 7))
+_DICE_P = [(a, 1 / 36) for a in DICE_OUTCOMES]
+_DIE_P = [(a, 1 / 6) for a in DIE_OUTCOMES]
+
+
+def _num_text(v: int) -> str:
+    return "*" if v == WILD else str(v)
+
+
+def _letter_text(v: int) -> str:
+    return "+" if v == PLUS else B.LETTERS[v]
+
+
+def roll_text(number: int, letter: int) -> str:
+    return _num_text(number) + _letter_text(letter)
+
+
+def _parse_number(ch: str) -> int:
+    if ch == "*":
+        return WILD
+    if ch in "12345":
+        return int(ch)
+    raise ValueError(ch)
+
+
+class _W:
+    """A mutable working copy of a state, used inside ``apply``."""
+
+    __slots__ = (
+        "actor",
+        "bridges",
+        "col",
+        "dc",
+        "dcap",
+        "diag",
+        "dispute",
+        "end",
+        "extra",
+        "fast",
+        "n",
+        "op",
+        "order",
+        "own",
+        "phase",
+        "ptower",
+        "queue",
+        "roll",
+        "rolled",
+        "round",
+        "rounds",
+        "spare",
+        "stage",
+        "towers",
+        "turn",
+    )
+
+
+class JeocincoState(State):
+    __slots__ = (
+        "_cache",
+        "_legal",
+        "actor",
+        "bridges",
+        "col",
+        "current_player",
+        "dc",
+        "dcap",
+        "diag",
+        "dispute",
+        "end",
+        "extra",
+        "fast",
+        "n",
+        "op",
+        "order",
+        "own",
+        "phase",
+        "ptower",
+        "queue",
+        "roll",
+        "rolled",
+        "round",
+        "rounds",
+        "spare",
+        "stage",
+        "towers",
+        "turn",
+    )
+
+    # ---- construction -------------------------------------------------------------------------
+    @classmethod
+    def _from(cls, w) -> JeocincoState:
+        s = object.__new__(cls)
+        s.fast, s.rounds, s.dcap, s.n, s.diag = w.fast, w.rounds, w.dcap, w.n, w.diag
+        s.op = tuple(tuple(x) for x in w.op)
+        s.order = tuple(w.order)
+        s.col = tuple(w.col)
+        s.own = tuple(w.own)
+        s.towers = tuple(w.towers)
+        s.bridges = w.bridges
+        s.spare = tuple(w.spare)
+        s.turn, s.round, s.phase = w.turn, w.round, w.phase
+        s.roll = w.roll
+        s.actor, s.stage, s.rolled, s.extra = w.actor, w.stage, w.rolled, w.extra
+        s.queue = tuple(tuple(q) for q in w.queue)
+        s.dc = w.dc
+        s.dispute = tuple(w.dispute) if w.dispute is not None else None
+        s.ptower = w.ptower
+        s.end = tuple(w.end) if w.end is not None else None
+        s._legal = None
+        s._cache = {}
+        s.current_player = s._player()
+        return s
+
+    def _work(self) -> _W:
+        w = _W()
+        w.fast, w.rounds, w.dcap, w.n, w.diag = self.fast, self.rounds, self.dcap, self.n, self.diag
+        w.op = [list(x) for x in self.op]
+        w.order = list(self.order)
+        w.col = list(self.col)
+        w.own = list(self.own)
+        w.towers = list(self.towers)
+        w.bridges = self.bridges
+        w.spare = list(self.spare)
+        w.turn, w.round, w.phase = self.turn, self.round, self.phase
+        w.roll = self.roll
+        w.actor, w.stage, w.rolled, w.extra = self.actor, self.stage, self.rolled, self.extra
+        w.queue = [list(q) for q in self.queue]
+        w.dc = self.dc
+        w.dispute = list(self.dispute) if self.dispute is not None else None
+        w.ptower = self.ptower
+        w.end = list(self.end) if self.end is not None else None
+        return w
+
+    # ---- API basics ---------------------------------------------------------------------------
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"fast": self.fast, "max_rounds": self.rounds, "max_disputes_per_turn": self.dcap,
+                "diagonal_bridges": self.diag}
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def _player(self) -> int:
+        ph = self.phase
+        if ph == "over":
+            return TERMINAL
+        if ph in CHANCE_PHASES:
+            return CHANCE
+        if ph == "colour":
+            return self.order[sum(1 for c in self.col if c >= 0)]
+        return self.actor
+
+    @property
+    def phase_name(self) -> str:
+        return self.phase
+
+    @property
+    def _phase(self) -> str:
+        return self.phase
+
+    def chance_outcomes(self):
+        if self.phase == "roll":
+            return list(_DICE_P)
+        if self.phase in ("opening", "challenge", "defence"):
+            return list(_DIE_P)
+        return []
+
+    def returns(self) -> list[float]:
+        if self.end is None:
+            return [0.0] * self.n
+        winners = self.end[1:]
+        if not winners:
+            return [0.0] * self.n
+        share = 1.0 / len(winners)
+        return [share if p in winners else -1.0 for p in range(self.n)]
+
+    def scores(self) -> list[float]:
+        return [float(self.tower_count(p)) for p in range(self.n)]
+
+    def tower_count(self, p: int) -> int:
+        c = self.col[p] if p < len(self.col) else -1
+        if c < 0:
+            return 0
+        return sum(1 for q in range(c, B.NUM_PENTS, 4) if self.towers[q] >= 0)
+
+    # ---- derived board facts --------------------------------------------------------------------
+    def _completed_mask(self) -> int:
+        m = self._cache.get("done")
+        if m is None:
+            m = 0
+            for q, t in enumerate(self.towers):
+                if t >= 0:
+                    m |= B.PENT_MASK[q]
+            self._cache["done"] = m
+        return m
+
+    def _occupied(self) -> int:
+        m = 0
+        for o in self.own:
+            m |= o
+        return m
+
+    def _network(self, p: int, seed: int) -> int:
+        """Every slot of player ``p`` connected to a slot of ``seed`` by adjacency and p's bridges."""
+        own = self.own[p]
+        comp = seed & own
+        frontier = comp
+        partners = self._bridge_partners(p)
+        while frontier:
+            grow = 0
+            for s in B.bits(frontier):
+                grow |= B.ADJ_MASK[s]
+                if partners:
+                    grow |= partners.get(s, 0)
+            grow &= own & ~comp
+            comp |= grow
+            frontier = grow
+        return comp
+
+    def _bridge_partners(self, p: int) -> dict[int, int]:
+        key = ("bp", p)
+        d = self._cache.get(key)
+        if d is None:
+            d = {}
+            own = self.own[p]
+            for k in self.bridges:
+                a, b = B.BRIDGE_SLOTS[k]
+                if own >> a & 1:
+                    d[a] = d.get(a, 0) | (1 << b)
+                    d[b] = d.get(b, 0) | (1 << a)
+            self._cache[key] = d
+        return d
+
+    def _blocked(self, p: int, h: int) -> bool:
+        """Case 5: p's pentagon in hexagon h has a side held by another player whose pentagon on
+        that side is completed, so p can never complete it."""
+        pent = 4 * h + self.col[p]
+        others = self._occupied() & ~self.own[p]
+        return bool(B.PENT_MASK[pent] & others & self._completed_mask())
+
+    def _regions(self, p: int) -> tuple[int, int]:
+        """(rolled region, free region) for player p, as slot masks before removing held slots.
+
+        free: sides of any pentagon of p's colour, or adjacent to any of p's pieces.
+        rolled: sides of p's pentagon in a rolled hexagon, or adjacent to any piece of a network of
+        p's that has a piece on a rolled hexagon; the free region if a rolled hexagon is blocked
+        (case 5) or both dice are wildcards (case 4).
+        """
+        key = ("reg", p)
+        r = self._cache.get(key)
+        if r is not None:
+            return r
+        c = self.col[p]
+        own = self.own[p]
+        free = B.COLOUR_MASK[c] | B.adjacent(own)
+        rolled = 0
+        if self.roll is not None and self.stage == "M" and p == self.order[self.turn]:
+            number, letter = self.roll
+            hexes = B.hexes_for_roll(number, letter)
+            if (number == WILD and letter == PLUS) or any(self._blocked(p, h) for h in hexes):
+                rolled = free
+            else:
+                touch = 0
+                for h in hexes:
+                    rolled |= B.PENT_MASK[4 * h + c]
+                    touch |= B.HEX_MASK[h]
+                # (a bridge passing over a hexagon always rests on a slot of that hexagon, so the
+                # pieces on the hexagon are all the network needs to be reached; see test_board)
+                seed = own & touch
+                if seed:
+                    rolled |= B.adjacent(self._network(p, seed))
+        r = (rolled, free)
+        self._cache[key] = r
+        return r
+
+    def _bridge_options(self, p: int) -> list[int]:
+        if self.spare[p] <= 0:
+            return []
+        own = self.own[p]
+        placed = 0
+        for k in self.bridges:
+            placed |= 1 << k
+        if not self.diag:
+            placed |= B.DIAGONAL_BRIDGES  # not offered in this variant
+        out = set()
+        for a in B.bits(own):
+            for k in B.BRIDGES_AT[a]:
+                b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
+                if own >> b & 1 and not placed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
+                    out.add(k)
+        return sorted(out)
+
+    def _placements(self) -> tuple[int, int]:
+        """(mask of slots a piece may go to, mask of slots that may be disputed) for the actor."""
+        key = "pl"
+        r = self._cache.get(key)
+        if r is not None:
+            return r
+        p = self.actor
+        rolled, free = self._regions(p)
+        region = 0
+        if self.rolled > 0:
+            region |= rolled
+        if self.extra > 0:
+            region |= free
+        occ = self._occupied()
+        place = region & ~occ & B.ALL
+        disp = 0
+        if self.dc < self.dcap:
+            disp = region & occ & ~self.own[p] & ~self._completed_mask()
+        r = (place, disp)
+        self._cache[key] = r
+        return r
+
+    # ---- legal actions --------------------------------------------------------------------------
+    def legal_actions(self) -> list:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list:
+        ph = self.phase
+        if ph == "over":
+            return []
+        if ph == "roll":
+            return list(DICE_OUTCOMES)
+        if ph in ("opening", "challenge", "defence"):
+            return list(DIE_OUTCOMES)
+        if ph == "colour":
+            taken = set(self.col)
+            return [("colour", c) for c in range(4) if c not in taken]
+        if ph == "tower":
+            return [("tower", self.ptower, s) for s in B.PENT_SLOTS[self.ptower]]
+        # place
+        out: list = []
+        place, disp = self._placements()
+        out.extend(("place", s) for s in B.bits(place))
+        out.extend(("dispute", s) for s in B.bits(disp))
+        if self._main_actor():
+            bridges = self._bridge_options(self.actor)
+            out.extend(("bridge", k) for k in bridges)
+            if bridges and (not (place or disp) or (self.rolled == 0 and self.extra == 0)):
+                out.append(("done",))
+        return out
+
+    def _main_actor(self) -> bool:
+        return self.stage == "M" and self.actor == self.order[self.turn]
+
+    # ---- apply ----------------------------------------------------------------------------------
+    def apply(self, action) -> JeocincoState:
+        if self.phase == "over":
+            raise IllegalAction(self._atext(action), "the game is over")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalAction(self._atext(action), self._why(action))
+        w = self._work()
+        kind = action[0]
+        if kind == "die":
+            self._apply_die(w, action[1])
+        elif kind == "dice":
+            w.roll = (action[1], action[2])
+            w.actor = w.order[w.turn]
+            w.stage = "M"
+            w.rolled = (2 if w.fast else 1) + (1 if action[2] == PLUS else 0)
+            w.extra = 0
+            w.dc = 0
+            w.phase = "place"
+        elif kind == "colour":
+            w.col[w.order[sum(1 for c in w.col if c >= 0)]] = action[1]
+            if all(c >= 0 for c in w.col):
+                w.phase = "roll"
+                w.turn = 0
+        elif kind == "place":
+            s = action[1]
+            self._consume(w, s)
+            w.own[w.actor] |= 1 << s
+            self._check_complete(w, w.actor, s)
+        elif kind == "dispute":
+            s = action[1]
+            self._consume(w, s)
+            w.dc += 1
+            holder = next(q for q in range(w.n) if w.own[q] >> s & 1)
+            w.dispute = [s, w.actor, holder, 0, 0]
+            w.phase = "challenge"
+        elif kind == "tower":
+            _, pent, s = action
+            w.towers[pent] = s
+            w.ptower = -1
+            w.spare[w.actor] = min(2, w.spare[w.actor] + 1)
+            w.phase = "place"
+        elif kind == "bridge":
+            w.bridges = tuple(sorted((*w.bridges, action[1])))
+            w.spare[w.actor] -= 1
+        elif kind == "done":
+            w.rolled = w.extra = 0
+            w.stage = "X"
+        new = JeocincoState._from(w)
+        return new._settle()
+
+    def _consume(self, w: _W, s: int) -> None:
+        rolled, _free = self._regions(w.actor)
+        if w.rolled > 0 and rolled >> s & 1:
+            w.rolled -= 1
+        else:
+            w.extra -= 1
+
+    def _check_complete(self, w: _W, p: int, s: int) -> None:
+        for pent in B.SLOT_PENTS[s]:
+            if B.PENT_COLOUR[pent] == w.col[p] and w.towers[pent] < 0 and \
+                    w.own[p] & B.PENT_MASK[pent] == B.PENT_MASK[pent]:
+                w.ptower = pent
+                w.phase = "tower"
+
+    def _apply_die(self, w: _W, v: int) -> None:
+        if w.phase == "opening":
+            p = self._opening_roller()
+            w.op[p].append(v)
+            tmp = JeocincoState._from(w)
+            if tmp._opening_roller() is None:
+                w.order = sorted(range(w.n), key=lambda q: ([-x for x in w.op[q]], q))
+                w.phase = "colour"
+            return
+        # roll-off
+        s, challenger, holder, croll, ties = w.dispute
+        if w.phase == "challenge":
+            w.dispute[3] = v
+            w.phase = "defence"
+            return
+        if v == croll:
+            ties += 1
+            if ties < TIE_CAP:
+                w.dispute = [s, challenger, holder, 0, ties]
+                w.phase = "challenge"
+                return
+            winner = holder  # a tie that will not break: the challenged keeps his piece
+        else:
+            winner = challenger if croll > v else holder
+        w.dispute = None
+        w.phase = "place"
+        if winner == challenger:
+            w.own[holder] &= ~(1 << s)
+            w.bridges = tuple(k for k in w.bridges if s not in B.BRIDGE_SLOTS[k])
+            w.own[challenger] |= 1 << s
+            w.extra += 1
+            self._check_complete(w, challenger, s)
+        else:
+            w.queue.append([holder, 1])
+
+    def _opening_roller(self) -> int | None:
+        keys = self.op
+        best = None
+        for p, k in enumerate(keys):
+            n = len(k)
+            if any(q != p and len(keys[q]) >= n and keys[q][:n] == k for q in range(self.n)) and \
+                    (best is None or n < len(keys[best])):
+                best = p
+        if best is not None and len(keys[best]) >= TIE_CAP + 1:
+            return None  # every tied player has rolled TIE_CAP + 1 times: seat order decides
+        return best
+
+    def _settle(self) -> JeocincoState:
+        """Move past decisions that are not decisions: pieces with nowhere to go, a finished turn."""
+        s = self
+        for _ in range(10 * s.n + 50):
+            if s._check_win():
+                return s
+            if s.phase != "place":
+                return s
+            if s.legal_actions():
+                return s
+            w = s._work()
+            w.rolled = w.extra = 0  # pieces that cannot be placed are forfeited
+            if w.stage == "M":
+                w.stage = "X"
+            if w.queue:
+                w.actor, w.extra = w.queue.pop(0)
+                w.rolled = 0
+            else:
+                w.turn += 1
+                w.roll = None
+                w.actor = -1
+                w.dc = 0
+                w.stage = "M"
+                w.phase = "roll"
+                if w.turn >= w.n:
+                    w.turn = 0
+                    w.round += 1
+                if w.round >= w.rounds:
+                    w.phase = "over"
+                    counts = [s.tower_count(p) for p in range(w.n)]
+                    best = max(counts)
+                    w.end = ["limit"] + ([p for p in range(w.n) if counts[p] == best]
+                                         if counts.count(best) < w.n else [])
+            s = JeocincoState._from(w)
+        raise AssertionError("settle did not settle")  # pragma: no cover
+
+    def _check_win(self) -> bool:
+        if self.phase in ("over", "opening", "colour"):
+            return False
+        for p in range(self.n):
+            c = self.col[p]
+            mine = [q for q in range(c, B.NUM_PENTS, 4) if self.towers[q] >= 0]
+            if len(mine) < 5:
+                continue
+            for q in mine:
+                comp = self._network(p, B.PENT_MASK[q])
+                if sum(1 for r in mine if B.PENT_MASK[r] & comp) >= 5:
+                    self.phase = "over"
+                    self.end = ("five", p)
+                    self._legal = None
+                    self.current_player = TERMINAL
+                    return True
+        return False
+
+    # ---- reasons ------------------------------------------------------------------------------
+    def _atext(self, action) -> str:
+        try:
+            return self.action_to_text(action)
+        except Exception:
+            return repr(action)
+
+    def _who(self, p: int) -> str:
+        c = self.col[p] if 0 <= p < len(self.col) else -1
+        return f"player {p}" + (f" ({B.COLOURS[c]})" if c >= 0 else "")
+
+    def _why(self, action) -> str:
+        ph = self.phase
+        if not isinstance(action, tuple) or not action or action[0] not in (
+                "dice", "die", "colour", "place", "dispute", "tower", "bridge", "done"):
+            return "that is not a Jeocinco action"
+        kind = action[0]
+        if ph in CHANCE_PHASES:
+            want = {"roll": "both dice (roll 3C)", "opening": "the opening roll of the number die",
+                    "challenge": "the challenger's roll of the number die",
+                    "defence": "the challenged player's roll of the number die"}[ph]
+            if kind in ("dice", "die"):
+                return f"the dice due now are {want}"
+            return f"waiting for {want}"
+        if kind in ("dice", "die"):
+            return f"no dice are due: {self._who(self.current_player)} must play ({ph})"
+        if ph == "colour":
+            if kind != "colour":
+                return f"colours are being chosen: {self._who(self.current_player)} picks a colour first"
+            owner = self.col.index(action[1]) if action[1] in self.col else -1
+            if owner >= 0:
+                return f"colour {B.COLOURS[action[1]]} is already taken by player {owner}"
+            return "not a colour"
+        if kind == "colour":
+            return "colours were chosen at the start"
+        if ph == "tower":
+            if kind != "tower":
+                return (f"pentagon {B.PENT_NAMES[self.ptower]} is complete: its tower must replace one of its "
+                        "pieces first")
+            if action[1] != self.ptower:
+                return f"the completed pentagon is {B.PENT_NAMES[self.ptower]}, not {B.PENT_NAMES[action[1]]}"
+            return (f"slot {B.SLOT_NAMES[action[2]]} is not a side of {B.PENT_NAMES[self.ptower]}: "
+                    "the tower replaces one of its five pieces")
+        # place phase
+        p = self.actor
+        if kind == "tower":
+            return "no pentagon of yours has just been completed"
+        if kind == "bridge":
+            return self._why_bridge(p, action[1])
+        if kind == "done":
+            place, disp = self._placements()
+            return "you still have a piece to place (or a dispute to play instead)" if (place or disp) else \
+                "nothing to end"
+        s = action[1]
+        sn = B.SLOT_NAMES[s]
+        if self.rolled == 0 and self.extra == 0:
+            return "you have no piece left to place this turn"
+        holder = next((q for q in range(self.n) if self.own[q] >> s & 1), -1)
+        if kind == "place" and holder >= 0:
+            if holder == p:
+                return f"slot {sn} already holds your piece"
+            return f"slot {sn} is held by {self._who(holder)}: you may only dispute it"
+        if kind == "dispute":
+            if holder < 0:
+                return f"slot {sn} is empty: nothing to dispute, place a piece there instead"
+            if holder == p:
+                return f"slot {sn} holds your own piece"
+            done = self._completed_mask()
+            if done >> s & 1:
+                pent = next(q for q in B.SLOT_PENTS[s] if self.towers[q] >= 0)
+                return (f"slot {sn} is a side of the completed pentagon {B.PENT_NAMES[pent]} (a tower): "
+                        "its pieces can never be disputed")
+            if self.dc >= self.dcap:
+                return f"at most {self.dcap} disputes may be started in one turn"
+        return self._why_region(p, s, sn)
+
+    def _why_region(self, p: int, s: int, sn: str) -> str:
+        c = B.COLOURS[self.col[p]]
+        if self.rolled > 0 and self.roll is not None:
+            number, letter = self.roll
+            blocked = [h for h in B.hexes_for_roll(number, letter) if self._blocked(p, h)]
+            if blocked and not (number == WILD and letter == PLUS):
+                return (f"the roll {roll_text(number, letter)} reaches {B.hex_name(blocked[0])}{c}, which can never be "
+                        f"completed (case 5), so you place anywhere under the rules: but slot {sn} is neither a side "
+                        f"of a {c} pentagon nor next to one of your pieces")
+            if number == WILD and letter == PLUS:
+                where = "the whole board"
+            elif number == WILD:
+                where = f"column {B.LETTERS[letter]} (any number)"
+            elif letter == PLUS:
+                where = f"row {number} (any letter)"
+            else:
+                where = f"hexagon {B.LETTERS[letter]}{number}"
+            why = (f"the roll {roll_text(number, letter)} sends you to {where}: slot {sn} is neither a side of "
+                   f"your colour's ({c}) pentagon there nor next to a piece of a network of yours that reaches it")
+            if self.extra > 0:
+                why += f"; nor is it a side of any {c} pentagon or next to any of your pieces (extra piece)"
+            return why
+        return (f"slot {sn} is neither a side of a {c} pentagon nor next to one of your pieces "
+                "(an extra piece goes anywhere under those rules)")
+
+    def _why_bridge(self, p: int, k: int) -> str:
+        a, b = B.BRIDGE_SLOTS[k]
+        if not self._main_actor():
+            return "bridges are laid only during your own turn"
+        if self.spare[p] <= 0:
+            return "you have no bridge in hand (one is earned with each tower)"
+        if k in self.bridges:
+            return "that bridge is already laid"
+        if not self.diag and B.BRIDGE_FAMILY[k] == "diagonal":
+            return "diagonal bridges (supports facing over a fifth of a slot) are off in this variant"
+        for s in (a, b):
+            if not self.own[p] >> s & 1:
+                return f"a bridge rests on two of your pieces: slot {B.SLOT_NAMES[s]} does not hold yours"
+        placed = 0
+        for m in self.bridges:
+            placed |= 1 << m
+        clash = B.BRIDGE_CONFLICT[k] & placed
+        if clash:
+            return f"it would cross the bridge {B.BRIDGE_NAMES[clash.bit_length() - 1]}"
+        return "not a legal bridge here"
+
+    # ---- texts --------------------------------------------------------------------------------
+    def action_to_text(self, action) -> str:
+        kind = action[0]
+        if kind == "dice":
+            return "roll " + roll_text(action[1], action[2])
+        if kind == "die":
+            return "roll " + _num_text(action[1])
+        if kind == "colour":
+            return "colour " + B.COLOURS[action[1]]
+        if kind in ("place", "dispute"):
+            return f"{kind} {B.SLOT_NAMES[action[1]]}"
+        if kind == "tower":
+            return f"tower {B.PENT_NAMES[action[1]]} {B.SLOT_NAMES[action[2]]}"
+        if kind == "bridge":
+            return "bridge " + B.BRIDGE_NAMES[action[1]]
+        if kind == "done":
+            return "done"
+        raise ValueError(f"not a Jeocinco action: {action!r}")
+
+    def action_from_text(self, text: str):
+        return parse_action(text)
+
+    # ---- position text --------------------------------------------------------------------------
+    def to_text(self) -> str:
+        board = board_to_text(self.own)
+        towers = ",".join(f"{B.PENT_NAMES[q]}@{B.SLOT_NAMES[t]}" for q, t in enumerate(self.towers) if t >= 0)
+        bridges = ",".join(B.BRIDGE_NAMES[k] for k in self.bridges)
+        op = "/".join("".join(_num_text(v) for v in k) or "-" for k in self.op)
+        disp = "-"
+        if self.dispute is not None:
+            s, ch, ho, cr, ti = self.dispute
+            disp = f"{B.SLOT_NAMES[s]}:{ch}:{ho}:{_num_text(cr) if cr else '-'}:{ti}"
+        end = "-" if self.end is None else ":".join(str(x) for x in self.end)
+        parts = [
+            "jeocinco", f"players={self.n}", f"fast={int(self.fast)}", f"rounds={self.rounds}",
+            f"disputes={self.dcap}", f"diagonal={int(self.diag)}", f"phase={self.phase}", f"open={op}",
+            "order=" + ("".join(map(str, self.order)) or "-"),
+            "colours=" + "".join(B.COLOURS[c] if c >= 0 else "-" for c in self.col),
+            f"round={self.round}", f"turn={self.turn}",
+            "roll=" + (roll_text(*self.roll) if self.roll else "-"),
+            f"actor={self.actor if self.actor >= 0 else '-'}", f"stage={self.stage}",
+            f"pieces={self.rolled}+{self.extra}",
+            "queue=" + (",".join(f"{p}:{k}" for p, k in self.queue) or "-"),
+            f"disputed={self.dc}", f"dispute={disp}",
+            "tower=" + (B.PENT_NAMES[self.ptower] if self.ptower >= 0 else "-"),
+            "spare=" + "".join(map(str, self.spare)), f"end={end}",
+            f"board={board}", f"towers={towers or '-'}", f"bridges={bridges or '-'}",
+        ]
+        return " ".join(parts)
+
+    def _slot_char(self, s: int) -> str:
+        for p in range(self.n):
+            if self.own[p] >> s & 1:
+                return str(p)
+        return "."
+
+    # ---- views ----------------------------------------------------------------------------------
+    def vacated_mask(self) -> int:
+        m = 0
+        for t in self.towers:
+            if t >= 0:
+                m |= 1 << t
+        return m
+
+    def physical_view(self) -> dict[str, int]:
+        occ = self._occupied() & ~self.vacated_mask()
+        view = {f"slot:{name}": (occ >> s) & 1 for s, name in enumerate(B.SLOT_NAMES)}
+        for q, name in enumerate(B.PENT_NAMES):
+            view[f"tower:{name}"] = 1 if self.towers[q] >= 0 else 0
+        laid = set(self.bridges)
+        for k, name in enumerate(B.BRIDGE_NAMES):
+            view[f"bridge:{name}"] = 1 if k in laid else 0
+        return view
+
+    def holder(self, s: int) -> int:
+        return next((q for q in range(self.n) if self.own[q] >> s & 1), -1)
+
+    def public_view(self) -> dict[str, Any]:
+        players = []
+        for p in range(self.n):
+            c = self.col[p]
+            players.append({
+                "player": p,
+                "colour": B.COLOURS[c] if c >= 0 else None,
+                "colour_name": B.COLOUR_NAMES[c] if c >= 0 else None,
+                "pieces": bin(self.own[p]).count("1"),
+                "towers": self.tower_count(p),
+                "bridges_in_hand": self.spare[p],
+                "opening_roll": [_num_text(v) for v in self.op[p]],
+            })
+        view: dict[str, Any] = {
+            "game": "jeocinco",
+            "position": self.to_text(),
+            "options": self.options,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "order": list(self.order),
+            "round": self.round,
+            "players": players,
+            "roll": roll_text(*self.roll) if self.roll else None,
+            "pieces_to_place": {"rolled": self.rolled, "extra": self.extra} if self.phase == "place" else None,
+            "waiting_extra_pieces": [{"player": p, "pieces": k} for p, k in self.queue],
+            "dispute": None,
+            "slots": {B.SLOT_NAMES[s]: self.holder(s) for s in range(B.NUM_SLOTS) if self.holder(s) >= 0},
+            "towers": {B.PENT_NAMES[q]: {"player": self._pent_owner(q), "replaced_slot": B.SLOT_NAMES[t]}
+                       for q, t in enumerate(self.towers) if t >= 0},
+            "bridges": [{"name": B.BRIDGE_NAMES[k], "player": self.holder(B.BRIDGE_SLOTS[k][0])}
+                        for k in self.bridges],
+            "scores": self.scores(),
+            "winners": self.winners(),
+            "end": None if self.end is None else self.end[0],
+        }
+        if self.dispute is not None:
+            s, ch, ho, cr, ti = self.dispute
+            view["dispute"] = {"slot": B.SLOT_NAMES[s], "challenger": ch, "challenged": ho,
+                               "challenger_roll": _num_text(cr) if cr else None, "ties": ti}
+        return view
+
+    def _pent_owner(self, q: int) -> int:
+        c = B.PENT_COLOUR[q]
+        return self.col.index(c) if c in self.col else -1
+
+    def render_text(self) -> str:
+        lines = [f"Jeocinco  round {self.round + 1}/{self.rounds}  phase {self.phase}  "
+                 f"to play: {self.current_player}  roll: {roll_text(*self.roll) if self.roll else '-'}"]
+        for p in range(self.n):
+            c = self.col[p]
+            lines.append(f"  player {p} {B.COLOUR_NAMES[c] if c >= 0 else '?':6} towers {self.tower_count(p)}"
+                         f"  bridges in hand {self.spare[p]}")
+        lines.append("  each pentagon: its five sides (. empty, digit = player, o = left by the tower), T = tower")
+        vac = self.vacated_mask()
+        for h in range(25):
+            cells = []
+            for o in range(4):
+                q = 4 * h + o
+                sides = "".join("o" if vac >> s & 1 else self._slot_char(s) for s in B.PENT_SLOTS[q])
+                cells.append(f"{B.COLOURS[o]}:{sides}{'T' if self.towers[q] >= 0 else ' '}")
+            lines.append(f"  {B.hex_name(h)}  " + "  ".join(cells))
+        if self.bridges:
+            lines.append("  bridges: " + ", ".join(B.BRIDGE_NAMES[k] for k in self.bridges))
+        return "\n".join(lines)
+
+
+PLAYER_LETTERS = "abcd"
+
+
+def board_to_text(own) -> str:
+    """Slots in board order: a letter per piece (a = player 0 ... d = player 3), a number per run
+    of empty slots (like FEN): ``149a133`` is one piece of player 0 on slot 149."""
+    chars = [""] * B.NUM_SLOTS
+    for p, mask in enumerate(own):
+        for s in B.bits(mask):
+            chars[s] = PLAYER_LETTERS[p]
+    out, run = [], 0
+    for ch in chars:
+        if ch:
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(ch)
+        else:
+            run += 1
+    if run:
+        out.append(str(run))
+    return "".join(out)
+
+
+def board_from_text(text: str, n: int) -> list[int]:
+    own = [0] * n
+    s = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isdigit():
+            j = i
+            while j < len(text) and text[j].isdigit():
+                j += 1
+            s += int(text[i:j])
+            i = j
+            continue
+        p = PLAYER_LETTERS.find(ch)
+        if not 0 <= p < n:
+            raise BadPosition(f"board: {ch!r} names no player")
+        if s >= B.NUM_SLOTS:
+            raise BadPosition(f"the board has {B.NUM_SLOTS} slots")
+        own[p] |= 1 << s
+        s += 1
+        i += 1
+    if s != B.NUM_SLOTS:
+        raise BadPosition(f"the board has {B.NUM_SLOTS} slots, not {s}")
+    return own
+
+
+def parse_action(text: str):
+    if not isinstance(text, str):
+        raise IllegalAction(repr(text), "an action is a text")
+    words = text.strip().split()
+    if not words or len(words) > 3:
+        raise IllegalAction(text, "not a Jeocinco action (e.g. 'place C3N-C3E', 'roll 3C', 'done')")
+    head = words[0].lower()
+    try:
+        if head == "roll" and len(words) == 2:
+            w = words[1].upper()
+            if len(w) == 1:
+                return ("die", _parse_number(w))
+            if len(w) == 2:
+                letter = 5 if w[1] == "+" else "ABCDE".index(w[1])
+                return ("dice", _parse_number(w[0]), letter)
+        elif head in ("colour", "color") and len(words) == 2:
+            return ("colour", "NESW".index(words[1].upper()))
+        elif head in ("place", "dispute") and len(words) == 2:
+            return (head, _slot(words[1]))
+        elif len(words) == 1 and head != "done":
+            return ("place", _slot(words[0]))
+        elif head == "tower" and len(words) == 3:
+            return ("tower", B.PENT_INDEX[_pent_key(words[1])], _slot(words[2]))
+        elif head == "bridge" and len(words) == 2:
+            a, b = words[1].split("~")
+            return ("bridge", B.BRIDGE_INDEX[frozenset((_slot(a), _slot(b)))])
+        elif head == "done" and len(words) == 1:
+            return ("done",)
+    except (ValueError, KeyError, IndexError):
+        pass
+    raise IllegalAction(text, "not a Jeocinco action (e.g. 'place C3N-C3E', 'dispute C3N-C3E', 'roll 3C', "
+                              "'tower C3N C3N-C3E', 'bridge A1N-nw~A1S-se', 'done')")
+
+
+def _pent_key(word: str) -> str:
+    return word.upper()
+
+
+_SLOT_ALIASES: dict[str, int] = {}
+for _i, _name in enumerate(B.SLOT_NAMES):
+    _a, _b = _name.split("-")
+    _SLOT_ALIASES[_name.upper()] = _i
+    if len(_b) >= 3:  # shared slot: either order
+        _SLOT_ALIASES[f"{_b}-{_a}".upper()] = _i
+
+
+def _slot(word: str) -> int:
+    return _SLOT_ALIASES[word.upper()]
+
+
+# ---- the game ---------------------------------------------------------------------------------------
+
+class JeocincoGame(Game):
+    name = "jeocinco"
+    title = "Jeocinco"
+    min_players = 2
+    max_players = 4
+
+    def default_options(self) -> dict[str, Any]:
+        return {"fast": False, "max_rounds": 100, "max_disputes_per_turn": 4, "diagonal_bridges": True}
+
+    def _validated(self, options, num_players) -> tuple[dict[str, Any], int]:
+        opts = self.options(options)
+        n = self.min_players if num_players is None else num_players
+        if not isinstance(n, int) or isinstance(n, bool) or not self.min_players <= n <= self.max_players:
+            raise ValueError(f"jeocinco: {n!r} players; the game is for 2 to 4")
+        for key in ("fast", "diagonal_bridges"):
+            if not isinstance(opts[key], bool):
+                raise ValueError(f"jeocinco: option {key} must be true or false, not {opts[key]!r}")
+        for key, lo, hi in (("max_rounds", 1, 10_000), ("max_disputes_per_turn", 0, 50)):
+            v = opts[key]
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise ValueError(f"jeocinco: option {key} must be a whole number from {lo} to {hi}, not {v!r}")
+        return opts, n
+
+    def new_state(self, options=None, num_players=None) -> JeocincoState:
+        opts, n = self._validated(options, num_players)
+        w = _W()
+        w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
+        w.diag = opts["diagonal_bridges"]
+        w.op = [[] for _ in range(n)]
+        w.order = []
+        w.col = [-1] * n
+        w.own = [0] * n
+        w.towers = [-1] * B.NUM_PENTS
+        w.bridges = ()
+        w.spare = [0] * n
+        w.turn = w.round = 0
+        w.phase = "opening"
+        w.roll = None
+        w.actor, w.stage, w.rolled, w.extra = -1, "M", 0, 0
+        w.queue = []
+        w.dc = 0
+        w.dispute = None
+        w.ptower = -1
+        w.end = None
+        return JeocincoState._from(w)
+
+    def state_from_text(self, text: str) -> JeocincoState:
+        try:
+            state = _parse_position(self, text)
+        except BadPosition:
+            raise
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+            raise BadPosition(f"not a Jeocinco position: {e}") from None
+        canonical = state.to_text()
+        if canonical != text:
+            diff = next((f"{a!r} should read {b!r}" for a, b in zip(text.split(" "), canonical.split(" "),
+                                                                    strict=False) if a != b), "trailing text")
+            raise BadPosition(f"not a Jeocinco position in canonical form: {diff[:200]}")
+        return state
+
+    def channels(self, options=None, num_players=None) -> list[Channel]:
+        out = [Channel(f"slot:{n}", ChannelKind.PRESENCE) for n in B.SLOT_NAMES]
+        out += [Channel(f"tower:{n}", ChannelKind.PRESENCE) for n in B.PENT_NAMES]
+        out += [Channel(f"bridge:{n}", ChannelKind.PRESENCE) for n in B.BRIDGE_NAMES]
+        return out
+
+    def configurations(self):
+        # Three and four players with a shorter round limit, to keep the suite quick.
+        short = {"max_rounds": 60}
+        return [({}, 2), (short, 3), (short, 4),
+                ({"fast": True}, 2), ({"fast": True, **short}, 3), ({"fast": True, **short}, 4),
+                ({"diagonal_bridges": False, **short}, 2)]
+
+    def max_game_length(self, options=None, num_players=None) -> int:
+        opts, n = self._validated(options, num_players)
+        d = opts["max_disputes_per_turn"]
+        pieces = 3 + d  # rolled pieces (at most 3) plus one extra piece per dispute
+        per_turn = (1                      # the dice
+                    + pieces * 2           # placements or disputes, each with a tower
+                    + d * 2 * TIE_CAP      # roll-offs
+                    + 2 + pieces + 1)      # bridges (two in hand plus one per tower) and done
+        opening = n * (TIE_CAP + 1) + n
+        return opening + opts["max_rounds"] * n * per_turn
+
+
+def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
+    if not isinstance(text, str) or "\n" in text:
+        raise BadPosition("a position is one line of text")
+    words = text.split(" ")
+    if not words or words[0] != "jeocinco":
+        raise BadPosition("a Jeocinco position starts with 'jeocinco'")
+    keys = ["players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round",
+            "turn", "roll", "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end",
+            "board", "towers", "bridges"]
+    if len(words) != len(keys) + 1:
+        raise BadPosition(f"expected {len(keys)} fields after 'jeocinco', found {len(words) - 1}")
+    f: dict[str, str] = {}
+    for key, word in zip(keys, words[1:], strict=True):
+        k, sep, v = word.partition("=")
+        if k != key or not sep:
+            raise BadPosition(f"expected field {key}=..., found {word!r}")
+        f[key] = v
+    n = int(f["players"])
+    state_opts = {"fast": {"0": False, "1": True}[f["fast"]], "max_rounds": int(f["rounds"]),
+                  "max_disputes_per_turn": int(f["disputes"]),
+                  "diagonal_bridges": {"0": False, "1": True}[f["diagonal"]]}
+    opts, n = game._validated(state_opts, n)
+    w = _W()
+    w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
+    w.diag = opts["diagonal_bridges"]
+    if f["phase"] not in PHASES:
+        raise BadPosition(f"unknown phase {f['phase']!r}")
+    w.phase = f["phase"]
+    op = f["open"].split("/")
+    if len(op) != n:
+        raise BadPosition("one opening roll list per player")
+    w.op = [[] if k == "-" else [_parse_number(ch) for ch in k] for k in op]
+    w.order = [] if f["order"] == "-" else [int(ch) for ch in f["order"]]
+    if w.order and sorted(w.order) != list(range(n)):
+        raise BadPosition("order must list every player once")
+    if len(f["colours"]) != n:
+        raise BadPosition("one colour per player")
+    w.col = [-1 if ch == "-" else "NESW".index(ch) for ch in f["colours"]]
+    if len({c for c in w.col if c >= 0}) != sum(1 for c in w.col if c >= 0):
+        raise BadPosition("two players with one colour")
+    w.round, w.turn = int(f["round"]), int(f["turn"])
+    if not (0 <= w.turn < n and 0 <= w.round <= w.rounds):
+        raise BadPosition("turn or round out of range")
+    w.roll = None
+    if f["roll"] != "-":
+        r = f["roll"]
+        if len(r) != 2:
+            raise BadPosition("bad roll")
+        w.roll = (_parse_number(r[0]), 5 if r[1] == "+" else "ABCDE".index(r[1]))
+    w.actor = -1 if f["actor"] == "-" else int(f["actor"])
+    if not -1 <= w.actor < n:
+        raise BadPosition("actor out of range")
+    if f["stage"] not in ("M", "X"):
+        raise BadPosition("stage is M or X")
+    w.stage = f["stage"]
+    a, b = f["pieces"].split("+")
+    w.rolled, w.extra = int(a), int(b)
+    if not (0 <= w.rolled <= 3 and 0 <= w.extra <= 100):
+        raise BadPosition("pieces out of range")
+    w.queue = [] if f["queue"] == "-" else [[int(x) for x in item.split(":")] for item in f["queue"].split(",")]
+    if any(len(q) != 2 or not 0 <= q[0] < n or q[1] < 1 for q in w.queue):
+        raise BadPosition("bad queue")
+    w.dc = int(f["disputed"])
+    w.dispute = None
+    if f["dispute"] != "-":
+        s, ch, ho, cr, ti = f["dispute"].split(":")
+        w.dispute = [_slot(s), int(ch), int(ho), 0 if cr == "-" else _parse_number(cr), int(ti)]
+    w.ptower = -1 if f["tower"] == "-" else B.PENT_INDEX[f["tower"]]
+    if len(f["spare"]) != n:
+        raise BadPosition("one spare-bridge count per player")
+    w.spare = [int(ch) for ch in f["spare"]]
+    if any(not 0 <= x <= 2 for x in w.spare):
+        raise BadPosition("a player holds at most two bridges")
+    w.end = None
+    if f["end"] != "-":
+        parts = f["end"].split(":")
+        if parts[0] not in ("five", "limit"):
+            raise BadPosition("bad end")
+        w.end = [parts[0], *(int(x) for x in parts[1:])]
+    w.own = board_from_text(f["board"], n)
+    w.towers = [-1] * B.NUM_PENTS
+    if f["towers"] != "-":
+        for item in f["towers"].split(","):
+            pn, sn = item.split("@")
+            q, s = B.PENT_INDEX[pn], B.SLOT_INDEX[sn]
+            owner = w.col.index(B.PENT_COLOUR[q]) if B.PENT_COLOUR[q] in w.col else -1
+            if owner < 0 or s not in B.PENT_SLOTS[q] or w.own[owner] & B.PENT_MASK[q] != B.PENT_MASK[q]:
+                raise BadPosition(f"tower {pn} needs its owner's pieces on all five sides")
+            w.towers[q] = s
+    w.bridges = ()
+    if f["bridges"] != "-":
+        ks = []
+        for item in f["bridges"].split(","):
+            sa, sb = item.split("~")
+            k = B.BRIDGE_INDEX[frozenset((B.SLOT_INDEX[sa], B.SLOT_INDEX[sb]))]
+            x, y = B.BRIDGE_SLOTS[k]
+            if not w.diag and B.BRIDGE_FAMILY[k] == "diagonal":
+                raise BadPosition(f"bridge {item} is diagonal, and diagonal bridges are off")
+            if not any(w.own[p] >> x & 1 and w.own[p] >> y & 1 for p in range(n)):
+                raise BadPosition(f"bridge {item} must rest on two pieces of one player")
+            ks.append(k)
+        w.bridges = tuple(sorted(ks))
+    if w.phase in ("place", "tower") and w.actor < 0:
+        raise BadPosition("no actor")
+    if w.phase in ("challenge", "defence") and w.dispute is None:
+        raise BadPosition("no dispute")
+    if w.phase == "tower" and w.ptower < 0:
+        raise BadPosition("no completed pentagon")
+    if w.phase not in ("opening", "colour") and (len(w.order) != n or any(c < 0 for c in w.col)):
+        raise BadPosition("order and colours must be set once play starts")
+    return JeocincoState._from(w)
