@@ -47,7 +47,7 @@ def decoder_rate(frames: list[bytes], rounds: int = 3) -> float:
     return best
 
 
-class _FakeMcu:
+class FakeMcu:
     """A pty whose controller end answers the host's handshake."""
 
     def __init__(self, channels: int = 16) -> None:
@@ -87,7 +87,7 @@ class _FakeMcu:
 
 def link_flood(frames: int) -> float:
     """CHANGED frames per second from the pty to ``post``."""
-    mcu = _FakeMcu()
+    mcu = FakeMcu()
     events: queue.Queue = queue.Queue()
     link = HostLink(mcu.path, events.put)
     link.start()
@@ -118,7 +118,7 @@ def link_flood(frames: int) -> float:
 
 def link_latency(samples: int, interval: float = 0.001) -> list[float]:
     """Seconds from just before each CHANGED frame's os.write to its SensorChanged being posted."""
-    mcu = _FakeMcu()
+    mcu = FakeMcu()
     events: queue.Queue = queue.Queue()
     link = HostLink(mcu.path, events.put)
     link.start()

@@ -100,7 +100,7 @@ class Referee:
         moves = _Moves(state.physical_view())
         if state.current_player >= 0:
             for action in state.legal_actions():
-                d = diff_views(moves.view, state.apply(action).physical_view())
+                d = frozenset(state.physical_changes(action).items())
                 if d:
                     moves.by_diff[d].append(action)
                 else:
@@ -256,7 +256,7 @@ class Referee:
                 best, best_score = acts[0], score
         if best is not None and best_score == 1.0:
             # The right places, the wrong values: a wrong piece, a wrong count, a wrong turn.
-            target = dict(diff_views(moves.view, self.state.apply(best).physical_view()))
+            target = self.state.physical_changes(best)
             wrong = []
             for c, got in sorted(sensed_diff):
                 label, kind = c.split(":", 1)[-1], self.channels[c].kind

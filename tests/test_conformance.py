@@ -62,6 +62,9 @@ def _check_position(game, state, rng: random.Random) -> None:
     for action in rng.sample(legal, min(len(legal), MAX_ACTIONS_CHECKED)):
         atext = state.action_to_text(action)
         assert state.action_from_text(atext) == action, f"action text {atext!r} does not round-trip"
+        after = state.apply(action).physical_view()
+        assert state.physical_changes(action) == {c: v for c, v in after.items() if view[c] != v}, \
+            f"physical_changes of {atext} differs from the views' difference"
 
 
 @pytest.mark.parametrize(("game", "options", "players", "seed"), CASES)

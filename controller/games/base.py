@@ -158,6 +158,14 @@ class State(ABC):
     def physical_view(self) -> dict[str, int]:
         """The value every channel of ``game.channels(...)`` should read in this state."""
 
+    def physical_changes(self, action: Action) -> dict[str, int]:
+        """The channels the legal ``action`` changes on the board, with their values after it (what
+        the referee matches against the sensed board; it only asks about ``legal_actions()``).
+        Engines may override this with a cheaper computation; the conformance suite checks that it
+        equals the difference of the two views."""
+        before, after = self.physical_view(), self.apply(action).physical_view()
+        return {c: v for c, v in after.items() if before[c] != v}
+
     def public_view(self) -> dict[str, Any]:
         """A JSON-able picture of what every player may see (for MQTT and displays)."""
         return {"position": self.to_text()}

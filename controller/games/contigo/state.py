@@ -524,6 +524,18 @@ class ContigoState(State):
         view.update(zip(PIT_CHANNELS, self.pits, strict=True))
         return view
 
+    def physical_changes(self, action: Action) -> dict[str, int]:
+        # The referee asks this for every legal action, and a capture-game bead phase can have
+        # thousands: a bead move only changes pit counts, read straight off the action.
+        if self.phase_ == "beads" and action[0] == "b":
+            _, src, drops = action
+            pits = dict.fromkeys((src, *(dst for dst, _ in drops)), 0)
+            for dst, c in drops:
+                pits[src] -= c
+                pits[dst] += c
+            return {PIT_CHANNELS[i]: self.pits[i] + d for i, d in pits.items() if d}
+        return super().physical_changes(action)
+
     def public_view(self) -> dict[str, Any]:
         board = {}
         for s, code in enumerate(self.board):

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
+from controller.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    BadPosition,
+    Channel,
+    ChannelKind,
+    Game,
+    IllegalAction,
+    State,
+)
 from controller.games.jeocinco import board as B
 
 WILD = 6
@@ -20,6 +30,13 @@ challenged keeps his piece). Needed for a true bound on game length; reached wit
 
 PHASES = ("opening", "colour", "roll", "place", "tower", "challenge", "defence", "over")
 CHANCE_PHASES = ("opening", "roll", "challenge", "defence")
+
+# Channel names per sensor family, in bit order of ``State._sensed_bits``.
+_CHANNEL_KEYS = (
+    tuple(f"slot:{name}" for name in B.SLOT_NAMES),
+    tuple(f"tower:{name}" for name in B.PENT_NAMES),
+    tuple(f"bridge:{name}" for name in B.BRIDGE_NAMES),
+)
 
 # Actions (hashable tuples):
 #   ("dice", number, letter)   chance: the two dice of a turn
@@ -734,15 +751,38 @@ class JeocincoState(State):
                 m |= 1 << t
         return m
 
+    def _sensed_bits(self) -> tuple[int, int, int]:
+        """What the presence sensors see, as bit masks: slots, tower sockets, bridge sockets."""
+        towers = 0
+        for q, t in enumerate(self.towers):
+            if t >= 0:
+                towers |= 1 << q
+        bridges = 0
+        for k in self.bridges:
+            bridges |= 1 << k
+        return self._occupied() & ~self.vacated_mask(), towers, bridges
+
     def physical_view(self) -> dict[str, int]:
-        occ = self._occupied() & ~self.vacated_mask()
-        view = {f"slot:{name}": (occ >> s) & 1 for s, name in enumerate(B.SLOT_NAMES)}
-        for q, name in enumerate(B.PENT_NAMES):
-            view[f"tower:{name}"] = 1 if self.towers[q] >= 0 else 0
-        laid = set(self.bridges)
-        for k, name in enumerate(B.BRIDGE_NAMES):
-            view[f"bridge:{name}"] = 1 if k in laid else 0
+        view = {}
+        for keys, bits in zip(_CHANNEL_KEYS, self._sensed_bits(), strict=True):
+            view.update({key: (bits >> i) & 1 for i, key in enumerate(keys)})
         return view
+
+    def physical_changes(self, action: Action) -> dict[str, int]:
+        # The referee asks this for every legal action: a placement or a bridge only puts one piece
+        # down; anything else compares bit masks, not 645-channel views.
+        if action[0] in ("place", "bridge"):
+            return {_CHANNEL_KEYS[0 if action[0] == "place" else 2][action[1]]: 1}
+        after = self.apply(action)._sensed_bits()
+        out = {}
+        for keys, old, new in zip(_CHANNEL_KEYS, self._sensed_bits(), after, strict=True):
+            changed = old ^ new
+            while changed:
+                low = changed & -changed
+                i = low.bit_length() - 1
+                out[keys[i]] = (new >> i) & 1
+                changed ^= low
+        return out
 
     def holder(self, s: int) -> int:
         return next((q for q in range(self.n) if self.own[q] >> s & 1), -1)

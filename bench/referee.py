@@ -1,0 +1,226 @@
+"""Referee latency: from the last byte of a CHANGED frame written to the pty to the LED frame shown
+and the state handed to MQTT, per game.
+
+    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS]
+
+A scripted MCU (HELLO, snapshots, heartbeats, CHANGED frames written by hand to a real pty) plays
+seeded random legal games against the real service (host link, referee, LED strip, MQTT bridge to
+a private Mosquitto). For each physical move the frames of its changes are written a few ms
+apart; the clock starts just before the ``os.write`` of the last one. Reported separately:
+
+* ``link``: last byte written -> ``SensorChanged`` received by the host link;
+* ``debounce``: the service's settle window (configured), which the referee waits out;
+* ``judge``: end of the window -> LED frame handed to the strip (matching, applying, drawing);
+* ``led`` / ``mqtt``: the totals, last byte written -> LED frame / state handed to paho.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import select
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.serial_link import FakeMcu
+from controller.config import Config
+from controller.games import CHANCE, ChannelKind, game_names
+from controller.localbroker import Broker
+from controller.mqtt import Command, MqttBridge
+from controller.service import Service
+from firmware_bridge import protocol as P
+from firmware_bridge.link import HostLink
+from hardware.inputs import ButtonEvent, EncoderEvent
+from hardware.layout import load_layout
+from hardware.leds import LedStrip, RecordingPixels
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class TableMcu(FakeMcu):
+    """A scripted sensor MCU for one board: answers HELLO and SNAPSHOT requests, sends heartbeats."""
+
+    def __init__(self, blocks: list[tuple[str, int]], values: list[int]) -> None:
+        super().__init__(sum(n for _, n in blocks))
+        self.blocks = tuple(blocks)
+        self.values = list(values)
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def send(self, msg: P.Message) -> None:
+        with self.lock:
+            os.write(self.fd, P.encode(msg, self.seq))
+            self.seq = (self.seq + 1) & 0xFFFF
+
+    def _serve(self) -> None:
+        dec = P.Decoder()
+        last_beat = 0.0
+        while not self.stopping.is_set():
+            if select.select([self.fd], [], [], 0.05)[0]:
+                try:
+                    data = os.read(self.fd, 4096)
+                except OSError:
+                    return
+                for _, msg in dec.feed(data):
+                    if isinstance(msg, P.RequestHello):
+                        self.send(P.Hello(1, "bench", "0", self.blocks))
+                    elif isinstance(msg, P.RequestSnapshot):
+                        for part in P.split_snapshot(list(self.values), 0):
+                            self.send(part)
+            if time.monotonic() - last_beat > 0.2:
+                self.send(P.Heartbeat(int(time.monotonic() * 1000) & 0xFFFFFFFF, 0))
+                last_beat = time.monotonic()
+
+    def change(self, channel: int, value: int) -> float:
+        """Write one CHANGED frame; returns the monotonic time just before the write."""
+        self.values[channel] = value
+        with self.lock:
+            frame = P.encode(P.Changed(channel, value, int(time.monotonic() * 1000) & 0xFFFFFFFF), self.seq)
+            self.seq = (self.seq + 1) & 0xFFFF
+            t = time.monotonic()
+            os.write(self.fd, frame)
+        return t
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(1)
+        super().close()
+
+
+def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, seed: int = 1) -> dict[str, list[float]]:
+    layout = load_layout(game_name)
+    config = Config.from_dict({"board": {"id": f"bench-{game_name}", "game": game_name, "seed": seed},
+                               "sensors": {"debounce_ms": debounce_ms},
+                               "inputs": {"enabled": False}, "mqtt": {"port": broker_port}})
+    holder: dict[str, Service] = {}
+    mqtt = MqttBridge(config.mqtt, config.board.id, lambda e: holder["s"].post(e))
+    strip = LedStrip(RecordingPixels(layout.led_count))
+    service = Service(config, strip, layout=layout, mqtt=mqtt,
+                      link_factory=lambda url, post: HostLink(url, post, heartbeat_timeout=2.0))
+    holder["s"] = service
+    start_view = service.state.physical_view()
+    values = [0] * layout.sensor_count
+    for channel, sensor in layout.sensor_of.items():
+        values[sensor] = start_view[channel]
+    mcu = TableMcu(layout.blocks, values)
+    config.sensors.url = mcu.path
+    marks: dict[str, float] = {}
+    out: dict[str, list[float]] = {"link": [], "judge": [], "led": [], "mqtt": []}
+
+    def timed(fn, key):
+        def wrapper(*args, **kwargs):
+            if key not in marks and len(service.match.record.actions) > marks.get("before", 1e9):
+                marks[key] = time.monotonic()
+                if key == "led":
+                    marks["received"] = service.last_change or 0.0
+            return fn(*args, **kwargs)
+        return wrapper
+
+    strip.show = timed(strip.show, "led")
+    mqtt.publish_state = timed(mqtt.publish_state, "mqtt")
+    service.start()
+    rng = random.Random(seed)
+    kinds = {c.name: c.kind for c in service.channels}
+    try:
+        _wait(service, lambda: service.board_known)
+        played = 0
+        while played < moves:
+            state = service.call(lambda: service.state)
+            if state.is_terminal():
+                service.post(Command("new_game", {"seed": rng.randrange(1 << 30)}, lambda ok, r: None))
+                _wait(service, lambda: not service.state.is_terminal())
+                continue
+            before = service.call(lambda: len(service.match.record.actions))
+
+            def moved(before: int = before) -> bool:
+                return len(service.match.record.actions) > before
+
+            if state.current_player == CHANCE:
+                service.post(ButtonEvent("roll"))
+                _wait(service, moved)
+                _settle_setup(service, mcu, layout, kinds)
+                continue
+            action = rng.choice(state.legal_actions())
+            view, after = state.physical_view(), state.apply(action).physical_view()
+            changes = {c: v for c, v in after.items() if view[c] != v}
+            sensors = {c: v for c, v in changes.items() if kinds[c] != ChannelKind.OFFSET}
+            if not sensors:  # no sensor frame to time: rings and silent choices
+                for c, v in changes.items():
+                    service.post(EncoderEvent(c, v))
+                if not changes:
+                    text = state.action_to_text(action)
+                    service.post(Command("choose", {"action": text}, lambda ok, r: None))
+                _wait(service, moved)
+                continue
+            marks.clear()
+            for c, v in changes.items():
+                if kinds[c] == ChannelKind.OFFSET:
+                    service.post(EncoderEvent(c, v))
+            order = sorted(sensors, key=lambda c: sensors[c] > 0)
+            for c in order[:-1]:
+                mcu.change(layout.sensor_of[c], sensors[c])
+                time.sleep(0.003)
+            marks["before"] = before
+            t0 = mcu.change(layout.sensor_of[order[-1]], sensors[order[-1]])
+            _wait(service, lambda: moved() and "led" in marks and "mqtt" in marks)
+            out["link"].append(marks["received"] - t0)
+            out["judge"].append(marks["led"] - marks["received"] - debounce_ms / 1000)
+            out["led"].append(marks["led"] - t0)
+            out["mqtt"].append(marks["mqtt"] - t0)
+            played += 1
+            time.sleep(0.002)
+    finally:
+        service.stop()
+        mcu.close()
+    return out
+
+
+def _settle_setup(service: Service, mcu: TableMcu, layout, kinds) -> None:
+    """Carry out on the board what a chance outcome asks for (tokens placed, rings set)."""
+    expected = service.call(service.referee.expected)
+    for c, v in expected.items():
+        if kinds[c] == ChannelKind.OFFSET:
+            service.post(EncoderEvent(c, v))
+        elif mcu.values[layout.sensor_of[c]] != v:
+            mcu.change(layout.sensor_of[c], v)
+
+
+def _wait(service: Service, predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if service.call(predicate):
+            return
+        time.sleep(0.001)
+    raise TimeoutError("the service did not get there")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", help="games (default: all)")
+    parser.add_argument("--moves", type=int, default=150, help="timed physical moves per game")
+    parser.add_argument("--debounce-ms", type=float, default=25.0)
+    args = parser.parse_args(argv)
+    broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-"))).start()
+    try:
+        print(f"debounce window {args.debounce_ms:.0f} ms (included in led/mqtt totals)")
+        print(f"{'game':12} {'moves':>5} {'link p50/p99 ms':>16} {'judge p50/p99 ms':>17} "
+              f"{'led p50/p99 ms':>15} {'mqtt p50/p99 ms':>16}")
+        for name in args.games or game_names():
+            r = measure(name, args.moves, args.debounce_ms, broker.port)
+            cells = [f"{_percentile(r[k], .5) * 1e3:6.2f}/{_percentile(r[k], .99) * 1e3:6.2f}"
+                     for k in ("link", "judge", "led", "mqtt")]
+            print(f"{name:12} {len(r['led']):5d} {cells[0]:>16} {cells[1]:>17} {cells[2]:>15} {cells[3]:>16}")
+    finally:
+        broker.stop()
+
+
+if __name__ == "__main__":
+    main()
