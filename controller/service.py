@@ -224,6 +224,7 @@ class Service:
             self._event("link", up=True)
         elif isinstance(event, LinkDown):
             self.link_up = False
+            self.board_known = False  # judge nothing on stale readings; a snapshot follows the reconnect
             self._event("link", up=False, reason=str(event.reason))
             self._publish("link")
         elif isinstance(event, LinkError):
@@ -284,7 +285,6 @@ class Service:
             self._event("takeback", actions=list(verdict.actions))
             self.choice = 0
         elif verdict.kind in ("violation", "ambiguous", "setup") and verdict != before:
-            log.info("%s: %s", verdict.kind, verdict.message)
             self._event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
                         choices=len(verdict.actions))
         elif verdict.kind == "in_sync" and before.kind == "violation":
@@ -300,7 +300,6 @@ class Service:
     def _after_action(self) -> None:
         if self.state.is_terminal():
             self._event("game_over", winners=self.state.winners(), scores=list(self.state.scores()))
-            log.info("game over: winners %s, scores %s", self.state.winners(), self.state.scores())
         self._auto_chance()
 
     def _auto_chance(self) -> None:
@@ -319,7 +318,6 @@ class Service:
         self.setup_channels |= {c for c, v in self.referee.expected().items() if view[c] != v}
         applied = self.match.public_log[-1]
         self._event("chance", outcome=applied)
-        log.info("chance: %s", applied)
         self._after_action()
         return applied
 
@@ -469,6 +467,7 @@ class Service:
 
     def _event(self, kind: str, **data: Any) -> None:
         event = {"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data}
+        log.info("%s %s", kind.replace("_", " "), ", ".join(f"{k} {v}" for k, v in data.items()))
         if self.mqtt is not None:
             self.mqtt.publish_event(event)
         for observer in self.observers:
