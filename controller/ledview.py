@@ -63,8 +63,9 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
     colour = player_colour(scene.player) if scene.player >= 0 else AMBER
     for channel in scene.targets:
         _light(frame, layout.leds_of.get(channel, ()), colour)
-    for channel, spaces in scene.offsets_to_turn:
-        _light(frame, layout.leds_of.get(channel, ())[: abs(spaces)], TURN)
+    for channel, spaces in scene.offsets_to_turn:  # clockwise from the first LED, or back from the last
+        ring = layout.leds_of.get(channel, [])
+        _light(frame, ring[:spaces] if spaces > 0 else ring[len(ring) + spaces:], TURN)
     for channel in scene.progress:
         _light(frame, layout.leds_of.get(channel, ()), WHITE)
     if blink_on:

@@ -163,20 +163,17 @@ class Layout:
 
 def reference_layout(game: Game) -> Layout:
     """The reference board build: sensors and LEDs in the game's channel order, kinds in runs,
-    encoders on fixed GPIO pairs, four status LEDs after the board's."""
+    encoders on fixed GPIO pairs with a ring of LEDs each, four status LEDs after the board's."""
     channels: dict[str, Any] = {}
     union: dict[str, Any] = {}
     for options, players in game.configurations():
         for c in game.channels(options, players):
             union.setdefault(c.name, c)
     blocks: list[list[Any]] = []
-    sensor = led = enc = 0
+    sensor = led = 0
+    rings = [c for c in union.values() if c.kind == ChannelKind.OFFSET]
     for c in union.values():
         if c.kind == ChannelKind.OFFSET:
-            a, b = ENCODER_PINS[enc]
-            enc += 1
-            channels[c.name] = {"encoder": {"a": a, "b": b, "steps_per_space": 1, "spaces": c.maximum + 1},
-                                "leds": []}
             continue
         kind = MCU_KINDS[c.kind]
         if blocks and blocks[-1][0] == kind:
@@ -186,6 +183,11 @@ def reference_layout(game: Game) -> Layout:
         channels[c.name] = {"sensor": sensor, "leds": [led]}
         sensor += 1
         led += 1
+    for c, (a, b) in zip(rings, ENCODER_PINS, strict=False):  # a ring of LEDs beside each encoder
+        spaces = c.maximum + 1
+        channels[c.name] = {"encoder": {"a": a, "b": b, "steps_per_space": 1, "spaces": spaces},
+                            "leds": list(range(led, led + spaces))}
+        led += spaces
     status = list(range(led, led + 4))
     return Layout.from_dict({"game": game.name, "board_kind": f"{game.name}-ref-1", "blocks": blocks,
                              "channels": channels, "status_leds": status, "led_count": led + 4,

@@ -7,7 +7,8 @@ import random
 import time
 
 from controller.games import CHANCE, ChannelKind
-from controller.ledview import RED
+from controller.ledview import RED, TURN
+from controller.referee import shortest_turn
 from tests.support.table import Table
 
 
@@ -131,6 +132,11 @@ def test_a_ring_turned_the_wrong_way_or_too_far():
         start = state.physical_view()[channel]
         spaces = (target - start) % 12
         assert table.service.kinds[channel] == ChannelKind.OFFSET
+        # The ring's LEDs ask for the turn: as many as spaces to go, from the side it turns to.
+        ring = table.layout.leds_of[channel]
+        lit = [i for i in ring if table.frame()[i] == TURN]
+        turn = shortest_turn(start, target, 12)
+        assert lit == (ring[:turn] if turn > 0 else ring[12 + turn:]) and len(lit) == abs(turn) > 0
         wrong_way = (start - spaces) % 12
         table.hands.turn(channel, wrong_way)
         expect_violation(table, "wrong direction or wrong number of spaces", moves)
