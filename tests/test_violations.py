@@ -186,3 +186,20 @@ def _squares_between(a: str, b: str) -> list[str]:
     n = max(abs(fb - fa), abs(rb - ra))
     df, dr = (fb - fa) // n, (rb - ra) // n
     return [f"{files[fa + i * df]}{ra + i * dr}" for i in range(1, n)]
+
+
+def test_a_piece_in_an_illegal_slot():
+    rng = random.Random(8)
+
+    def placement(state):
+        return next((a for a in state.legal_actions() if state.action_to_text(a).startswith("place ")), None)
+
+    with Table("jeocinco", seed=8) as table:
+        state, action = advance_until(table, rng, placement)
+        moves = table.moves
+        view = state.physical_view()
+        legal_slots = {c for a in state.legal_actions() for c, v in changes(state, a).items() if v}
+        illegal = next(c for c in sorted(view) if c.startswith("slot:") and not view[c] and c not in legal_slots)
+        table.hands.set_channels({illegal: 1})
+        expect_violation(table, "should not be at", moves)
+        put_right_and_play_on(table, {illegal: 0}, state, action)
