@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", dest="n", type=int, default=20, help="games sampled for legal_actions timing")
     parser.add_argument("--seconds", type=float, default=2.0, help="time spent counting games per second")
     args = parser.parse_args(argv)
-    print(f"{'configuration':44} {'legal p50 us':>12} {'p99 us':>9} {'max us':>9} {'positions':>9}"
+    print(f"{'configuration':52} {'legal p50 us':>12} {'p99 us':>9} {'max us':>9} {'positions':>9}"
           f" {'games/s':>9} {'actions/game':>12}")
     for name in args.games or game_names():
         game = get_game(name)
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
             changed = ",".join(f"{k}={v}" for k, v in options.items() if v != game.default_options()[k])
             label = f"{name} {players}p {changed or 'default'}"
             r = bench_configuration(game, options, players, args.n, args.seconds)
-            print(f"{label:44} {r['legal_p50_us']:12.1f} {r['legal_p99_us']:9.1f} {r['legal_max_us']:9.1f}"
+            print(f"{label:52} {r['legal_p50_us']:12.1f} {r['legal_p99_us']:9.1f} {r['legal_max_us']:9.1f}"
                   f" {r['positions']:9d} {r['games_per_s']:9.1f} {r['mean_actions']:12.1f}")
 
 

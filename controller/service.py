@@ -83,12 +83,19 @@ class Service:
 
     def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int) -> None:
         g = get_game(game)
-        if game != self.game.name:
-            layout = load_layout(game if not self.config.board.layout else self.config.board.layout)
-            layout.check_game(g, g.options(options), g.players(num_players))
-            self.layout = layout
         opts = g.options(options)
         players = g.players(num_players)
+        if game != self.game.name:  # another game needs its own board: check it is the one wired up
+            layout = load_layout(self.config.board.layout or game)
+            layout.check_game(g, opts, players)
+            hello = getattr(self.link, "hello", None)
+            if hello is not None:
+                layout.check_hello(hello.blocks)
+            self.layout = layout
+            self.sensed = {}
+            self.board_known = False
+            if self.link is not None:
+                self.link.request_snapshot()
         self.layout.check_game(g, opts, players)
         seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
         self.game = g
@@ -100,7 +107,8 @@ class Service:
         self.resigned = None
         self.restoring = False
         self.choice = 0
-        self.setup_channels: set[str] = set()
+        # A new game starts with the board to set up: what differs is shown, not flagged.
+        self.setup_channels: set[str] = {c.name for c in self.channels}
         if self.inputs is not None:
             self.inputs.calibrate({c: v for c, v in self.referee.expected().items()
                                    if self.kinds[c] == ChannelKind.OFFSET})
@@ -268,7 +276,7 @@ class Service:
                                   self.referee.describe(self.referee.expected(), self.sensed))
         else:
             verdict = self.referee.judge(self.sensed)
-            if verdict.kind == "applied":
+            if verdict.kind in ("applied", "in_sync"):  # the board is set up: mistakes are mistakes again
                 self.setup_channels.clear()
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
                 # What a die, draw or random placement asks the table to do: not a mistake.
@@ -367,6 +375,7 @@ class Service:
                 self._apply_text(options[self.choice % len(options)], by="button")
         except IllegalAction as exc:
             self._event("refused", message=str(exc))
+        self._schedule()
         self._publish("button")
 
     def choices(self) -> list[str]:
@@ -386,6 +395,7 @@ class Service:
             cmd.reply(False, message)
             return
         cmd.reply(True, result)
+        self._schedule()  # the game changed: judge the board against it again
         self._publish(cmd.name)
 
     def _run_command(self, name: str, args: dict[str, Any]) -> Any:
