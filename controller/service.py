@@ -82,17 +82,19 @@ class Service:
     # -- the game ------------------------------------------------------------------------------
 
     def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int) -> None:
+        # Everything that can refuse runs before anything changes: a refused request leaves the game as it was.
         g = get_game(game)
-        if game != self.game.name:
-            layout = load_layout(game if not self.config.board.layout else self.config.board.layout)
-            layout.check_game(g, g.options(options), num_players or g.min_players)
-            self.layout = layout
         opts = g.options(options)
         players = num_players or g.min_players
-        self.layout.check_game(g, opts, players)
+        layout = self.layout
+        if game != self.game.name:
+            layout = load_layout(game if not self.config.board.layout else self.config.board.layout)
+        layout.check_game(g, opts, players)
         seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
+        match = Match(Record(game, opts, players, seed))
+        self.layout = layout
         self.game = g
-        self.match = Match(Record(game, opts, players, seed))
+        self.match = match
         self.channels = g.channels(opts, players)
         self.kinds = {c.name: c.kind for c in self.channels}
         self.referee = Referee(self.match, self.channels, allow_takeback=self.config.board.allow_takeback)
