@@ -249,10 +249,8 @@ class MqttBridge:
                            properties=out if correlation is not None else None)
 
         refused = self.response_topic_error(response_topic)
-        if refused is not None:
+        if refused is not None:  # answered on the default topic, once the id is known
             response_topic = default_topic
-            reply(False, refused)
-            return
         if len(msg.payload) > MAX_REQUEST_BYTES:
             reply(False, f"request too large: {len(msg.payload)} bytes, at most {MAX_REQUEST_BYTES}")
             return
@@ -270,6 +268,9 @@ class MqttBridge:
             reply(False, "id must be a string or an integer of at most 128 characters")
             return
         request_id = raw_id
+        if refused is not None:
+            reply(False, refused)
+            return
         if name not in COMMANDS:
             reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
             return
