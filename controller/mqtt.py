@@ -34,6 +34,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller.config import MqttConfig
 
@@ -134,7 +135,10 @@ class MqttBridge:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
         # Paho resends what the last connection left unacknowledged right after this callback;
         # the SUBACK to this subscription comes later, and _on_subscribe sends the rest then.
-        self._sync_mid = client.subscribe(f"{self.base}/request/+", qos=1)[1]
+        # Requests: no stored (retained) ones on subscribing, and the retain flag kept on live ones,
+        # so that _on_message can refuse a request published with it.
+        options = SubscribeOptions(qos=1, retainAsPublished=True, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND)
+        self._sync_mid = client.subscribe(f"{self.base}/request/+", options=options)[1]
 
     def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int, reason_codes: object,
                       properties: object = None) -> None:
@@ -251,6 +255,8 @@ class MqttBridge:
         refused = self.response_topic_error(response_topic)
         if refused is not None:  # answered on the default topic, once the id is known
             response_topic = default_topic
+        elif msg.retain:  # a broker would keep it and hand it out again: refused, never run
+            refused = "a request must not be retained: publish it without the retain flag"
         if len(msg.payload) > MAX_REQUEST_BYTES:
             reply(False, f"request too large: {len(msg.payload)} bytes, at most {MAX_REQUEST_BYTES}")
             return

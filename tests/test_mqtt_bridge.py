@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 import uuid
 from collections import Counter
@@ -180,3 +181,24 @@ def test_a_clean_stop_is_quiet_and_leaves_offline(toy_game, broker, caplog):
         assert status[1] == b"offline" and status[2] is True
     finally:
         late.close()
+
+
+def test_a_retained_request_is_refused_and_never_run_again(toy, broker):
+    op = Listener(broker.port, [f"{BASE}/response/#", f"{BASE}/events"])
+    try:
+        op.client.publish(f"{BASE}/request/roll", json.dumps({"id": "kept"}), qos=1, retain=True)
+        got = json.loads(op.wait_for(lambda m: m[0] == f"{BASE}/response/roll")[1])
+        assert got["ok"] is False and got["id"] == "kept" and "retain" in got["error"]
+        # The broker keeps it; a reconnecting service must not receive it again.
+        time.sleep(0.2)  # (the answer's PUBACK home first: else paho resends the answer, rightly)
+        toy.mqtt.client.socket().shutdown(socket.SHUT_RDWR)  # the connection drops; paho reconnects
+        deadline = time.monotonic() + 5
+        while toy.mqtt.connected.is_set() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert toy.mqtt.connected.wait(10)
+        time.sleep(0.3)
+        assert len([m for m in op.messages if m[0] == f"{BASE}/response/roll"]) == 1
+        assert op.json_on(f"{BASE}/events") == [] and toy.call(lambda: len(toy.match.record.actions)) == 0
+    finally:
+        op.client.publish(f"{BASE}/request/roll", b"", qos=1, retain=True)  # clear it
+        op.close()
