@@ -195,3 +195,24 @@ def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(to
         assert len(got_before) > 20 and last - len(got_before) > 20  # events both before and during the outage
     finally:
         after.close()
+
+
+def test_the_bridge_reconnects_by_itself_and_puts_status_and_state_back(toy, broker):
+    service, bridge = toy
+    broker.stop()
+    deadline = time.monotonic() + 10
+    while bridge.connected.is_set() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    service.post(ButtonEvent("roll"))  # a move while the broker is away
+    service.call(lambda: None)
+    broker.start()  # empty: persistence false, nothing retained
+    assert bridge.connected.wait(15)
+    assert bridge.flush(10)
+    late = Listener(broker.port, [f"{BASE}/status", f"{BASE}/state"])
+    try:
+        status = late.wait_for(lambda m: m[0] == f"{BASE}/status")
+        assert status[1] == b"online" and status[2] is True
+        assert late.latest_state(BASE) == service.call(service.public_state)
+        assert service.call(service.public_state)["moves"] == 1
+    finally:
+        late.close()
