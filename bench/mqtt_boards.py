@@ -82,7 +82,7 @@ def run_boards(host: str, port: int, n: int, seconds: float, pace: float, burst:
             move(i, "pace")
     for b in bridges:
         b.flush(10)
-    result.put({b.board_id: b._event_seq for b in bridges})
+    result.put({b.board_id: b.last_event_seq for b in bridges})
     for b in bridges:
         b.stop()
 

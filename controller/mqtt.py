@@ -6,7 +6,9 @@ Topics under ``<base_topic>/<board_id>/`` (see ``docs/mqtt.md`` for every payloa
 * ``state``: retained JSON, the whole public game state.
 * ``events``: one JSON message per thing that happened, with a sequence number.
 * ``request/<command>`` -> ``response/<command>`` (or the MQTT 5 response topic the request
-  names), echoing the request's ``id`` and MQTT 5 correlation data.
+  names, when it is not one of the board's other topics), echoing the request's ``id`` and MQTT 5
+  correlation data. A malformed, oversized, retained or out-of-phase request is answered with an
+  error and changes nothing.
 * ``player/<n>``: retained, what only player n may see (the broker's ACL protects it).
 
 State and events go at QoS 1; nothing published while the broker is away is lost or reordered
@@ -196,6 +198,12 @@ class MqttBridge:
             else:
                 self.held.append(payload)
         return seq
+
+    @property
+    def last_event_seq(self) -> int:
+        """The ``seq`` of the last event published (0 before the first)."""
+        with self._lock:
+            return self._event_seq
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until the broker has acknowledged everything published so far (False on timeout

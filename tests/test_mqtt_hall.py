@@ -104,7 +104,7 @@ def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_ga
             assert operator.latest_state(BASE, where=lambda s: s["moves"] == 1)["board"] == "table12"
         finally:
             operator.close()
-        display.wait_for_seq(bridge._event_seq)
+        display.wait_for_seq(bridge.last_event_seq)
 
         hall.stop()
         for _ in range(6):  # the game goes on while the hall is away
@@ -113,9 +113,9 @@ def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_ga
         service.call(lambda: None)
         assert bridge.flush(10)  # all of it is in the board's own broker
         hall.start()
-        display.wait_for_seq(bridge._event_seq)
+        display.wait_for_seq(bridge.last_event_seq)
         seqs = [e["seq"] for e in display.events]
-        assert sorted(set(seqs)) == list(range(1, bridge._event_seq + 1))
+        assert sorted(set(seqs)) == list(range(1, bridge.last_event_seq + 1))
         assert seqs == sorted(seqs)
     finally:
         service.stop()

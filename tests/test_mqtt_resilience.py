@@ -115,7 +115,7 @@ def test_a_restarted_broker_gets_status_state_and_every_event_back(toy, broker):
         assert before.request(BASE, "roll", {})["ok"]
         assert before.request(BASE, "choose", {"action": "a1"})["ok"]
         assert bridge.flush()
-        wait_for_seq(before, bridge._event_seq)
+        wait_for_seq(before, bridge.last_event_seq)
     finally:
         before.close()
     seen_before = seqs(before)
@@ -135,7 +135,7 @@ def test_a_restarted_broker_gets_status_state_and_every_event_back(toy, broker):
 
     after = outage(broker, bridge, play_while_down, [f"{BASE}/#"])
     try:
-        last = bridge._event_seq
+        last = bridge.last_event_seq
         wait_for_seq(after, last)
         assert seen_before + seqs(after) == list(range(1, last + 1))  # none lost, none repeated, in order
         kinds = [e["type"] for e in after.json_on(f"{BASE}/events")]
@@ -184,7 +184,7 @@ def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(to
         stop.set()
         driver.join()
     try:
-        last = bridge._event_seq
+        last = bridge.last_event_seq
         wait_for_seq(after, last)
         got_before, got_after = seqs(before), seqs(after)
         assert got_before == list(range(1, len(got_before) + 1))
