@@ -217,3 +217,31 @@ def test_the_service_logs_in_over_tls_with_its_configuration(secured):
             display.close()
     finally:
         s.stop()
+
+
+def test_the_service_refuses_a_broker_certificate_it_cannot_verify(secured, tmp_path):
+    _broker, tls_port, _certs = secured
+    other = tmp_path / "other"
+    other.mkdir()
+    config = Config.from_dict({"board": {"id": BOARD, "game": "serpientes"}, "inputs": {"enabled": False},
+                               "mqtt": {"port": tls_port, "username": "arbitro", "password": ACCOUNTS["arbitro"],
+                                        "tls": True, "ca_certs": str(make_certificates(other)["ca"])}})
+    bridge = MqttBridge(config.mqtt, BOARD, lambda e: None)
+    bridge.start()
+    try:
+        assert not bridge.connected.wait(1.5)  # another CA signed the broker's certificate
+    finally:
+        bridge.stop()
+
+
+@pytest.mark.parametrize(("mqtt", "message"), [
+    ({"certfile": "/x.crt", "tls": True}, "give both"),
+    ({"certfile": "/x.crt", "keyfile": "/x.key"}, "only with mqtt.tls"),
+    ({"password": "secret"}, "needs mqtt.username"),
+    ({"tls": "yes"}, "expected bool"),
+])
+def test_bad_security_settings_stop_the_service_at_start_up(mqtt, message):
+    from controller.config import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        Config.from_dict({"mqtt": mqtt})
