@@ -115,13 +115,16 @@ class MqttBridge:
         self.client.loop_start()
 
     def stop(self, timeout: float = 2.0) -> None:
-        """Publish ``offline``, wait up to ``timeout`` s for what is in flight, disconnect quietly."""
+        """Publish ``offline``, wait up to ``timeout`` s for what is in flight, disconnect quietly
+        (a warning only if events held while the broker was away are still undelivered)."""
         self._stopping = True
         if self.connected.is_set():
             with self._lock:
                 info = self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):  # the connection went away meanwhile
                 info.wait_for_publish(timeout)
+        if self.held:
+            log.warning("MQTT: stopping with %d event(s) that never reached the broker", len(self.held))
         self.client.disconnect()
         self.client.loop_stop()
 
