@@ -296,6 +296,7 @@ class MqttBridge:
     # -- Home Assistant discovery ----------------------------------------------------------------
 
     def _publish_discovery(self) -> None:
+        """The discovery configurations, retained (the caller holds ``_lock``)."""
         node = f"arbitro_{self.board_id}"
         device = {"identifiers": [node], "name": f"arbitro {self.board_id}", "manufacturer": "arbitro"}
         availability = {"availability_topic": f"{self.base}/status", "payload_available": "online",
@@ -312,4 +313,5 @@ class MqttBridge:
                 "value_template": "{{ value_json.scores | join(', ') }}", "device": device, **availability},
         }
         for topic, body in entities.items():
-            self.client.publish(f"{self.cfg.discovery_prefix}/{topic}", json.dumps(body), qos=1, retain=True)
+            self._last_info = self.client.publish(f"{self.cfg.discovery_prefix}/{topic}", json.dumps(body), qos=1,
+                                                  retain=True)

@@ -39,6 +39,7 @@ def toy_service(port: int, **mqtt: object) -> Service:
     holder["s"] = service
     service.start()
     assert bridge.connected.wait(10)
+    assert bridge.flush()  # the broker has all of it: a later subscriber gets the retained messages
     return service
 
 
