@@ -60,7 +60,9 @@ class MqttConfig:
     username: str = ""
     password: str = ""
     tls: bool = False
-    ca_certs: str = ""
+    ca_certs: str = ""  # CA bundle for the broker's certificate; empty: the system's
+    certfile: str = ""  # client certificate (with keyfile) when the broker asks for one
+    keyfile: str = ""
     keepalive: int = 30
     homeassistant: bool = False
     discovery_prefix: str = "homeassistant"
@@ -112,6 +114,10 @@ class Config:
             raise ConfigError("mqtt.port: must be 1..65535")
         if not self.mqtt.base_topic or any(ch in self.mqtt.base_topic for ch in "+#"):
             raise ConfigError("mqtt.base_topic: must be non-empty and free of '+' and '#'")
+        if bool(self.mqtt.certfile) != bool(self.mqtt.keyfile) or (self.mqtt.certfile and not self.mqtt.tls):
+            raise ConfigError("mqtt.certfile / mqtt.keyfile: give both, and only with mqtt.tls = true")
+        if self.mqtt.password and not self.mqtt.username:
+            raise ConfigError("mqtt.password: needs mqtt.username")
         if self.inputs.pin_factory not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
             raise ConfigError("inputs.pin_factory: must be '', 'mock', 'lgpio', 'rpigpio', 'pigpio' or 'native'")
         from controller.games import get_game

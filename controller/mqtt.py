@@ -6,12 +6,15 @@ Topics under ``<base_topic>/<board_id>/`` (see ``docs/mqtt.md`` for every payloa
 * ``state``: retained JSON, the whole public game state.
 * ``events``: one JSON message per thing that happened, with a sequence number.
 * ``request/<command>`` -> ``response/<command>`` (or the MQTT 5 response topic the request
-  names), echoing the request's ``id`` and MQTT 5 correlation data.
+  names, when it is not one of the board's other topics), echoing the request's ``id`` and MQTT 5
+  correlation data. A malformed, oversized, retained or out-of-phase request is answered with an
+  error and changes nothing.
 * ``player/<n>``: retained, what only player n may see (the broker's ACL protects it).
 
-State and events go at QoS 1. Paho keeps QoS 1 messages published while the broker is away and
-sends them, in order, once it is back; on every (re)connect the bridge republishes ``status`` and
-the last ``state`` (a restarted broker may have lost its retained messages).
+State and events go at QoS 1; nothing published while the broker is away is lost or reordered
+(see :class:`MqttBridge`): on every (re)connect the bridge republishes ``status``, the latest
+``state`` and private topics (a restarted broker may have lost its retained messages) and then the
+events it held, in order.
 
 The bridge never touches the game: requests become :class:`Command` events posted to the service's
 loop, which answers through ``Command.reply``.
@@ -19,11 +22,13 @@ loop, which answers through ``Command.reply``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
 import ssl
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +36,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller.config import MqttConfig
 
@@ -58,7 +64,18 @@ def set_nodelay(client: mqtt.Client) -> None:
 
 
 class MqttBridge:
-    """One paho client: publishes the board's topics, turns requests into :class:`Command` events."""
+    """One paho client: publishes the board's topics, turns requests into :class:`Command` events.
+
+    Ordering and loss (QoS 1 throughout): while the bridge is *live* (connected, and the broker
+    has acknowledged the request subscription made in ``on_connect``) every publish goes straight
+    to paho. While it is not, events wait in :attr:`held` (in order, unbounded) and ``state`` /
+    ``player/<n>`` only keep their latest payload. Messages paho had already taken when the
+    connection died are resent by paho itself right after the CONNACK, before the SUBACK is read;
+    only then (``_on_subscribe``) does the bridge republish ``state``, the private topics and
+    the Home Assistant discovery, and send the held events. So a subscriber sees every event
+    once or (resent with DUP after a lost PUBACK) twice, never out of order, and the retained
+    ``state`` ends as the latest one, also on a restarted broker that lost its retained messages.
+    """
 
     def __init__(self, cfg: MqttConfig, board_id: str, post: Callable[[object], None],
                  client_id: str | None = None) -> None:
@@ -66,20 +83,26 @@ class MqttBridge:
         self.base = f"{cfg.base_topic}/{board_id}"
         self.board_id = board_id
         self.post = post
-        self.connected = threading.Event()
-        self._lock = threading.Lock()
-        self._state: bytes | None = None
-        self._private: dict[int, bytes] = {}
+        self.connected = threading.Event()  # set while live, cleared on disconnect
+        self._lock = threading.Lock()  # guards the fields below and orders publishes
+        self._live = False
+        self._stopping = False
+        self._sync_mid: int | None = None
+        self._retained: dict[str, bytes] = {}  # state and player/<n>: the latest payload
+        self.held: deque[bytes] = deque()  # events published while not live
         self._event_seq = 0
+        self._last_info: mqtt.MQTTMessageInfo | None = None
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
                         protocol=mqtt.MQTTv5)
         if cfg.username:
             c.username_pw_set(cfg.username, cfg.password or None)
         if cfg.tls:
-            c.tls_set(ca_certs=cfg.ca_certs or None, cert_reqs=ssl.CERT_REQUIRED)
+            c.tls_set(ca_certs=cfg.ca_certs or None, certfile=cfg.certfile or None,
+                      keyfile=cfg.keyfile or None, cert_reqs=ssl.CERT_REQUIRED)
         c.will_set(f"{self.base}/status", b"offline", qos=1, retain=True)
         c.reconnect_delay_set(min_delay=0.2, max_delay=5)
         c.on_connect = self._on_connect
+        c.on_subscribe = self._on_subscribe
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
         self.client = c
@@ -87,82 +110,152 @@ class MqttBridge:
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Connect in the background (retrying until the broker answers) and start paho's thread."""
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
         self.client.loop_start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 2.0) -> None:
+        """Publish ``offline``, wait up to ``timeout`` s for what is in flight, disconnect quietly
+        (a warning only if events held while the broker was away are still undelivered)."""
+        self._stopping = True
         if self.connected.is_set():
-            self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True).wait_for_publish(2)
+            with self._lock:
+                info = self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):  # the connection went away meanwhile
+                info.wait_for_publish(timeout)
+        if self.held:
+            log.warning("MQTT: stopping with %d event(s) that never reached the broker", len(self.held))
         self.client.disconnect()
         self.client.loop_stop()
 
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                     properties: object = None) -> None:
         if reason.is_failure:
-            log.warning("MQTT broker refused the connection: %s", reason)
+            log.warning("MQTT broker %s:%s refused the connection: %s", self.cfg.host, self.cfg.port, reason)
             return
         log.info("MQTT connected to %s:%s", self.cfg.host, self.cfg.port)
         set_nodelay(client)
-        client.subscribe(f"{self.base}/request/+", qos=1)
         client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
-        with self._lock:
-            if self._state is not None:
-                client.publish(f"{self.base}/state", self._state, qos=1, retain=True)
-            for player, payload in self._private.items():
-                client.publish(f"{self.base}/player/{player}", payload, qos=1, retain=True)
-            self.connected.set()
         if self.cfg.homeassistant:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
-            self._publish_discovery()
+        # Paho resends what the last connection left unacknowledged right after this callback;
+        # the SUBACK to this subscription comes later, and _on_subscribe sends the rest then.
+        # Requests: no stored (retained) ones on subscribing, and the retain flag kept on live ones,
+        # so that _on_message can refuse a request published with it.
+        options = SubscribeOptions(qos=1, retainAsPublished=True, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND)
+        self._sync_mid = client.subscribe(f"{self.base}/request/+", options=options)[1]
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int, reason_codes: object,
+                      properties: object = None) -> None:
+        if mid != self._sync_mid:
+            return
+        with self._lock:
+            for topic, payload in self._retained.items():
+                client.publish(topic, payload, qos=1, retain=True)
+            if self.cfg.homeassistant:
+                self._publish_discovery()
+            if self.held:
+                log.info("MQTT: sending %d event(s) held while disconnected", len(self.held))
+            while self.held:
+                self._last_info = client.publish(f"{self.base}/events", self.held.popleft(), qos=1)
+            self._live = True
+        self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object = None) -> None:
         with self._lock:
-            self.connected.clear()
-        log.warning("MQTT disconnected (%s); reconnecting", reason)
+            self._live = False
+        self.connected.clear()
+        if self._stopping:
+            log.info("MQTT disconnected (%s)", reason)
+        else:
+            log.warning("MQTT disconnected (%s); reconnecting", reason)
 
     # -- publishing (any thread) -----------------------------------------------------------------
 
+    def _publish_retained(self, topic: str, payload: bytes) -> None:
+        with self._lock:
+            if self._retained.get(topic) == payload:
+                return
+            self._retained[topic] = payload
+            if self._live:
+                self._last_info = self.client.publish(topic, payload, qos=1, retain=True)
+
     def publish_state(self, state: dict[str, Any]) -> None:
-        payload = json.dumps(state, separators=(",", ":")).encode()
-        with self._lock:  # while away, only the latest state matters: it goes out on (re)connect
-            self._state = payload
-            if self.connected.is_set():
-                self.client.publish(f"{self.base}/state", payload, qos=1, retain=True)
+        """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
+        self._publish_retained(f"{self.base}/state", json.dumps(state, separators=(",", ":")).encode())
+
+    def publish_private(self, player: int, data: dict[str, Any]) -> None:
+        """Publish what only ``player`` may see to ``player/<n>`` (retained, QoS 1) when it changed."""
+        self._publish_retained(f"{self.base}/player/{player}", json.dumps(data, separators=(",", ":")).encode())
 
     def publish_event(self, event: dict[str, Any]) -> int:
-        """Publish one event (QoS 1, queued while the broker is away); returns its sequence number."""
+        """Publish one event (QoS 1; held in order while not live) and return its sequence number
+        (1, 2, ... for the life of this bridge)."""
         with self._lock:
             self._event_seq += 1
             seq = self._event_seq
-        payload = json.dumps({"seq": seq, **event}, separators=(",", ":")).encode()
-        self.client.publish(f"{self.base}/events", payload, qos=1)
+            payload = json.dumps({"seq": seq, **event}, separators=(",", ":")).encode()
+            if self._live:
+                self._last_info = self.client.publish(f"{self.base}/events", payload, qos=1)
+            else:
+                self.held.append(payload)
         return seq
 
-    def publish_private(self, player: int, data: dict[str, Any]) -> None:
-        payload = json.dumps(data, separators=(",", ":")).encode()
+    @property
+    def last_event_seq(self) -> int:
+        """The ``seq`` of the last event published (0 before the first)."""
         with self._lock:
-            if self._private.get(player) == payload:
-                return
-            self._private[player] = payload
-            if self.connected.is_set():
-                self.client.publish(f"{self.base}/player/{player}", payload, qos=1, retain=True)
+            return self._event_seq
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until the broker has acknowledged everything published so far (False on timeout
+        or while not live)."""
+        with self._lock:
+            info, live, held = self._last_info, self._live, bool(self.held)
+        if not live or held:
+            return False
+        if info is None:
+            return True
+        try:
+            info.wait_for_publish(timeout)
+            return info.is_published()
+        except (RuntimeError, ValueError):
+            return False
 
     # -- requests ----------------------------------------------------------------------------------
+
+    def response_topic_error(self, topic: str) -> str | None:
+        """Why an MQTT 5 response topic named by a request is refused, or None when it is usable.
+
+        Answers may go anywhere outside the ``<base_topic>/`` tree and, inside it, only under this
+        board's ``response/``: a request cannot make the service write onto ``state``,
+        ``events``, a player's topic or another board's topics."""
+        if not topic or len(topic) > 256 or any(ch in topic for ch in "+#\0") or topic.startswith("$"):
+            return "the response topic must be 1..256 characters, without wildcards, not a $ topic"
+        if topic.startswith(f"{self.cfg.base_topic}/") and not topic.startswith(f"{self.base}/response/"):
+            return f"a response topic under {self.cfg.base_topic}/ must be under {self.base}/response/"
+        if self.cfg.homeassistant and topic.startswith(f"{self.cfg.discovery_prefix}/"):
+            return f"a response topic may not be under {self.cfg.discovery_prefix}/"
+        return None
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         if self.cfg.homeassistant and msg.topic == f"{self.cfg.discovery_prefix}/status":
             if msg.payload == b"online":
-                self._publish_discovery()
+                with self._lock:
+                    self._publish_discovery()
             return
-        name = msg.topic.rsplit("/", 1)[-1]
+        if not msg.topic.startswith(f"{self.base}/request/"):
+            return
+        name = msg.topic[len(self.base) + len("/request/"):]
         props = getattr(msg, "properties", None)
-        response_topic = getattr(props, "ResponseTopic", None) or f"{self.base}/response/{name}"
+        default_topic = f"{self.base}/response/{name}"
+        response_topic = getattr(props, "ResponseTopic", None) or default_topic
         correlation = getattr(props, "CorrelationData", None)
         request_id: Any = None
 
         def reply(ok: bool, result: Any) -> None:
-            body: dict[str, Any] = {"id": request_id, "command": name, "ok": ok}
+            body: dict[str, Any] = {"id": request_id, "command": name[:64], "ok": ok}
             body["result" if ok else "error"] = result
             out = Properties(PacketTypes.PUBLISH)
             if correlation is not None:
@@ -170,12 +263,17 @@ class MqttBridge:
             client.publish(response_topic, json.dumps(body, separators=(",", ":")), qos=1,
                            properties=out if correlation is not None else None)
 
+        refused = self.response_topic_error(response_topic)
+        if refused is not None:  # answered on the default topic, once the id is known
+            response_topic = default_topic
+        elif msg.retain:  # a broker would keep it and hand it out again: refused, never run
+            refused = "a request must not be retained: publish it without the retain flag"
         if len(msg.payload) > MAX_REQUEST_BYTES:
             reply(False, f"request too large: {len(msg.payload)} bytes, at most {MAX_REQUEST_BYTES}")
             return
         try:
             args = json.loads(msg.payload.decode("utf-8")) if msg.payload else {}
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             reply(False, f"the request is not JSON: {exc}")
             return
         if not isinstance(args, dict):
@@ -187,14 +285,18 @@ class MqttBridge:
             reply(False, "id must be a string or an integer of at most 128 characters")
             return
         request_id = raw_id
+        if refused is not None:
+            reply(False, refused)
+            return
         if name not in COMMANDS:
-            reply(False, f"unknown command {name!r}; commands: {', '.join(COMMANDS)}")
+            reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
             return
         self.post(Command(name, args, reply))
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 
     def _publish_discovery(self) -> None:
+        """The discovery configurations, retained (the caller holds ``_lock``)."""
         node = f"arbitro_{self.board_id}"
         device = {"identifiers": [node], "name": f"arbitro {self.board_id}", "manufacturer": "arbitro"}
         availability = {"availability_topic": f"{self.base}/status", "payload_available": "online",
@@ -211,4 +313,5 @@ class MqttBridge:
                 "value_template": "{{ value_json.scores | join(', ') }}", "device": device, **availability},
         }
         for topic, body in entities.items():
-            self.client.publish(f"{self.cfg.discovery_prefix}/{topic}", json.dumps(body), qos=1, retain=True)
+            self._last_info = self.client.publish(f"{self.cfg.discovery_prefix}/{topic}", json.dumps(body), qos=1,
+                                                  retain=True)

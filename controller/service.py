@@ -82,24 +82,28 @@ class Service:
     # -- the game ------------------------------------------------------------------------------
 
     def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int) -> None:
+        # Everything that can refuse runs before anything changes: a refused request leaves the game as it was.
         g = get_game(game)
         opts = g.options(options)
         players = g.players(num_players)
-        if game != self.game.name:  # another game needs its own board: check it is the one wired up
+        layout = self.layout
+        other_board = game != self.game.name
+        if other_board:  # another game needs its own board: check it is the one wired up
             layout = load_layout(self.config.board.layout or game)
-            layout.check_game(g, opts, players)
             hello = getattr(self.link, "hello", None)
             if hello is not None:
                 layout.check_hello(hello.blocks)
-            self.layout = layout
+        layout.check_game(g, opts, players)
+        seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
+        match = Match(Record(game, opts, players, seed))
+        if other_board:  # read the new board afresh
             self.sensed = {}
             self.board_known = False
             if self.link is not None:
                 self.link.request_snapshot()
-        self.layout.check_game(g, opts, players)
-        seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
+        self.layout = layout
         self.game = g
-        self.match = Match(Record(game, opts, players, seed))
+        self.match = match
         self.channels = g.channels(opts, players)
         self.kinds = {c.name: c.kind for c in self.channels}
         self.referee = Referee(self.match, self.channels, allow_takeback=self.config.board.allow_takeback)

@@ -20,7 +20,8 @@ class Listener:
     """Subscribes to ``topics`` and keeps every message, in arrival order."""
 
     def __init__(self, port: int, topics: list[str], *, username: str | None = None, password: str | None = None,
-                 client_id: str | None = None) -> None:
+                 client_id: str | None = None, reply_topic: str | None = None, tls_ca: str | None = None,
+                 wait: bool = True) -> None:
         self.messages: list[tuple[str, bytes, bool, Any]] = []
         self.cond = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"t-{uuid.uuid4().hex[:8]}",
@@ -29,7 +30,7 @@ class Listener:
             self.client.username_pw_set(username, password)
         self.connected = threading.Event()
         self.refused: list[Any] = []
-        self.reply_topic = f"test/replies/{uuid.uuid4().hex}"
+        self.reply_topic = reply_topic or f"test/replies/{uuid.uuid4().hex}"
         self._waiting: dict[bytes, queue.Queue] = {}
 
         def on_connect(c, u, f, reason, p=None):
@@ -53,8 +54,12 @@ class Listener:
 
         self.client.on_connect = on_connect
         self.client.on_message = on_message
+        if tls_ca:
+            self.client.tls_set(ca_certs=tls_ca)
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
+        if not wait:
+            return
         if not self.connected.wait(10) and not self.refused:
             raise TimeoutError("test client could not connect")
         time.sleep(0.05)  # let the subscriptions be granted
@@ -95,5 +100,6 @@ class Listener:
         return json.loads(m.payload)
 
     def close(self) -> None:
-        self.client.loop_stop()
+        """Disconnect, then stop the network thread (in this order it wakes at once)."""
         self.client.disconnect()
+        self.client.loop_stop()

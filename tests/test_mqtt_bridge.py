@@ -1,0 +1,205 @@
+"""MqttBridge over a real Mosquitto: every payload of real games fits its JSON Schema, response
+topics stay out of the board's other topics, Home Assistant discovery, a quiet clean stop."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from controller import schemas
+from controller.config import Config
+from controller.demo import play_game
+from controller.mqtt import COMMANDS, MqttBridge
+from controller.service import Service
+from hardware.layout import reference_layout
+from hardware.leds import LedStrip, RecordingPixels
+from tests.support.mqttc import Listener
+
+BASE = "arbitro/b1"
+
+
+def toy_service(port: int, **mqtt: object) -> Service:
+    config = Config.from_dict({"board": {"id": "b1", "game": "toy", "seed": 5}, "inputs": {"enabled": False},
+                               "mqtt": {"port": port, **mqtt}})
+    from controller.games import get_game
+
+    layout = reference_layout(get_game("toy"))
+    holder: dict[str, Service] = {}
+    bridge = MqttBridge(config.mqtt, "b1", lambda e: holder["s"].post(e))
+    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
+    holder["s"] = service
+    service.start()
+    assert bridge.connected.wait(10)
+    assert bridge.flush()  # the broker has all of it: a later subscriber gets the retained messages
+    return service
+
+
+@pytest.fixture
+def toy(toy_game, broker) -> Iterator[Service]:
+    service = toy_service(broker.port)
+    yield service
+    service.stop()
+
+
+def check_all(listener: Listener) -> Counter:
+    """Validate every message the listener got on a board's topics; count them by kind."""
+    kinds: Counter = Counter()
+    for topic, payload, *_ in listener.messages:
+        base = "/".join(topic.split("/")[:2])
+        kind = schemas.payload_kind(base, topic)
+        assert kind is not None
+        if kind[0] == "request" and kind[1] not in COMMANDS:
+            continue  # a request for no command: no schema fits it (and the service refused it)
+        schemas.check(base, topic, payload)
+        kinds[kind[0]] += 1
+        if kind[0] == "event":
+            kinds["event:" + json.loads(payload)["type"]] += 1
+        if kind[0] == "response":
+            body = json.loads(payload)
+            kinds[f"response:{body['command']}:{body['ok']}"] += 1
+    return kinds
+
+
+def test_every_payload_of_real_games_fits_its_schema(broker):
+    listener = Listener(broker.port, ["arbitro/#"])
+    try:
+        for game, board, actions in (("serpientes", "g1", 5000), ("scriptorium", "g2", 120), ("contigo", "g3", 60)):
+            final = play_game(game, broker=("127.0.0.1", broker.port), seed=3, players=None, seat=None, pace=0,
+                              headless=True, max_actions=actions, board_id=board)
+            assert final["over"]
+            listener.wait_for(lambda m, b=board: m[0] == f"arbitro/{b}/status" and m[1] == b"offline")
+        kinds = check_all(listener)
+        for board in ("g1", "g2", "g3"):
+            events = listener.json_on(f"arbitro/{board}/events")
+            assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # none lost in normal play
+            states = [s["seq"] for s in listener.json_on(f"arbitro/{board}/state")]
+            assert states == sorted(set(states))
+    finally:
+        listener.close()
+    for kind in ("status", "state", "event", "player", "request", "response", "event:link", "event:chance",
+                 "event:action", "event:game_over", "response:choose:True"):
+        assert kinds[kind] > 0, (kind, kinds)
+
+
+def test_every_command_and_error_answer_fits_its_schema(toy, broker):
+    op = Listener(broker.port, [f"{BASE}/#"])
+    try:
+        requests = [("state", {}), ("roll", {}), ("choose", {"action": "b2"}), ("undo", {}),
+                    ("configure", {"allow_takeback": False}), ("enter", {"value": "x"}),
+                    ("choose", {"action": "a1"}), ("resign", {"player": 1}), ("roll", {}),
+                    ("new_game", {"seed": 3}), ("enter", {"value": "1"}), ("configure", {"chance": "auto"}),
+                    ("new_game", {"game": "toy"}), ("undo", {}), ("nope", {})]
+        answered = Counter()
+        for command, args in requests:
+            answer = op.request(BASE, command, {"id": f"{command}-{uuid.uuid4().hex[:6]}", **args})
+            schemas.validator("response").validate(answer)
+            answered[f"{command}:{answer['ok']}"] += 1
+            if command in COMMANDS:
+                schemas.validator("request", command).validate(args)
+        assert {f"{c}:True" for c in COMMANDS} | {"enter:False", "roll:False", "nope:False"} == set(answered)
+        time.sleep(0.2)
+        kinds = check_all(op)
+        for kind in ("event:undo", "event:new_game", "event:resign", "event:chance", "event:action"):
+            assert kinds[kind] > 0, (kind, kinds)
+    finally:
+        op.close()
+
+
+def request_with_response_topic(op: Listener, topic: str) -> None:
+    props = Properties(PacketTypes.PUBLISH)
+    props.ResponseTopic = topic
+    props.CorrelationData = b"corr-1"
+    op.client.publish(f"{BASE}/request/state", json.dumps({"id": topic[:100]}), qos=1, properties=props)
+
+
+def test_a_response_topic_may_not_point_at_the_boards_other_topics(toy, broker):
+    op = Listener(broker.port, ["arbitro/#"])
+    try:
+        for topic in (f"{BASE}/state", f"{BASE}/events", f"{BASE}/player/0", "arbitro/b2/response/state",
+                      f"{BASE}/request/roll", "arbitro/b1/resp#", "$SYS/x", "x" * 300):
+            request_with_response_topic(op, topic)
+            got = op.wait_for(lambda m, t=topic: m[0] == f"{BASE}/response/state" and json.loads(m[1])["id"] == t[:100])
+            body = json.loads(got[1])
+            assert body["ok"] is False and "response topic" in body["error"], body
+            assert got[3].CorrelationData == b"corr-1"
+        mine = f"{BASE}/response/desk/{uuid.uuid4().hex}"
+        request_with_response_topic(op, mine)
+        got = op.wait_for(lambda m: m[0] == mine)
+        assert json.loads(got[1])["ok"] is True and got[3].CorrelationData == b"corr-1"
+        time.sleep(0.1)
+        check_all(op)  # nothing but states on state, events on events...
+        assert not [t for t, *_ in op.messages if t.startswith("arbitro/b2/")]
+    finally:
+        op.close()
+
+
+def test_home_assistant_discovery_is_retained_and_republished_when_it_announces_itself(toy_game, broker):
+    service = toy_service(broker.port, homeassistant=True)
+    ha = Listener(broker.port, ["homeassistant/+/+/+/config"])
+    try:
+        configs = {}
+        for _ in range(3):
+            topic, payload, retained, _props = ha.wait_for(lambda m: m[0] not in configs)
+            assert retained is True
+            configs[topic] = json.loads(payload)
+        assert set(configs) == {"homeassistant/binary_sensor/arbitro_b1/online/config",
+                                "homeassistant/sensor/arbitro_b1/current_player/config",
+                                "homeassistant/sensor/arbitro_b1/scores/config"}
+        for body in configs.values():
+            schemas.validator("discovery").validate(body)
+            assert body["state_topic"] in (f"{BASE}/status", f"{BASE}/state")
+        state = service.call(service.public_state)
+        assert "turn" in state and "scores" in state  # what the value templates read
+        before = len(ha.messages)
+        ha.client.publish("homeassistant/status", b"offline", qos=1)
+        time.sleep(0.2)
+        assert len(ha.messages) == before
+        ha.client.publish("homeassistant/status", b"online", qos=1)
+        for topic in configs:
+            ha.wait_for(lambda m, t=topic: m[0] == t and m[2] is False)  # sent again, live
+    finally:
+        ha.close()
+        service.stop()
+
+
+def test_a_clean_stop_is_quiet_and_leaves_offline(toy_game, broker, caplog):
+    service = toy_service(broker.port)
+    with caplog.at_level(logging.INFO, logger="arbitro.mqtt"):
+        service.stop()
+    assert [r for r in caplog.records if r.name == "arbitro.mqtt" and r.levelno >= logging.WARNING] == []
+    late = Listener(broker.port, [f"{BASE}/status"])
+    try:
+        status = late.wait_for(lambda m: True)
+        assert status[1] == b"offline" and status[2] is True
+    finally:
+        late.close()
+
+
+def test_a_retained_request_is_refused_and_never_run_again(toy, broker):
+    op = Listener(broker.port, [f"{BASE}/response/#", f"{BASE}/events"])
+    try:
+        op.client.publish(f"{BASE}/request/roll", json.dumps({"id": "kept"}), qos=1, retain=True)
+        got = json.loads(op.wait_for(lambda m: m[0] == f"{BASE}/response/roll")[1])
+        assert got["ok"] is False and got["id"] == "kept" and "retain" in got["error"]
+        # The broker keeps it; a reconnecting service must not receive it again.
+        time.sleep(0.2)  # (the answer's PUBACK home first: else paho resends the answer, rightly)
+        toy.mqtt.client.socket().shutdown(socket.SHUT_RDWR)  # the connection drops; paho reconnects
+        deadline = time.monotonic() + 5
+        while toy.mqtt.connected.is_set() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert toy.mqtt.connected.wait(10)
+        time.sleep(0.3)
+        assert len([m for m in op.messages if m[0] == f"{BASE}/response/roll"]) == 1
+        assert op.json_on(f"{BASE}/events") == [] and toy.call(lambda: len(toy.match.record.actions)) == 0
+    finally:
+        op.client.publish(f"{BASE}/request/roll", b"", qos=1, retain=True)  # clear it
+        op.close()

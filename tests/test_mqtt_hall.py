@@ -1,0 +1,124 @@
+"""A hall: the board's own Mosquitto bridged to the hall's Mosquitto with the bridge lines of
+docs/mqtt.md. A hall display sees the board; a hall operator's request reaches the service and
+is answered; while the hall broker is down the board's broker queues, and afterwards every event
+arrives at the hall, in order.
+
+The hall broker keeps its sessions on disk here (``persistence true``), so the hall subscriber's
+session, and what the bridge delivers into it, survive the hall broker's restart whatever the
+order in which the subscriber and the bridge come back.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from controller.config import Config
+from controller.localbroker import Broker
+from controller.mqtt import MqttBridge
+from controller.service import Service
+from hardware.inputs import ButtonEvent
+from hardware.layout import reference_layout
+from hardware.leds import LedStrip, RecordingPixels
+from tests.support.mqttc import Listener
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = "arbitro/table12"
+
+
+def bridge_lines(hall_port: int) -> list[str]:
+    """The board-side bridge block of docs/mqtt.md, pointed at the test's hall broker (plain MQTT,
+    no account: the TLS and login lines are left out)."""
+    doc = (ROOT / "docs" / "mqtt.md").read_text()
+    block = re.search(r"```conf\n(# On board \"table12\".*?)```", doc, flags=re.S)
+    assert block, "docs/mqtt.md lost its bridge example"
+    lines = []
+    for line in block.group(1).splitlines():
+        if not line or line.startswith("#") or line.split()[0] in ("bridge_cafile", "remote_username",
+                                                                    "remote_password"):
+            continue
+        lines.append(f"address 127.0.0.1:{hall_port}" if line.startswith("address ") else line)
+    return [*lines, "restart_timeout 1"]
+
+
+class HallSubscriber:
+    """A hall display with a session the hall broker keeps (expiry 10 min) and quick reconnects."""
+
+    def __init__(self, port: int) -> None:
+        self.events: list[dict] = []
+        self.cond = threading.Condition()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="hall-display", protocol=mqtt.MQTTv5)
+        self.client.reconnect_delay_set(0.1, 0.5)
+        subscribed = threading.Event()
+        self.client.on_connect = lambda c, u, f, r, p=None: (f.session_present or c.subscribe(f"{BASE}/events", 1))
+        self.client.on_subscribe = lambda *a: subscribed.set()
+        self.client.on_message = self._on_message
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = 600
+        self.client.connect("127.0.0.1", port, properties=props, clean_start=True)
+        self.client.loop_start()
+        assert subscribed.wait(10)
+
+    def _on_message(self, client, userdata, msg) -> None:
+        with self.cond:
+            self.events.append(json.loads(msg.payload))
+            self.cond.notify_all()
+
+    def wait_for_seq(self, seq: int, timeout: float = 15.0) -> None:
+        with self.cond:
+            assert self.cond.wait_for(lambda: any(e["seq"] == seq for e in self.events), timeout), \
+                f"hall got {[e['seq'] for e in self.events][-5:]}, waiting for {seq}"
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_game, tmp_path):
+    (tmp_path / "hall").mkdir()
+    (tmp_path / "board").mkdir()
+    hall = Broker(tmp_path / "hall", extra=["persistence true", f"persistence_location {tmp_path / 'hall'}/"]).start()
+    local = Broker(tmp_path / "board", extra=["max_queued_messages 100000", *bridge_lines(hall.port)]).start()
+    display = HallSubscriber(hall.port)
+    config = Config.from_dict({"board": {"id": "table12", "game": "toy", "seed": 2}, "inputs": {"enabled": False},
+                               "mqtt": {"port": local.port}})
+    layout = reference_layout(toy_game)
+    holder: dict[str, Service] = {}
+    bridge = MqttBridge(config.mqtt, "table12", lambda e: holder["s"].post(e))
+    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
+    holder["s"] = service
+    service.start()
+    try:
+        assert bridge.connected.wait(10)
+        operator = Listener(hall.port, [f"{BASE}/state", f"{BASE}/bridge"], reply_topic=f"{BASE}/response/hall-desk")
+        try:
+            operator.wait_for(lambda m: m[0] == f"{BASE}/bridge" and m[1] == b"1")  # the bridge's own notice
+            answer = operator.request(BASE, "roll", {"id": "hall-1"})
+            assert answer["ok"] and answer["id"] == "hall-1"  # down the bridge and back up, MQTT 5 intact
+            assert operator.latest_state(BASE, where=lambda s: s["moves"] == 1)["board"] == "table12"
+        finally:
+            operator.close()
+        display.wait_for_seq(bridge.last_event_seq)
+
+        hall.stop()
+        for _ in range(6):  # the game goes on while the hall is away
+            service.post(ButtonEvent("undo"))
+            service.post(ButtonEvent("roll"))
+        service.call(lambda: None)
+        assert bridge.flush(10)  # all of it is in the board's own broker
+        hall.start()
+        display.wait_for_seq(bridge.last_event_seq)
+        seqs = [e["seq"] for e in display.events]
+        assert sorted(set(seqs)) == list(range(1, bridge.last_event_seq + 1))
+        assert seqs == sorted(seqs)
+    finally:
+        service.stop()
+        display.close()
+        local.stop()
+        hall.stop()
