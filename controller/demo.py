@@ -32,6 +32,7 @@ from controller.mqtt import set_nodelay
 from controller.referee import shortest_turn
 from controller.service import Service
 from firmware_bridge.sim import SimulatedBoard
+from hardware.layout import Layout
 
 log = logging.getLogger("arbitro.demo")
 
@@ -134,24 +135,50 @@ class Requester:
         self.client.disconnect()
 
 
-def draw(service: Service, state: State, events: list[str], clear: bool) -> str:
-    """The board (the engine's picture), its LEDs as coloured blocks, and the latest events."""
-    lines = [state.render_text(), ""]
+def led_picture(layout: Layout, frame: tuple, positions: dict[str, tuple[float, float]], ansi: bool) -> list[str]:
+    """The LED frame drawn where each LED sits on the board (a channel with several LEDs, such as
+    a ring's turn indicator, as a row): lit LEDs as coloured dots, dark ones as faint dots."""
+    placed = {c: xy for c, xy in positions.items() if layout.leds_of.get(c)}
+    xs, ys = [x for x, _ in placed.values()], [y for _, y in placed.values()]
+    width = max(32, min(100, int(4 * len(placed) ** 0.5)))
+    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    height = max(8, round(width * span_y / span_x / 2))
+    grid: list[list[tuple[int, int, int] | None]] = [[None] * (width + 12) for _ in range(height)]
+    for channel, (x, y) in placed.items():
+        col = round((x - min(xs)) / span_x * (width - 1))
+        row = round((max(ys) - y) / span_y * (height - 1))
+        for k, led in enumerate(layout.leds_of[channel]):
+            colour = frame[led] if led < len(frame) else (0, 0, 0)
+            if col + k < len(grid[row]) and (grid[row][col + k] is None or grid[row][col + k] == (0, 0, 0)):
+                grid[row][col + k] = colour
+    lines = []
+    for cells in grid:
+        out = []
+        for cell in cells:
+            if cell is None:
+                out.append(" ")
+            elif cell == (0, 0, 0):
+                out.append("\x1b[2m·\x1b[0m" if ansi else ".")
+            else:
+                out.append(f"\x1b[38;2;{cell[0]};{cell[1]};{cell[2]}m●\x1b[0m" if ansi else "#")
+        lines.append("".join(out).rstrip())
+    return lines
+
+
+def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
+    """The board (the engine's picture), its LEDs where they sit, the status bar, the last events."""
     frame = service.strip.last or ()
-    groups: dict[str, list[str]] = {}
-    for channel, leds in service.layout.leds_of.items():
-        for i in leds:
-            r, g, b = frame[i] if i < len(frame) else (0, 0, 0)
-            cell = f"\x1b[48;2;{r};{g};{b}m \x1b[0m" if clear else ("#" if (r, g, b) != (0, 0, 0) else ".")
-            groups.setdefault(channel.split(":")[0], []).append(cell)
-    for name, cells in groups.items():
-        lines.append(f"LEDs {name:>6}: " + "".join(cells))
+    positions = service.game.channel_positions(service.match.record.options, service.match.record.num_players)
+    lines = [state.render_text(), "", "LEDs under the board:"]
+    lines += led_picture(service.layout, frame, positions, ansi)
     status = [frame[i] for i in service.layout.status_leds if i < len(frame)]
-    lines.append(f"status LEDs: {status}")
+    lines.append("status LEDs: " + " ".join(
+        (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))
+        for r, g, b in status))
     lines.append("")
     lines.extend(events[-6:])
     text = "\n".join(lines)
-    return ("\x1b[H\x1b[2J" + text) if clear else text
+    return ("\x1b[H\x1b[2J" + text) if ansi else text
 
 
 def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None, seat: int | None,
@@ -211,7 +238,7 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         state, moves, over = service.call(lambda: (service.state, len(service.match.record.actions),
                                                    service.state.is_terminal() or service.resigned is not None))
         if not headless and moves != last_drawn:
-            print(draw(service, state, events, clear=sys.stdout.isatty()), flush=True)
+            print(draw(service, state, events, ansi=sys.stdout.isatty()), flush=True)
             last_drawn = moves
         if over:
             return

@@ -222,6 +222,12 @@ class Game(ABC):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         """The logical sensor channels of the board for this variant."""
 
+    def channel_positions(self, options: Options | None = None,
+                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
+        """Where each channel sits on the board (x to the right, y up, any unit), for drawing the
+        LEDs as a picture of the board. Empty when the game gives none."""
+        return {}
+
     @abstractmethod
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
         """(options, number of players) pairs that cover every variant: the conformance suite

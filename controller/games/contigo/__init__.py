@@ -46,6 +46,22 @@ class ContigoGame(Game):
         return ([Channel(f"sq:{s}", ChannelKind.PIECE, top_code) for s in SQUARE_NAMES]
                 + [Channel(f"pit:{p}", ChannelKind.COUNT, TOTAL_BEADS) for p in PIT_NAMES])
 
+    def channel_positions(self, options: Options | None = None,
+                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
+        files = "abcdef"
+        out: dict[str, tuple[float, float]] = {f"sq:{s}": (files.index(s[0]), int(s[1]) - 1) for s in SQUARE_NAMES}
+        corners = {"nw": (-1, 6), "ne": (6, 6), "se": (6, -1), "sw": (-1, -1)}
+        for p in PIT_NAMES:
+            if p in corners:
+                out[f"pit:{p}"] = corners[p]
+                continue
+            side, where = p.split("-")
+            if side in "ns":
+                out[f"pit:{p}"] = (files.index(where), 6 if side == "n" else -1)
+            else:
+                out[f"pit:{p}"] = (6 if side == "e" else -1, int(where) - 1)
+        return out
+
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
         return [
             (self.options({}), 2),

@@ -1021,6 +1021,15 @@ class JeocincoGame(Game):
         out += [Channel(f"bridge:{n}", ChannelKind.PRESENCE) for n in B.BRIDGE_NAMES]
         return out
 
+    def channel_positions(self, options=None, num_players=None) -> dict[str, tuple[float, float]]:
+        def mid(a, b):
+            return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+        out = {f"slot:{n}": mid(*B.SLOT_ENDS[s]) for s, n in enumerate(B.SLOT_NAMES)}
+        out.update({f"tower:{n}": tuple(B.PENT_CENTRES[q]) for q, n in enumerate(B.PENT_NAMES)})
+        out.update({f"bridge:{n}": mid(*B.BRIDGE_POINTS[k]) for k, n in enumerate(B.BRIDGE_NAMES)})
+        return out
+
     def configurations(self):
         # Three and four players with a shorter round limit, to keep the suite quick.
         short = {"max_rounds": 60}

@@ -5,6 +5,7 @@ See ``docs/rules/scriptorium.md`` for the rules as implemented, every ruling and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -767,6 +768,18 @@ class Scriptorium(Game):
         chans += [Channel(_POS[r * N + p], ChannelKind.PRESENCE, 1) for r in RINGS for p in range(N)]
         chans.append(Channel("hub", ChannelKind.COUNT, n))
         return chans
+
+    def channel_positions(self, options: Any = None, num_players: int | None = None) -> dict[str, tuple[float, float]]:
+        # Position 0 at the top, counting clockwise; the Middle sits half a space off.
+        out: dict[str, tuple[float, float]] = {"hub": (0.0, 0.0)}
+        for radius, r in enumerate(RINGS, start=1):
+            shift = 0.5 if r == MIDDLE else 0.0
+            for p in range(N):
+                angle = math.radians(90 - (p + shift) * 360 / N)
+                out[_POS[r * N + p]] = (radius * math.cos(angle), radius * math.sin(angle))
+        for k, name in enumerate(_ENC):  # each encoder's turn indicator in a row below the board
+            out[name] = (-3.5, -4.0 - 0.5 * k)
+        return out
 
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
         base = self.default_options()

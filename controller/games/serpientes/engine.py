@@ -816,6 +816,19 @@ class SerpientesGame(Game):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         return list(_CHANNELS)
 
+    def channel_positions(self, options: Options | None = None,
+                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
+        out: dict[str, tuple[float, float]] = {}
+        for c in _CHANNELS:
+            kind, *rest = c.name.split(":")
+            if kind == "pt":
+                r, col = map(int, rest)
+                out[c.name] = (col, -r)
+            else:  # edge:h:r:c joins (r,c)-(r,c+1); edge:v:r:c joins (r,c)-(r+1,c)
+                r, col = map(int, rest[1:])
+                out[c.name] = (col + 0.5, -r) if rest[0] == "h" else (col, -r - 0.5)
+        return out
+
     def configurations(self) -> list[tuple[dict[str, Any], int]]:
         confs: list[tuple[dict[str, Any], int]] = []
         for n in range(2, 7):
