@@ -100,12 +100,10 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
     config = Config.from_dict({"board": {"id": f"bench-{game_name}", "game": game_name, "seed": seed},
                                "sensors": {"debounce_ms": debounce_ms},
                                "inputs": {"enabled": False}, "mqtt": {"port": broker_port}})
-    holder: dict[str, Service] = {}
-    mqtt = MqttBridge(config.mqtt, config.board.id, lambda e: holder["s"].post(e))
+    mqtt = MqttBridge(config.mqtt, config.board.id)
     strip = LedStrip(RecordingPixels(layout.led_count))
     service = Service(config, strip, layout=layout, mqtt=mqtt,
                       link_factory=lambda url, post: HostLink(url, post, heartbeat_timeout=2.0))
-    holder["s"] = service
     start_view = service.state.physical_view()
     values = [0] * layout.sensor_count
     for channel, sensor in layout.sensor_of.items():

@@ -28,7 +28,7 @@ def make_strip(config: Config, layout: Layout) -> LedStrip:
     return LedStrip(RecordingPixels(layout.led_count, brightness=config.leds.brightness))
 
 
-def make_inputs(config: Config, layout: Layout, post) -> Any:
+def make_inputs(config: Config, layout: Layout) -> Any:
     if not config.inputs.enabled:
         return None
     from hardware.inputs import TableInputs
@@ -40,7 +40,7 @@ def make_inputs(config: Config, layout: Layout, post) -> Any:
         factory = MockFactory()
     elif config.inputs.pin_factory:  # gpiozero reads this when it makes its default factory
         os.environ["GPIOZERO_PIN_FACTORY"] = config.inputs.pin_factory
-    return TableInputs(layout, post, hold_time=config.inputs.hold_time, pin_factory=factory)
+    return TableInputs(layout, hold_time=config.inputs.hold_time, pin_factory=factory)
 
 
 def link_factory(config: Config):
@@ -58,17 +58,10 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
     layout = load_layout(config.board.layout or config.board.game)
     if sensor_url is not None:
         config.sensors.url = sensor_url
-    holder: dict[str, Service] = {}
-
-    def post(event: object) -> None:
-        holder["service"].post(event)
-
-    mqtt = MqttBridge(config.mqtt, config.board.id, post, mqtt_client_id) if config.mqtt.enabled else None
-    inputs = make_inputs(config, layout, post)
-    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
-                      mqtt=mqtt, inputs=inputs)
-    holder["service"] = service
-    return service
+    mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id) if config.mqtt.enabled else None
+    inputs = make_inputs(config, layout)
+    return Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
+                   mqtt=mqtt, inputs=inputs)
 
 
 def run_forever(service: Service) -> int:

@@ -77,12 +77,12 @@ class MqttBridge:
     ``state`` ends as the latest one, also on a restarted broker that lost its retained messages.
     """
 
-    def __init__(self, cfg: MqttConfig, board_id: str, post: Callable[[object], None],
+    def __init__(self, cfg: MqttConfig, board_id: str, post: Callable[[object], None] | None = None,
                  client_id: str | None = None) -> None:
         self.cfg = cfg
         self.base = f"{cfg.base_topic}/{board_id}"
         self.board_id = board_id
-        self.post = post
+        self.post: Callable[[object], None] = post or (lambda event: None)  # the service binds its own
         self.connected = threading.Event()  # set while live, cleared on disconnect
         self._lock = threading.Lock()  # guards the fields below and orders publishes
         self._live = False

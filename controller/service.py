@@ -62,6 +62,9 @@ class Service:
         self.events: queue.Queue = queue.Queue()
         self.mqtt = mqtt
         self.inputs = inputs
+        for adapter in (mqtt, inputs):  # adapters post into this loop, and nowhere else
+            if adapter is not None:
+                adapter.post = self.post
         self.link_factory = link_factory
         self.link: Any = None
         self.observers: list[Callable[[str, Any], None]] = []

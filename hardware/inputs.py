@@ -32,12 +32,16 @@ class EncoderEvent:
     offset: int
 
 
+def _nowhere(event: object) -> None:
+    """Where events go before a service binds ``post``."""
+
+
 class _Ring:
-    def __init__(self, spec: Encoder, post: Callable[[object], None], pin_factory: object | None) -> None:
+    def __init__(self, spec: Encoder, inputs: TableInputs, pin_factory: object | None) -> None:
         self.spec = spec
         self.zero = 0
         self.device = RotaryEncoder(spec.a, spec.b, max_steps=0, pin_factory=pin_factory)
-        self.device.when_rotated = lambda: post(EncoderEvent(spec.channel, self.offset))
+        self.device.when_rotated = lambda: inputs.post(EncoderEvent(spec.channel, self.offset))
 
     @property
     def offset(self) -> int:
@@ -50,8 +54,9 @@ class _Ring:
 class TableInputs:
     """Buttons and ring encoders of one board, posting events into the service's loop."""
 
-    def __init__(self, layout: Layout, post: Callable[[object], None], *, hold_time: float = 1.0,
+    def __init__(self, layout: Layout, post: Callable[[object], None] | None = None, *, hold_time: float = 1.0,
                  pin_factory: object | None = None) -> None:
+        self.post: Callable[[object], None] = post or _nowhere  # the service binds its own
         self.buttons: dict[str, Button] = {}
         for name, pin in layout.buttons.items():
             button = Button(pin, hold_time=hold_time, pin_factory=pin_factory)
@@ -59,17 +64,17 @@ class TableInputs:
 
             def held(name: str = name, state: dict = state) -> None:
                 state["held"] = True
-                post(ButtonEvent(name, held=True))
+                self.post(ButtonEvent(name, held=True))
 
             def released(name: str = name, state: dict = state) -> None:
                 if not state["held"]:
-                    post(ButtonEvent(name))
+                    self.post(ButtonEvent(name))
                 state["held"] = False
 
             button.when_held = held
             button.when_released = released
             self.buttons[name] = button
-        self.rings = {e.channel: _Ring(e, post, pin_factory) for e in layout.encoders}
+        self.rings = {e.channel: _Ring(e, self, pin_factory) for e in layout.encoders}
 
     def offsets(self) -> dict[str, int]:
         return {name: ring.offset for name, ring in self.rings.items()}

@@ -33,10 +33,8 @@ def toy_service(port: int, **mqtt: object) -> Service:
     from controller.games import get_game
 
     layout = reference_layout(get_game("toy"))
-    holder: dict[str, Service] = {}
-    bridge = MqttBridge(config.mqtt, "b1", lambda e: holder["s"].post(e))
+    bridge = MqttBridge(config.mqtt, "b1")
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    holder["s"] = service
     service.start()
     assert bridge.connected.wait(10)
     assert bridge.flush()  # the broker has all of it: a later subscriber gets the retained messages

@@ -26,10 +26,8 @@ def contigo(broker) -> Iterator[Service]:
     config = Config.from_dict({"board": {"id": "fz", "game": "contigo", "seed": 4},
                                "mqtt": {"port": broker.port}, "inputs": {"enabled": False}})
     layout = load_layout("contigo")
-    holder: dict[str, Service] = {}
-    bridge = MqttBridge(config.mqtt, "fz", lambda e: holder["s"].post(e))
+    bridge = MqttBridge(config.mqtt, "fz")
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    holder["s"] = service
     service.start()
     assert bridge.connected.wait(10)
     yield service

@@ -89,10 +89,8 @@ def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_ga
     config = Config.from_dict({"board": {"id": "table12", "game": "toy", "seed": 2}, "inputs": {"enabled": False},
                                "mqtt": {"port": local.port}})
     layout = reference_layout(toy_game)
-    holder: dict[str, Service] = {}
-    bridge = MqttBridge(config.mqtt, "table12", lambda e: holder["s"].post(e))
+    bridge = MqttBridge(config.mqtt, "table12")
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    holder["s"] = service
     service.start()
     try:
         assert bridge.connected.wait(10)

@@ -71,10 +71,8 @@ def toy(toy_game, broker):
     config = Config.from_dict({"board": {"id": "r1", "game": "toy", "seed": 9},
                                "mqtt": {"port": broker.port}, "inputs": {"enabled": False}})
     layout = reference_layout(toy_game)
-    holder: dict[str, Service] = {}
-    bridge = MqttBridge(config.mqtt, "r1", lambda e: holder["s"].post(e))
+    bridge = MqttBridge(config.mqtt, "r1")
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    holder["s"] = service
     service.start()
     assert bridge.connected.wait(10)
     yield service, bridge

@@ -91,10 +91,8 @@ def start_service(port: int, **mqtt: object) -> Service:
                                "mqtt": {"port": port, "username": "arbitro", "password": ACCOUNTS["arbitro"],
                                         **mqtt}})
     layout = load_layout("serpientes")
-    holder: dict[str, Service] = {}
-    bridge = MqttBridge(config.mqtt, BOARD, lambda e: holder["s"].post(e))
+    bridge = MqttBridge(config.mqtt, BOARD)
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    holder["s"] = service
     service.start()
     assert bridge.connected.wait(10), "the service could not log in"
     assert bridge.flush(5)

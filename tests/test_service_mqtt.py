@@ -22,10 +22,8 @@ def toy_service(toy_game, broker):
     config = Config.from_dict({"board": {"id": "t1", "game": "toy", "seed": 5},
                                "mqtt": {"port": broker.port}, "inputs": {"enabled": False}})
     layout = reference_layout(toy_game)
-    holder = {}
-    mqtt = MqttBridge(config.mqtt, "t1", lambda e: holder["s"].post(e))
+    mqtt = MqttBridge(config.mqtt, "t1")
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=mqtt)
-    holder["s"] = service
     service.start()
     assert mqtt.connected.wait(10)
     yield service
