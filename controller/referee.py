@@ -134,7 +134,7 @@ class Referee:
         if back:
             undone = []
             for _ in range(back):
-                undone.append(self.match.record.actions[-1])
+                undone.append(self.match.public_log[-1])
                 self.match.undo()
             return Verdict("takeback", tuple(undone), message=f"took back {', '.join(reversed(undone))}")
         if self.state.current_player == CHANCE:

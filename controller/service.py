@@ -292,8 +292,7 @@ class Service:
         before = self.verdict
         self.verdict = verdict
         if verdict.kind == "applied":
-            for text in self.match.public_log[-len(verdict.actions):]:
-                self._event("action", action=text, by="board")
+            self._announce(len(verdict.actions), by="board")
             self.choice = 0
             self._after_action()
         elif verdict.kind == "takeback":
@@ -332,17 +331,28 @@ class Service:
             self.match.apply_text(text)
         self.setup_channels |= {c for c, v in self.referee.expected().items() if view[c] != v}
         applied = self.match.public_log[-1]
-        self._event("chance", outcome=applied)
+        self._announce(1, by="chance")
         self._after_action()
         return applied
 
     def _apply_text(self, text: str, by: str) -> str:
         self.match.apply_text(text)
         applied = self.match.public_log[-1]
-        self._event("action", action=applied, by=by)
+        self._announce(1, by=by)
         self.choice = 0
         self._after_action()
         return applied
+
+    def _announce(self, count: int, by: str) -> None:
+        """Events for the last ``count`` actions: each action (or chance outcome), then whatever it
+        made happen (a capture, a tower, a crash, the rings aligning)."""
+        for text, happened in zip(self.match.public_log[-count:], self.match.announced[-count:], strict=True):
+            if by == "chance":
+                self._event("chance", outcome=text)
+            else:
+                self._event("action", action=text, by=by)
+            for item in happened:
+                self._event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
     def _undo(self) -> str:
         if len(self.match.record.actions) == 0:

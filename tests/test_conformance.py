@@ -12,6 +12,7 @@ import random
 import pytest
 
 from controller.games import CHANCE, TERMINAL, IllegalAction, all_games
+from controller.games.base import ANNOUNCEMENTS
 from controller.games.record import Match, Record
 
 SEEDS = (1, 2)
@@ -62,7 +63,11 @@ def _check_position(game, state, rng: random.Random) -> None:
     for action in rng.sample(legal, min(len(legal), MAX_ACTIONS_CHECKED)):
         atext = state.action_to_text(action)
         assert state.action_from_text(atext) == action, f"action text {atext!r} does not round-trip"
-        after = state.apply(action).physical_view()
+        applied = state.apply(action)
+        for item in state.announcements(action, applied):
+            assert item["type"] in ANNOUNCEMENTS and isinstance(item["text"], str) and item["text"]
+            assert item["player"] is None or 0 <= item["player"] < state.num_players
+        after = applied.physical_view()
         assert state.physical_changes(action) == {c: v for c, v in after.items() if view[c] != v}, \
             f"physical_changes of {atext} differs from the views' difference"
 

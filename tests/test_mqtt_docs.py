@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from controller import schemas
+from controller.games.base import ANNOUNCEMENTS
 from controller.mqtt import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +30,7 @@ def test_every_command_and_event_type_is_documented_and_has_a_schema():
         assert f"| `{command}` |" in DOC, command
     emitted = set(re.findall(r'_event\(\s*"(\w+)"', (ROOT / "controller" / "service.py").read_text()))
     emitted |= {"violation", "ambiguous", "setup"}  # emitted as _event(verdict.kind, ...)
+    emitted |= set(ANNOUNCEMENTS)  # the games' announcements, emitted after their move
     types = set(schemas.load("event")["properties"]["type"]["enum"])
     assert emitted == types
     for kind in types:

@@ -41,6 +41,9 @@ Action = Hashable
 
 Options = Mapping[str, Any]
 
+ANNOUNCEMENTS = ("capture", "tower", "dispute", "bridge_lost", "crash", "ate", "sync", "aligned", "pin")
+"""The kinds of things ``State.announcements`` may report (each becomes an MQTT event type)."""
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow in this state.
@@ -165,6 +168,13 @@ class State(ABC):
         equals the difference of the two views."""
         before, after = self.physical_view(), self.apply(action).physical_view()
         return {c: v for c, v in after.items() if before[c] != v}
+
+    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
+        """What the legal ``action`` made happen, beyond itself, that players and displays want
+        announced, each as ``{"type": one of ANNOUNCEMENTS, "player": index or None, "text": words}``:
+        a capture, a tower, a crash, the rings aligning. ``after`` is ``self.apply(action)``.
+        Public information only; none by default."""
+        return []
 
     def public_view(self) -> dict[str, Any]:
         """A JSON-able picture of what every player may see (for MQTT and displays)."""

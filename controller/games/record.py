@@ -73,6 +73,8 @@ class Match:
         self._chance_nodes = [0]  # chance nodes resolved before each state of the history
         self.public_log: list[str] = []
         """Each recorded action as everyone may see it (``State.public_action_text``)."""
+        self.announced: list[list[dict[str, Any]]] = []
+        """What each recorded action made happen (``State.announcements``)."""
         for text in record.actions:
             action = self.state.action_from_text(text)
             self._push(self.state.apply(action), action)
@@ -100,6 +102,7 @@ class Match:
     def _push(self, new: State, action: Action) -> None:
         old = self.state
         self.public_log.append(old.public_action_text(action))
+        self.announced.append(old.announcements(action, new))
         self._chance_nodes.append(self._chance_nodes[-1] + (old.current_player == CHANCE))
         self.history.append(new)
 
@@ -124,4 +127,5 @@ class Match:
         self._chance_nodes.pop()
         self.record.actions.pop()
         self.public_log.pop()
+        self.announced.pop()
         return self.state

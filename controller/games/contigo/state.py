@@ -524,6 +524,12 @@ class ContigoState(State):
         view.update(zip(PIT_CHANNELS, self.pits, strict=True))
         return view
 
+    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
+        if action[0] in ("m", "p") and after.captured != self.captured:
+            return [{"type": "capture", "player": self.player,
+                     "text": f"{COLORS[self.player]} captures on {SQUARE_NAMES[action[2]]}"}]
+        return []
+
     def physical_changes(self, action: Action) -> dict[str, int]:
         # The referee asks this for every legal action, and a capture-game bead phase can have
         # thousands: a bead move only changes pit counts, read straight off the action.

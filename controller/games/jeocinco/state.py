@@ -751,6 +751,21 @@ class JeocincoState(State):
                 m |= 1 << t
         return m
 
+    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        p = self.current_player
+        if action[0] == "tower":
+            out.append({"type": "tower", "player": p,
+                        "text": f"player {p} completes {B.PENT_NAMES[action[1]]}: a tower stands"})
+        elif action[0] == "dispute":
+            out.append({"type": "dispute", "player": p,
+                        "text": f"player {p} challenges the piece on {B.SLOT_NAMES[action[1]]}"})
+        lost = set(self.bridges) - set(after.bridges)
+        for k in sorted(lost):
+            out.append({"type": "bridge_lost", "player": None,
+                        "text": f"the bridge {B.BRIDGE_NAMES[k]} falls with its support"})
+        return out
+
     def _sensed_bits(self) -> tuple[int, int, int]:
         """What the presence sensors see, as bit masks: slots, tower sockets, bridge sockets."""
         towers = 0

@@ -9,7 +9,17 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
+from controller.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    BadPosition,
+    Channel,
+    ChannelKind,
+    Game,
+    IllegalAction,
+    State,
+)
 from controller.games.scriptorium import board as B
 from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES
 
@@ -108,6 +118,20 @@ class ScriptoriumState(State):
         for key, value in kw.items():
             setattr(s, "_" + key, value)
         return s
+
+    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if after._pins != self._pins and len(after._pins) > len(self._pins):
+            out.append({"type": "pin", "player": self._turn if self._turn >= 0 else None,
+                        "text": f"a black pin on {B.location_text(after._pins[-1])}"})
+        if after._active != self._active:
+            out.append({"type": "sync", "player": None,
+                        "text": f"the {PART_NAMES[self._active]} is in sync: the clock passes to the "
+                                f"{PART_NAMES[after._active]}"})
+        before, now = self.public_view()["aligned"], after.public_view()["aligned"]
+        if now and not before:
+            out.append({"type": "aligned", "player": None, "text": "the rings are aligned: the board is frozen"})
+        return out
 
     # --- basic properties -------------------------------------------------------------------
     @property

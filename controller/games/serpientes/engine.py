@@ -10,6 +10,7 @@ from typing import Any
 from controller.games.base import (
     CHANCE,
     TERMINAL,
+    Action,
     Channel,
     ChannelKind,
     Game,
@@ -74,6 +75,17 @@ class SerpientesState(State):
         for name in _SLOTS:
             setattr(s, name, getattr(self, name))
         return s
+
+    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
+        if action[0] != "step":
+            return []
+        p = self._player
+        if after._last.startswith("crash-"):
+            return [{"type": "crash", "player": p,
+                     "text": f"player {p}'s snake crashed ({after._last[6:]}): the stick goes back to the box"}]
+        if after._last == "ate":
+            return [{"type": "ate", "player": p, "text": f"player {p}'s snake ate a token"}]
+        return []
 
     @property
     def options(self) -> dict[str, Any]:
