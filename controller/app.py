@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from controller.config import Config
+from controller.journal import Journal
 from controller.mqtt import MqttBridge
 from controller.service import Service
 from hardware.layout import Layout, load_layout
@@ -61,7 +62,16 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
     mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id) if config.mqtt.enabled else None
     inputs = make_inputs(config, layout)
     return Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
-                   mqtt=mqtt, inputs=inputs)
+                   mqtt=mqtt, inputs=inputs, journal=make_journal(config))
+
+
+def make_journal(config: Config) -> Journal | None:
+    """The journal file: ``journal.path``, else ``$STATE_DIRECTORY/journal.sqlite`` (systemd's
+    ``StateDirectory=``), else none (the demo, a laptop)."""
+    path = config.journal.path
+    if not path and os.environ.get("STATE_DIRECTORY"):
+        path = os.path.join(os.environ["STATE_DIRECTORY"].split(":")[0], "journal.sqlite")
+    return Journal(path) if path else None
 
 
 def run_forever(service: Service) -> int:

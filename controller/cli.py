@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -47,6 +48,46 @@ def _sim(args: argparse.Namespace) -> int:
     return main(args)
 
 
+def _journal(args: argparse.Namespace) -> int:
+    import json
+
+    from controller.journal import Journal
+
+    journal = Journal(args.path)
+    if args.export is not None:
+        print(json.dumps(journal.record(args.export).to_dict(), indent=1))
+        return 0
+    for g in journal.games():
+        result = "in play" if not g["finished"] else json.dumps(g["result"])
+        print(f"{g['id']:5}  {g['board']:12} {g['game']:12} {g['actions']:5} actions  {result}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine."""
+    import json
+
+    from controller.games import IllegalAction
+    from controller.games.record import Match, Record
+
+    text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
+    record = Record.from_dict(json.loads(text))
+    match = Match(Record(record.game, record.options, record.num_players, record.seed))
+    for n, text in enumerate(record.actions, start=1):
+        try:
+            match.apply_text(text)
+        except IllegalAction as exc:
+            print(f"action {n} ({text}) is not legal: {exc.reason}", file=sys.stderr)
+            return 1
+        if args.verbose:
+            print(f"{n:5}  {match.public_log[-1]}")
+    state = match.state
+    over = "game over" if state.is_terminal() else "still in play"
+    print(f"{record.game}: {len(record.actions)} actions replayed, {over}; winners {state.winners()}, "
+          f"scores {list(state.scores())}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arbitro", description="Referee for physical tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -57,6 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="TOML configuration (default: every key's default)")
     p.add_argument("--debug", action="store_true", help="log the raw channel traffic too")
     p.set_defaults(func=_run)
+
+    p = sub.add_parser("journal", help="list the games in a journal, or export one as a record")
+    p.add_argument("path", help="the journal file (journal.sqlite in the state directory)")
+    p.add_argument("--export", type=int, metavar="ID", help="print game ID as a JSON record")
+    p.set_defaults(func=_journal)
+
+    p = sub.add_parser("replay", help="re-referee a game record (JSON from `arbitro journal --export`)")
+    p.add_argument("record", help="the record file, or - for standard input")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every action")
+    p.set_defaults(func=_replay)
 
     from controller import demo
 

@@ -69,12 +69,19 @@ class MqttConfig:
 
 
 @dataclass
+class JournalConfig:
+    path: str = ""  # "": $STATE_DIRECTORY/journal.sqlite under systemd, else no journal
+    resume: bool = True  # after a power cut or crash, carry on with the board's unfinished game
+
+
+@dataclass
 class Config:
     board: BoardConfig = field(default_factory=BoardConfig)
     sensors: SensorsConfig = field(default_factory=SensorsConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     inputs: InputsConfig = field(default_factory=InputsConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:

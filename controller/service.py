@@ -18,9 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from controller import sdnotify
 from controller.config import Config
 from controller.games import CHANCE, TERMINAL, ChannelKind, IllegalAction, get_game
 from controller.games.record import Match, Record
+from controller.journal import Journal
 from controller.ledview import LedScene, player_colour, render_frame
 from controller.mqtt import Command, MqttBridge
 from controller.referee import Referee, Verdict, shortest_turn
@@ -52,7 +54,7 @@ class Service:
 
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Callable[[object], None]], Any] | None = None,
-                 mqtt: MqttBridge | None = None, inputs: TableInputs | None = None,
+                 mqtt: MqttBridge | None = None, inputs: TableInputs | None = None, journal: Journal | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config
         self.game = get_game(config.board.game)
@@ -80,7 +82,11 @@ class Service:
         self.restoring = False
         self.choice = 0
         self.resigned: int | None = None
-        self.new_game(config.board.game, config.board.options, config.board.num_players, config.board.seed)
+        self.journal = journal
+        self.journal_id: int | None = None
+        self.journal_finished = False
+        if not (config.journal.resume and self._resume()):
+            self.new_game(config.board.game, config.board.options, config.board.num_players, config.board.seed)
 
     # -- the game ------------------------------------------------------------------------------
 
@@ -104,6 +110,37 @@ class Service:
             self.board_known = False
             if self.link is not None:
                 self.link.request_snapshot()
+        if self.journal is not None:
+            if self.journal_id is not None and not self.journal_finished:
+                self.journal.finish(self.journal_id, {"abandoned": True, "moves": len(self.match.record.actions)})
+            self.journal_id, self.journal_finished = self.journal.start(self.config.board.id, match.record), False
+        self._take(match, layout)
+        log.info("new game: %s, %d players, options %s, seed %d", g.title, players, opts, seed)
+        self._auto_chance()
+
+    def _resume(self) -> bool:
+        """Carry on with the board's unfinished game from the journal (after a power cut or crash)."""
+        found = self.journal.unfinished(self.config.board.id) if self.journal is not None else None
+        if found is None:
+            return False
+        game_id, record = found
+        try:
+            match = Match(record)  # every action re-checked by the rules engine
+            layout = load_layout(self.config.board.layout or record.game)
+            layout.check_game(get_game(record.game), record.options, record.num_players)
+        except (ValueError, KeyError) as exc:
+            log.error("cannot resume game %d from the journal (%s); starting a new one", game_id, exc)
+            self.journal.finish(game_id, {"abandoned": True, "error": str(exc)})
+            return False
+        self.journal_id, self.journal_finished = game_id, False
+        self._take(match, layout)
+        log.info("resumed %s after %d actions (journal game %d)", self.game.title, len(record.actions), game_id)
+        return True
+
+    def _take(self, match: Match, layout: Layout) -> None:
+        """Make ``match`` the game on this board."""
+        g = get_game(match.record.game)
+        opts, players = match.record.options, match.record.num_players
         self.layout = layout
         self.game = g
         self.match = match
@@ -120,8 +157,6 @@ class Service:
             self.inputs.calibrate({c: v for c, v in self.referee.expected().items()
                                    if self.kinds[c] == ChannelKind.OFFSET})
             self.sensed.update(self.inputs.offsets())
-        log.info("new game: %s, %d players, options %s, seed %d", g.title, players, opts, seed)
-        self._auto_chance()
 
     @property
     def state(self):
@@ -178,14 +213,21 @@ class Service:
         blink_period = 0.5 / self.config.leds.blink_hz
         next_blink = self.clock() + blink_period
         self.blink_on = True
+        ping = sdnotify.watchdog_interval()
+        next_ping = self.clock() if ping else None
+        sdnotify.notify(f"READY=1\nSTATUS=refereeing {self.game.title}")
         while True:
             now = self.clock()
-            deadline = min(d for d in (self.settle_at, next_blink) if d is not None)
+            if next_ping is not None and now >= next_ping:  # the loop turns: tell systemd's watchdog
+                sdnotify.notify("WATCHDOG=1")
+                next_ping = now + ping
+            deadline = min(d for d in (self.settle_at, next_blink, next_ping) if d is not None)
             try:
                 event = self.events.get(timeout=max(0.0, deadline - now))
             except queue.Empty:
                 event = None
             if isinstance(event, Stop):
+                sdnotify.notify("STOPPING=1")
                 break
             try:
                 if event is not None:
@@ -545,6 +587,7 @@ class Service:
     def _publish(self, why: str) -> None:
         self._state_seq += 1
         self._show_leds()
+        self._journal()
         state = self.public_state()
         if self.mqtt is not None:
             self.mqtt.publish_state(state)
@@ -555,6 +598,21 @@ class Service:
                 self.mqtt.publish_private(p, private)
         for observer in self.observers:
             observer("state", state)
+
+    def _journal(self) -> None:
+        """Put the game's actions on disk (after the LEDs: should the power go in between, the move
+        is still on the board, and the referee takes it again when the game resumes)."""
+        if self.journal is None or self.journal_id is None:
+            return
+        self.journal.sync(self.journal_id, self.match.record.actions)
+        over = self.state.is_terminal() or self.resigned is not None
+        if over and not self.journal_finished:
+            self.journal.finish(self.journal_id, {"winners": self.winners(), "scores": list(self.state.scores()),
+                                                  "resigned": self.resigned})
+            self.journal_finished = True
+        elif not over and self.journal_finished:  # an undo after the end reopens the game
+            self.journal.reopen(self.journal_id)
+            self.journal_finished = False
 
     def scene(self) -> LedScene:
         state = self.state

@@ -18,7 +18,8 @@ from hardware.layout import load_layout
 class Table:
     def __init__(self, game: str, *, options: dict[str, Any] | None = None, players: int | None = None,
                  seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0,
-                 allow_takeback: bool = True) -> None:
+                 allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None) -> None:
+        """``moved``: channels that read otherwise than the game says when the table is switched on."""
         g = get_game(game)
         self.config = Config.from_dict({
             "board": {"id": f"t-{game}", "game": game, "seed": seed, "num_players": g.players(players),
@@ -26,18 +27,22 @@ class Table:
             "sensors": {"debounce_ms": debounce_ms},
             "inputs": {"pin_factory": "mock"},
             "mqtt": {"enabled": mqtt_port is not None, "port": mqtt_port or 1883},
+            "journal": {"path": journal},
         })
         self.layout = load_layout(game)
         self.sim = SimulatedBoard(self.layout.blocks, board_kind=self.layout.board_kind)
         self.service = build_service(self.config, sensor_url=self.sim.url)
         self.hands = Hands(self.service, self.sim)
-        start = self.service.state.physical_view()
+        start = {**self.service.state.physical_view(), **(moved or {})}
         self.hands.set_channels({c: v for c, v in start.items() if self.service.kinds[c] != ChannelKind.OFFSET and v})
         self.service.start()
-        self.wait(lambda s: s.board_known and s.verdict.kind == "in_sync", "the board to be read")
+        self.wait(lambda s: s.board_known and s.verdict.kind == ("setup" if moved else "in_sync"),
+                  "the board to be read")
 
     def close(self) -> None:
         self.service.stop()
+        if self.service.journal is not None:
+            self.service.journal.close()
         if self.service.inputs is not None:
             self.service.inputs.close()
         self.sim.close()

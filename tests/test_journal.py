@@ -1,0 +1,109 @@
+"""The journal: a power cut mid-game loses nothing; the game resumes where it was, the dice come out
+as they would have, and finished games export as records that ``arbitro replay`` re-referees."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+from controller.games import CHANCE
+from controller.games.record import Match, Record
+from controller.journal import Journal
+from tests.support.table import Table
+
+
+def play(table: Table, rng: random.Random, n: int) -> None:
+    for _ in range(n):
+        table.play(rng.choice(table.state.legal_actions()))
+
+
+def test_a_power_cut_mid_game_resumes_where_it_was_with_the_same_dice(tmp_path):
+    path = str(tmp_path / "journal.sqlite")
+    rng = random.Random(3)
+    with Table("contigo", seed=7, journal=path) as table:
+        play(table, rng, 9)
+        before = table.state.to_text()
+        record = Record.from_dict(table.service.match.record.to_dict())
+    # The power comes back: the service reads the journal and carries on.
+    with Table("contigo", seed=99, journal=path) as table:
+        assert table.state.to_text() == before
+        assert table.service.match.record.actions == record.actions
+        assert table.service.match.record.seed == 7
+        table.idle()
+        assert table.verdict.kind in ("in_sync", "applied")
+        play(table, rng, 6)
+        after = table.service.match.record.actions
+    # The same seed and actions, uninterrupted, give the same game: chance drew the same outcomes.
+    replay = Match(Record("contigo", record.options, record.num_players, 7, after[: len(record.actions)]))
+    for text in after[len(record.actions):]:
+        if replay.state.current_player == CHANCE:
+            replay.resolve_chance()
+            assert replay.record.actions[-1] == text
+        else:
+            replay.apply_text(text)
+
+
+def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
+    path = str(tmp_path / "journal.sqlite")
+    rng = random.Random(5)
+    with Table("contigo", seed=2, journal=path) as table:
+        play(table, rng, 5)
+        while table.state.current_player == CHANCE:
+            play(table, rng, 1)
+        action = rng.choice(table.state.legal_actions())
+        text = table.state.action_to_text(action)
+        table.play(action)
+        done = list(table.service.match.record.actions)
+        game_id = table.service.journal_id
+    journal = Journal(path)
+    journal.sync(game_id, done[:-1])  # the last write never reached the disk
+    journal.close()
+    with Table("contigo", seed=2, journal=path) as table:
+        # The table starts from the journal's position, but the board still shows the move made.
+        board = Match(Record("contigo", table.service.match.record.options, 2, 2, done)).state.physical_view()
+        table.hands.set_channels({c: v for c, v in board.items() if table.state.physical_view()[c] != v})
+        table.wait(lambda s: len(s.match.record.actions) == len(done), f"the referee to take {text} again")
+        assert table.service.match.record.actions == done
+
+
+def test_a_board_changed_while_the_power_was_off_is_shown_as_the_setup_to_put_right(tmp_path):
+    path = str(tmp_path / "journal.sqlite")
+    rng = random.Random(4)
+    with Table("contigo", seed=4, journal=path) as table:
+        play(table, rng, 4)
+        view = table.state.physical_view()
+    occupied = next(c for c, v in view.items() if c.startswith("sq:") and v)
+    with Table("contigo", journal=path, moved={occupied: 0}) as table:
+        verdict = table.verdict
+        assert verdict.kind == "setup" and verdict.channels == (occupied,)
+        assert f"a piece is missing at {occupied[3:]}" in verdict.message
+        table.hands.set_channels({occupied: view[occupied]})
+        table.idle()
+        assert table.verdict.kind == "in_sync" and table.moves == 4
+
+
+def test_finished_games_export_as_records_that_replay_re_referees(tmp_path):
+    path = str(tmp_path / "journal.sqlite")
+    rng = random.Random(1)
+    with Table("contigo", seed=1, journal=path) as table:
+        while not table.state.is_terminal():
+            play(table, rng, 1)
+        table.idle()
+        winners = table.state.winners()
+    listing = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path],
+                             capture_output=True, text=True, check=True).stdout
+    assert "contigo" in listing and json.dumps({"winners": winners})[:-1] in listing
+    exported = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path, "--export", "1"],
+                              capture_output=True, text=True, check=True).stdout
+    (tmp_path / "game.json").write_text(exported)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "game.json")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and f"game over; winners {winners}" in done.stdout
+    record = json.loads(exported)
+    record["actions"][3] = record["actions"][2]  # a tampered record is refused
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "bad.json")],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "action 4" in done.stderr

@@ -1,0 +1,67 @@
+"""The unit file verifies and stays locked down; the service speaks systemd's notify protocol."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from controller.config import Config
+from controller.service import Service
+from hardware.layout import load_layout
+from hardware.leds import LedStrip, RecordingPixels
+
+UNIT = Path(__file__).parent.parent / "systemd" / "arbitro.service"
+ANALYZE = shutil.which("systemd-analyze") or "systemd-analyze"  # the README's test command installs it
+
+
+def installed_unit(tmp_path: Path) -> Path:
+    """The unit with ExecStart pointing at this checkout's arbitro (verify wants an executable)."""
+    arbitro = shutil.which("arbitro") or sys.executable
+    unit = tmp_path / "arbitro.service"
+    unit.write_text(UNIT.read_text().replace("/opt/arbitro/.venv/bin/arbitro", str(arbitro)))
+    return unit
+
+
+def test_the_unit_verifies_without_warnings(tmp_path):
+    done = subprocess.run([ANALYZE, "verify", str(installed_unit(tmp_path))], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # Unknown keys are only warnings: none may be there.
+    assert "Unknown" not in done.stderr and "arbitro.service" not in done.stderr, done.stderr
+
+
+def test_the_unit_is_locked_down(tmp_path):
+    done = subprocess.run([ANALYZE, "security", "--offline=true", str(installed_unit(tmp_path))],
+                          capture_output=True, text=True)
+    exposure = float(re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout).group(1))
+    assert exposure <= 2.0, done.stdout[-2000:]
+    text = UNIT.read_text()
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=arbitro", "StateDirectory=arbitro",
+                 "ProtectSystem=strict", "DevicePolicy=closed", "After=network-online.target mosquitto.service"):
+        assert line in text
+
+
+def test_the_service_says_ready_and_pings_the_watchdog(tmp_path, monkeypatch):
+    path = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(path)
+        sock.settimeout(5)
+        monkeypatch.setenv("NOTIFY_SOCKET", path)
+        monkeypatch.setenv("WATCHDOG_USEC", "100000")
+        monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+        config = Config.from_dict({"board": {"game": "contigo"}, "inputs": {"enabled": False},
+                                   "mqtt": {"enabled": False}})
+        layout = load_layout("contigo")
+        service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout).start()
+        try:
+            got = [sock.recv(256).decode() for _ in range(4)]
+        finally:
+            service.stop()
+        stopping = sock.recv(256).decode()
+    assert got[0].startswith("READY=1\nSTATUS=refereeing Contigo")
+    assert got[1:] == ["WATCHDOG=1"] * 3
+    assert stopping == "STOPPING=1"
