@@ -108,11 +108,16 @@ class Requester:
         self.answers: dict[str, threading.Event] = {}
         self.results: dict[str, dict] = {}
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"demo-op-{random.getrandbits(32):x}")
-        self.client.on_connect = lambda c, u, f, r, p=None: (set_nodelay(c), c.subscribe(f"{base}/response/+", 1))
+        self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.connect(host, port)
         self.client.loop_start()
         self.n = 0
+
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: object,
+                    properties: object = None) -> None:
+        set_nodelay(client)
+        client.subscribe(f"{self.base}/response/+", 1)
 
     def _on_message(self, client, userdata, msg) -> None:
         body = json.loads(msg.payload)
@@ -199,9 +204,13 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
     events: list[str] = []
     with SimulatedBoard(layout.blocks, board_kind=layout.board_kind, scan_ms=1.0, debounce_scans=3) as sim:
         service = build_service(config, sensor_url=sim.url, mqtt_client_id=f"arbitro-{board_id}")
-        service.observers.append(lambda kind, data: kind == "event" and events.append(
-            f"[{data['move']:4}] {data['type']}: " + ", ".join(f"{k}={v}" for k, v in data.items()
-                                                               if k not in ("type", "game", "move"))))
+
+        def keep_events(kind: str, data: Any) -> None:
+            if kind == "event":
+                details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("type", "game", "move"))
+                events.append(f"[{data['move']:4}] {data['type']}: {details}")
+
+        service.observers.append(keep_events)
         hands = Hands(service, sim, pace)
         # The table starts set up as the game begins: pieces where the rules put them.
         start = service.state.physical_view()  # the loop has not started: nothing races this read

@@ -57,7 +57,8 @@ class Journal:
         cur = self.db.execute(
             "INSERT INTO games (board, game, options, num_players, seed) VALUES (?, ?, ?, ?, ?)",
             (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, record.seed))
-        game_id = int(cur.lastrowid)
+        game_id = cur.lastrowid
+        assert game_id is not None
         self._stored[game_id] = []
         self.sync(game_id, record.actions)
         return game_id

@@ -120,7 +120,9 @@ class Service:
 
     def _resume(self) -> bool:
         """Carry on with the board's unfinished game from the journal (after a power cut or crash)."""
-        found = self.journal.unfinished(self.config.board.id) if self.journal is not None else None
+        if self.journal is None:
+            return False
+        found = self.journal.unfinished(self.config.board.id)
         if found is None:
             return False
         game_id, record = found
@@ -218,7 +220,7 @@ class Service:
         sdnotify.notify(f"READY=1\nSTATUS=refereeing {self.game.title}")
         while True:
             now = self.clock()
-            if next_ping is not None and now >= next_ping:  # the loop turns: tell systemd's watchdog
+            if ping is not None and next_ping is not None and now >= next_ping:  # the loop turns: tell the watchdog
                 sdnotify.notify("WATCHDOG=1")
                 next_ping = now + ping
             deadline = min(d for d in (self.settle_at, next_blink, next_ping) if d is not None)
