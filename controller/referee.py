@@ -29,6 +29,7 @@ Diff = frozenset[tuple[str, int]]
 """The channels where a view differs from the current one, with their values in that view."""
 
 MAX_CHAIN_FIRSTS = 400  # first actions tried when looking for two actions in a row
+MAX_SILENT_FIRSTS = 8  # silent actions tried as the first of two (more: the player chooses with buttons)
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ class Referee:
             return [(a,) for a in single]
         sensed_channels = {c for c, _ in sensed_diff}
         firsts = [a for d, acts in moves.by_diff.items() if {c for c, _ in d} <= sensed_channels for a in acts]
-        firsts += moves.silent
+        if len(moves.silent) <= MAX_SILENT_FIRSTS:  # a choice made by the move itself (reveal, then step)
+            firsts += moves.silent
         player = state.current_player
         for first in firsts[:MAX_CHAIN_FIRSTS]:
             nxt = state.apply(first)
