@@ -399,6 +399,10 @@ class Service:
                 self._event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
     def _undo(self) -> str:
+        if self.resigned is not None:  # the resignation is what is taken back
+            self._event("undo", action=f"resign {self.resigned}")
+            self.resigned = None
+            return "resign"
         if len(self.match.record.actions) == 0:
             raise IllegalAction("undo", "there is nothing to undo")
         undone = self.match.public_log[-1]
@@ -408,7 +412,6 @@ class Service:
             undone = self.match.public_log[-1]
             self.match.undo()
         self.restoring = not self.sensed_matches()
-        self.resigned = None
         self._event("undo", action=undone)
         return undone
 

@@ -99,3 +99,21 @@ def test_a_thousand_malformed_requests_are_refused_and_change_nothing(toy_servic
         assert op.request(BASE, "state", {})["ok"] is True
     finally:
         op.close()
+
+
+def test_a_resignation_ends_the_game_and_undo_takes_it_back(toy_service, broker):
+    op = Listener(broker.port, [f"{BASE}/#"])
+    try:
+        op.request(BASE, "roll", {})
+        first = op.request(BASE, "state", {})["result"]["turn"]
+        assert op.request(BASE, "choose", {"action": "a1"})["ok"]
+        answer = op.request(BASE, "resign", {"player": first})
+        assert answer["ok"] and answer["result"] == {"resigned": first}
+        state = op.request(BASE, "state", {})["result"]
+        assert state["over"] and state["winners"] == [1 - first] and state["turn"] is None
+        assert op.request(BASE, "choose", {"action": "b2"})["error"] == "choose: the game is over"
+        assert op.request(BASE, "undo", {})["result"] == {"undone": "resign"}
+        state = op.request(BASE, "state", {})["result"]
+        assert not state["over"] and state["moves"] == 2 and state["turn"] == 1 - first
+    finally:
+        op.close()
