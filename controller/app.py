@@ -61,8 +61,19 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
         config.sensors.url = sensor_url
     mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id) if config.mqtt.enabled else None
     inputs = make_inputs(config, layout)
-    return Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
-                   mqtt=mqtt, inputs=inputs, journal=make_journal(config))
+    sim = None
+    if config.sensors.url == "sim":  # a simulated board in this process, set up as the game starts
+        from firmware_bridge.sim import SimulatedBoard
+
+        sim = SimulatedBoard(layout.blocks, board_kind=layout.board_kind)
+        config.sensors.url = sim.url
+    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
+                      mqtt=mqtt, inputs=inputs, journal=make_journal(config))
+    if sim is not None:
+        view = service.state.physical_view()
+        sim.set_many({sensor: view[channel] for channel, sensor in layout.sensor_of.items()})
+        service.owned.append(sim)
+    return service
 
 
 def make_journal(config: Config) -> Journal | None:

@@ -31,7 +31,7 @@ class BoardConfig:
 
 @dataclass
 class SensorsConfig:
-    url: str = "sim"  # a serial device, a pyserial URL, or "sim" for a simulated board in-process
+    url: str = "/dev/arbitro-sensors"  # a serial device, a pyserial URL, or "sim": a simulated board in-process
     debounce_ms: float = 25.0
     heartbeat_timeout: float = 3.0
 

@@ -70,6 +70,7 @@ class Service:
         self.link_factory = link_factory
         self.link: Any = None
         self.observers: list[Callable[[str, Any], None]] = []
+        self.owned: list[Any] = []  # things started for this service alone (an in-process simulated board)
         self.fatal: str | None = None
         self._thread: threading.Thread | None = None
         self._state_seq = 0
@@ -187,6 +188,8 @@ class Service:
             self.link.stop()
         if self.mqtt is not None:
             self.mqtt.stop()
+        for thing in self.owned:
+            thing.close()
 
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
