@@ -50,7 +50,7 @@ class Call:
 
 
 class Service:
-    """The referee service for one board. Construct, ``start()`` (or ``run()``), ``stop()``."""
+    """The referee service for one board. Construct, ``start()``, ``stop()``."""
 
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Callable[[object], None]], Any] | None = None,
@@ -175,10 +175,6 @@ class Service:
         self._thread = threading.Thread(target=self._loop, name="arbitro-loop", daemon=True)
         self._thread.start()
         return self
-
-    def run(self) -> None:
-        self._open_adapters()
-        self._loop()
 
     def stop(self) -> None:
         self.post(Stop())

@@ -72,11 +72,3 @@ class LedStrip:
         self.last = frame
         self.frames_sent += 1
         return True
-
-    def off(self) -> None:
-        self.show([OFF] * self.n)
-
-
-def decode_grb(buffer: bytes) -> list[RGB]:
-    """Turn a transmitted GRB buffer back into RGB colours (for tests and the terminal picture)."""
-    return [(buffer[i + 1], buffer[i], buffer[i + 2]) for i in range(0, len(buffer), 3)]

@@ -16,28 +16,18 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller import schemas
-from controller.config import Config
 from controller.demo import play_game
-from controller.mqtt import COMMANDS, MqttBridge
+from controller.mqtt import COMMANDS
 from controller.service import Service
-from hardware.layout import reference_layout
-from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 
 BASE = "arbitro/b1"
 
 
 def toy_service(port: int, **mqtt: object) -> Service:
-    config = Config.from_dict({"board": {"id": "b1", "game": "toy", "seed": 5}, "inputs": {"enabled": False},
-                               "mqtt": {"port": port, **mqtt}})
-    from controller.games import get_game
-
-    layout = reference_layout(get_game("toy"))
-    bridge = MqttBridge(config.mqtt, "b1")
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    service.start()
-    assert bridge.connected.wait(10)
-    assert bridge.flush()  # the broker has all of it: a later subscriber gets the retained messages
+    service = mqtt_service("toy", "b1", port, seed=5, mqtt=mqtt)
+    assert service.mqtt.flush()  # the broker has all of it: a later subscriber gets the retained messages
     return service
 
 

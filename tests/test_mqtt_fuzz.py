@@ -11,25 +11,17 @@ from collections.abc import Iterator
 import pytest
 
 from controller import schemas
-from controller.config import Config
-from controller.mqtt import MAX_REQUEST_BYTES, MqttBridge
+from controller.mqtt import MAX_REQUEST_BYTES
 from controller.service import Service
-from hardware.layout import load_layout
-from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 
 BASE = "arbitro/fz"
 
 
 @pytest.fixture
 def contigo(broker) -> Iterator[Service]:
-    config = Config.from_dict({"board": {"id": "fz", "game": "contigo", "seed": 4},
-                               "mqtt": {"port": broker.port}, "inputs": {"enabled": False}})
-    layout = load_layout("contigo")
-    bridge = MqttBridge(config.mqtt, "fz")
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    service.start()
-    assert bridge.connected.wait(10)
+    service = mqtt_service("contigo", "fz", broker.port, seed=4)
     yield service
     service.stop()
 

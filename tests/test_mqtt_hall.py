@@ -19,14 +19,10 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from controller.config import Config
 from controller.localbroker import Broker
-from controller.mqtt import MqttBridge
-from controller.service import Service
 from hardware.inputs import ButtonEvent
-from hardware.layout import reference_layout
-from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "arbitro/table12"
@@ -86,14 +82,9 @@ def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_ga
     hall = Broker(tmp_path / "hall", extra=["persistence true", f"persistence_location {tmp_path / 'hall'}/"]).start()
     local = Broker(tmp_path / "board", extra=["max_queued_messages 100000", *bridge_lines(hall.port)]).start()
     display = HallSubscriber(hall.port)
-    config = Config.from_dict({"board": {"id": "table12", "game": "toy", "seed": 2}, "inputs": {"enabled": False},
-                               "mqtt": {"port": local.port}})
-    layout = reference_layout(toy_game)
-    bridge = MqttBridge(config.mqtt, "table12")
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    service.start()
+    service = mqtt_service("toy", "table12", local.port, seed=2)
+    bridge = service.mqtt
     try:
-        assert bridge.connected.wait(10)
         operator = Listener(hall.port, [f"{BASE}/state", f"{BASE}/bridge"], reply_topic=f"{BASE}/response/hall-desk")
         try:
             operator.wait_for(lambda m: m[0] == f"{BASE}/bridge" and m[1] == b"1")  # the bridge's own notice

@@ -21,14 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import Config
 from controller.mqtt import Command, MqttBridge
-from controller.service import Service
 from firmware_bridge.sim import SimulatedBoard
 from hardware.inputs import ButtonEvent
-from hardware.layout import load_layout, reference_layout
-from hardware.leds import LedStrip, RecordingPixels
+from hardware.layout import load_layout
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "arbitro/r1"
@@ -68,14 +66,8 @@ def test_a_killed_service_turns_status_offline_through_its_will(broker, tmp_path
 @pytest.fixture
 def toy(toy_game, broker):
     """A noughts-and-crosses service on board ``r1`` (roll decides who starts) and its bridge."""
-    config = Config.from_dict({"board": {"id": "r1", "game": "toy", "seed": 9},
-                               "mqtt": {"port": broker.port}, "inputs": {"enabled": False}})
-    layout = reference_layout(toy_game)
-    bridge = MqttBridge(config.mqtt, "r1")
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    service.start()
-    assert bridge.connected.wait(10)
-    yield service, bridge
+    service = mqtt_service("toy", "r1", broker.port, seed=9)
+    yield service, service.mqtt
     service.stop()
 
 

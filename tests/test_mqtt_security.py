@@ -21,9 +21,8 @@ from controller.config import Config
 from controller.localbroker import Broker, free_port
 from controller.mqtt import MqttBridge
 from controller.service import Service
-from hardware.layout import load_layout
-from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto"
 BOARD = "hall7"
@@ -86,16 +85,9 @@ def secured(tmp_path_factory) -> Iterator[tuple[Broker, int, dict[str, Path]]]:
 
 def start_service(port: int, **mqtt: object) -> Service:
     """A Serpientes service (electronic dealing: the hands are dealt at once) logged in as ``arbitro``."""
-    config = Config.from_dict({"board": {"id": BOARD, "game": "serpientes", "seed": 3, "chance": "auto"},
-                               "inputs": {"enabled": False},
-                               "mqtt": {"port": port, "username": "arbitro", "password": ACCOUNTS["arbitro"],
-                                        **mqtt}})
-    layout = load_layout("serpientes")
-    bridge = MqttBridge(config.mqtt, BOARD)
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
-    service.start()
-    assert bridge.connected.wait(10), "the service could not log in"
-    assert bridge.flush(5)
+    service = mqtt_service("serpientes", BOARD, port, seed=3, board={"chance": "auto"},
+                           mqtt={"username": "arbitro", "password": ACCOUNTS["arbitro"], **mqtt})
+    assert service.mqtt.flush(5)
     return service
 
 

@@ -7,25 +7,15 @@ import random
 
 import pytest
 
-from controller.config import Config
-from controller.mqtt import MqttBridge
-from controller.service import Service
-from hardware.layout import reference_layout
-from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 
 BASE = "arbitro/t1"
 
 
 @pytest.fixture
 def toy_service(toy_game, broker):
-    config = Config.from_dict({"board": {"id": "t1", "game": "toy", "seed": 5},
-                               "mqtt": {"port": broker.port}, "inputs": {"enabled": False}})
-    layout = reference_layout(toy_game)
-    mqtt = MqttBridge(config.mqtt, "t1")
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=mqtt)
-    service.start()
-    assert mqtt.connected.wait(10)
+    service = mqtt_service("toy", "t1", broker.port, seed=5)
     yield service
     service.stop()
 

@@ -1,0 +1,26 @@
+"""A referee service on MQTT alone: no sensor link, no GPIO, a recording LED strip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.config import Config
+from controller.games import get_game
+from controller.mqtt import MqttBridge
+from controller.service import Service
+from hardware.layout import reference_layout
+from hardware.leds import LedStrip, RecordingPixels
+
+
+def mqtt_service(game: str, board_id: str, port: int, *, seed: int, board: dict[str, Any] | None = None,
+                 mqtt: dict[str, Any] | None = None) -> Service:
+    """Start a service for ``game`` on board ``board_id`` against the broker on ``port``; returns once
+    its bridge is connected (``service.mqtt``). ``board`` and ``mqtt`` add configuration keys."""
+    config = Config.from_dict({"board": {"id": board_id, "game": game, "seed": seed, **(board or {})},
+                               "inputs": {"enabled": False}, "mqtt": {"port": port, **(mqtt or {})}})
+    layout = reference_layout(get_game(game))
+    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout,
+                      mqtt=MqttBridge(config.mqtt, board_id))
+    service.start()
+    assert service.mqtt.connected.wait(10), "the service could not connect to the broker"
+    return service
