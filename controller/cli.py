@@ -42,6 +42,21 @@ def _demo(args: argparse.Namespace) -> int:
     return demo.run(args)
 
 
+def _display(args: argparse.Namespace) -> int:
+    import logging
+
+    from controller.display.cli import config_from
+    from controller.display.server import main
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = config_from(args)
+    except argparse.ArgumentTypeError as exc:
+        print(f"arbitro display: {exc}", file=sys.stderr)
+        return 2
+    return main(config)
+
+
 def _sim(args: argparse.Namespace) -> int:
     from firmware_bridge.sim import main
 
@@ -114,6 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="bots play on a simulated board, drawn in the terminal, live on MQTT")
     demo.add_arguments(p)
     p.set_defaults(func=_demo)
+
+    from controller.display import cli as display_cli
+
+    p = sub.add_parser("display", help="web pages that draw every board live from MQTT: the hall, boards, seats")
+    display_cli.add_arguments(p)
+    p.set_defaults(func=_display)
 
     p = sub.add_parser("sim", help="a simulated sensor board on a pty or TCP port; prints its URL, reads commands")
     p.add_argument("--channels", default="presence:64", help="channel blocks KIND:COUNT,... (presence, count, piece)")

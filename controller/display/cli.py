@@ -1,0 +1,55 @@
+"""``arbitro display``'s command-line options (kept apart so ``arbitro --help`` stays light)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.display.server import DisplayConfig
+
+
+def host_port(text: str, default_port: int) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text, default_port
+    try:
+        return host or "127.0.0.1", int(port)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected HOST:PORT") from exc
+
+
+def board_delay(text: str) -> tuple[str, float]:
+    board, sep, seconds = text.partition("=")
+    try:
+        if not sep or not board or float(seconds) < 0:
+            raise ValueError
+        return board, float(seconds)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected BOARD=SECONDS") from exc
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT of the MQTT broker")
+    parser.add_argument("--listen", default="0.0.0.0:8080", help="HOST:PORT to serve the pages on (port 0: any)")
+    parser.add_argument("--base-topic", default="arbitro", help="the boards' base topic")
+    parser.add_argument("--username", default="", help="MQTT account (password in $ARBITRO_DISPLAY_PASSWORD)")
+    parser.add_argument("--tls-ca", help="TLS to the broker, checked against this CA file ('' for the system's)")
+    parser.add_argument("--delay", type=float, default=0.0, help="spectator delay in seconds for every board")
+    parser.add_argument("--board-delay", type=board_delay, action="append", default=[], metavar="BOARD=SECONDS",
+                        help="spectator delay for one board (repeatable)")
+    parser.add_argument("--public-url", default="", help="how phones reach this server, for the seat QR codes")
+
+
+def config_from(args: argparse.Namespace) -> DisplayConfig:
+    from controller.display.server import DisplayConfig
+
+    broker_host, broker_port = host_port(args.broker, 1883)
+    host, port = host_port(args.listen, 8080)
+    if args.delay < 0:
+        raise argparse.ArgumentTypeError("--delay must not be negative")
+    return DisplayConfig(broker_host=broker_host, broker_port=broker_port, username=args.username,
+                         password=os.environ.get("ARBITRO_DISPLAY_PASSWORD", ""), tls_ca=args.tls_ca,
+                         base_topic=args.base_topic, host=host, port=port, delay=args.delay,
+                         board_delays=dict(args.board_delay), public_url=args.public_url)

@@ -1,0 +1,195 @@
+"""What the display knows of one board, built from its MQTT messages alone (no I/O here).
+
+``BoardModel.snapshot()`` is everything a board page or the hall draws: the public state, its SVG,
+player names, the move list, what happened in words, the game clock and the board's status. The
+private views (``player/<n>``) are kept apart and only ever leave through ``seat()``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.display.render import board_svg
+
+MAX_NAMES = 8
+MAX_NAME_LENGTH = 40
+LOG_LINES = 30
+
+
+def parse_names(payload: bytes | str) -> list[str] | None:
+    """A ``names`` payload: a JSON list of at most 8 strings of at most 40 characters; else None."""
+    try:
+        names = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(names, list) or len(names) > MAX_NAMES:
+        return None
+    if not all(isinstance(n, str) and len(n) <= MAX_NAME_LENGTH for n in names):
+        return None
+    return [n.strip() for n in names]
+
+
+@dataclass
+class Clock:
+    """The game clock, from when the display saw things happen (the engines keep no time).
+
+    ``used[p]`` is the time player p has had the turn, not counting the turn running now, which
+    began at ``since``. Times are wall-clock seconds (``time.time()``), so pages can tick on.
+    """
+
+    started: float | None = None
+    used: list[float] = field(default_factory=list)
+    turn: int | None = None
+    since: float | None = None
+    ended: float | None = None
+
+    def reset(self, now: float, players: int) -> None:
+        self.started, self.used, self.turn, self.since, self.ended = now, [0.0] * players, None, None, None
+
+    def observe(self, state: dict[str, Any], now: float) -> None:
+        players = int(state.get("num_players") or 0)
+        if self.started is None or len(self.used) != players:
+            self.reset(now, players)
+        if self.turn is not None and self.since is not None:
+            self.used[self.turn] += now - self.since
+        over = bool(state.get("over"))
+        self.turn = None if over else state.get("turn")
+        self.since = now if self.turn is not None else None
+        self.ended = (self.ended or now) if over else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"started": self.started, "used": [round(u, 3) for u in self.used], "turn": self.turn,
+                "since": self.since, "ended": self.ended}
+
+
+def describe(event: dict[str, Any], names: list[str]) -> str | None:
+    """An event in words, for the page's log (None: not worth a line)."""
+    kind = event.get("type")
+
+    def who(p: Any) -> str:
+        if isinstance(p, int) and 0 <= p < len(names) and names[p]:
+            return names[p]
+        return f"player {p}"
+
+    if kind == "action":
+        return f"move {event.get('move')}: {event.get('action')}"
+    if kind == "chance":
+        return f"move {event.get('move')}: chance gives {event.get('outcome')}"
+    if kind in ("violation", "ambiguous", "setup", "refused", "error"):
+        return f"{kind}: {event.get('message')}"
+    if kind == "resolved":
+        return "the board is put right"
+    if kind == "undo":
+        return f"undone: {event.get('action')}"
+    if kind == "takeback":
+        return f"taken back: {', '.join(event.get('actions') or [])}"
+    if kind == "resign":
+        return f"{who(event.get('player'))} resigned"
+    if kind == "game_over":
+        winners = event.get("winners") or []
+        return "game over: " + (", ".join(who(p) for p in winners) + " won" if winners else "nobody won")
+    if kind == "new_game":
+        return f"new game: {event.get('game')}, {event.get('num_players')} players"
+    if kind == "link":
+        return "sensor board connected" if event.get("up") else f"sensor board lost ({event.get('reason', '')})"
+    if "text" in event:  # the games' announcements: capture, tower, crash, sync, ...
+        return f"{kind}: {event['text']}"
+    return None  # 'choice' and anything newer: nothing to say on a public page
+
+
+@dataclass
+class BoardModel:
+    board: str
+    state: dict[str, Any] | None = None
+    status: str | None = None  # the service's retained status: online / offline
+    status_since: float | None = None
+    names: list[str] = field(default_factory=list)
+    moves: dict[int, str] = field(default_factory=dict)  # move number -> public action text
+    log: list[str] = field(default_factory=list)
+    clock: Clock = field(default_factory=Clock)
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> player/<n>; never in snapshot()
+    svg: str = ""
+
+    # -- what arrives ---------------------------------------------------------------------------
+
+    def on_state(self, state: dict[str, Any], now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        before = self.state
+        if before is None or self._new_game(before, state):
+            self.moves.clear()
+            self.clock.reset(now, int(state.get("num_players") or 0))
+        self.state = state
+        moves = int(state.get("moves") or 0)
+        for n in [n for n in self.moves if n > moves]:  # an undo or a takeback
+            del self.moves[n]
+        if moves and state.get("last_action") is not None:
+            self.moves[moves] = str(state["last_action"])
+        self.clock.observe(state, now)
+        self.svg = board_svg(state)
+
+    @staticmethod
+    def _new_game(before: dict[str, Any], after: dict[str, Any]) -> bool:
+        same = all(before.get(k) == after.get(k) for k in ("game", "options", "num_players"))
+        return not same or int(after.get("moves") or 0) == 0
+
+    def on_event(self, event: dict[str, Any], now: float | None = None) -> None:
+        if event.get("type") == "new_game":
+            self.moves.clear()
+            self.clock.started = None  # the next state starts the clock afresh
+        if event.get("type") in ("action", "chance") and isinstance(event.get("move"), int):
+            # Two actions judged at once come as two events but one state: keep both texts.
+            self.moves[event["move"]] = str(event.get("action", event.get("outcome")))
+        line = describe(event, self.names)
+        if line:
+            self.log = [*self.log[-(LOG_LINES - 1):], line]
+
+    def on_status(self, status: str, now: float | None = None) -> None:
+        if status != self.status:
+            self.status, self.status_since = status, time.time() if now is None else now
+
+    def on_names(self, names: list[str]) -> None:
+        self.names = names
+
+    def on_private(self, seat: int, view: dict[str, Any]) -> None:
+        self.private[seat] = view
+
+    # -- what leaves ----------------------------------------------------------------------------
+
+    def seats(self) -> int:
+        return int(self.state.get("num_players") or 0) if self.state else 0
+
+    def snapshot(self, delay: float = 0.0) -> dict[str, Any]:
+        """The public picture of the board: only what ``state``, ``events``, ``status`` and
+        ``names`` carry, plus the clock."""
+        return {
+            "board": self.board,
+            "state": self.state,
+            "svg": self.svg,
+            "names": self.names,
+            "moves": [[n, self.moves[n]] for n in sorted(self.moves)][-300:],
+            "log": self.log,
+            "clock": self.clock.to_json(),
+            "status": self.status,
+            "status_since": self.status_since,
+            "delay": delay,
+            "now": time.time(),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The hall's line for this board."""
+        s = self.state or {}
+        return {"board": self.board, "title": s.get("title"), "game": s.get("game"), "turn": s.get("turn"),
+                "over": s.get("over"), "winners": s.get("winners"), "moves": s.get("moves"), "seq": s.get("seq"),
+                "scores": s.get("scores"), "players": s.get("players"), "names": self.names,
+                "violation": (s.get("violation") or {}).get("message"), "status": self.status, "svg": self.svg,
+                "now": time.time()}
+
+    def seat(self, n: int) -> dict[str, Any]:
+        """What seat ``n``'s page shows: its own private view and the public basics."""
+        s = self.state or {}
+        return {"board": self.board, "seat": n, "private": self.private.get(n), "title": s.get("title"),
+                "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "status": self.status,
+                "colour": next((p["colour"] for p in s.get("players", []) if p.get("index") == n), None)}

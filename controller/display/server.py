@@ -1,0 +1,529 @@
+"""``arbitro display``: a web server that draws every board live from MQTT (docs/display.md).
+
+One paho client (its own thread) subscribes to the boards' topics and hands each message to the
+asyncio loop, which keeps a :class:`BoardModel` per board and pushes what changed to the open pages
+over Server-Sent Events. Pages get complete snapshots, never diffs, so a page that missed some
+(or a slow one, whose pending updates are coalesced) is right again with the next one.
+
+The display only reads the boards' topics; it writes just its own retained ``<board>/names``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import queue
+import secrets
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import segno
+from aiohttp import web
+
+from controller.display.model import MAX_NAMES, BoardModel, parse_names
+
+log = logging.getLogger("arbitro.display")
+
+STATIC = Path(str(resources.files("controller.display") / "static"))
+BOARD_ID = r"{board:[A-Za-z0-9_.\-]{1,64}}"
+SEAT = r"{seat:[0-9]{1,2}}"
+KEEPALIVE = 15.0  # seconds between SSE comments, so that dead connections are noticed
+
+
+@dataclass
+class DisplayConfig:
+    broker_host: str = "127.0.0.1"
+    broker_port: int = 1883
+    username: str = ""
+    password: str = ""
+    tls_ca: str | None = None  # a CA file: TLS to the broker ("" for the system's CAs)
+    base_topic: str = "arbitro"
+    host: str = "0.0.0.0"
+    port: int = 8080
+    delay: float = 0.0  # spectator delay for every board, seconds
+    board_delays: dict[str, float] = field(default_factory=dict)  # per board, overriding ``delay``
+    public_url: str = ""  # how phones reach this server (for the seat QR codes); default: the page's own address
+
+    def delay_of(self, board: str) -> float:
+        return self.board_delays.get(board, self.delay)
+
+
+class SeatPlay:
+    """Lets a person play a seat by clicking on its seat page (the demo uses it): whoever plays the
+    seat offers the legal moves, a click on the page picks one. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._offers: dict[tuple[str, int], list[str]] = {}
+        self._picked: dict[tuple[str, int], queue.Queue[str]] = {}
+        self.changed: Callable[[str, int], None] = lambda board, seat: None  # set by the display
+
+    def offer(self, board: str, seat: int, moves: list[str]) -> None:
+        with self._lock:
+            self._offers[(board, seat)] = list(moves)
+            self._picked.setdefault((board, seat), queue.Queue())
+        self.changed(board, seat)
+
+    def offered(self, board: str, seat: int) -> list[str] | None:
+        with self._lock:
+            return self._offers.get((board, seat))
+
+    def pick(self, board: str, seat: int, move: str) -> bool:
+        with self._lock:
+            if move not in self._offers.get((board, seat), ()):
+                return False
+            del self._offers[(board, seat)]
+            self._picked[(board, seat)].put(move)
+        self.changed(board, seat)
+        return True
+
+    def wait(self, board: str, seat: int, timeout: float | None = None) -> str:
+        """The move clicked for ``seat`` (after ``offer``); raises ``queue.Empty`` on timeout."""
+        with self._lock:
+            picked = self._picked.setdefault((board, seat), queue.Queue())
+        return picked.get(timeout=timeout)
+
+
+class Subscriber:
+    """One open page: the latest message per key waits here until the page's stream sends it."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, bytes] = {}
+        self.wake = asyncio.Event()
+
+    def put(self, key: str, event: str, data: str) -> None:
+        self.pending[key] = f"event: {event}\ndata: {data}\n\n".encode()  # a newer one replaces an unsent one
+        self.wake.set()
+
+    def take(self) -> bytes:
+        out, self.pending = b"".join(self.pending.values()), {}
+        self.wake.clear()
+        return out
+
+
+class Display:
+    """The display server. ``await start()``, ``await stop()``; or :func:`start_in_thread`."""
+
+    def __init__(self, config: DisplayConfig, seat_play: SeatPlay | None = None) -> None:
+        self.config = config
+        self.seat_play = seat_play
+        self.boards: dict[str, BoardModel] = {}
+        self.public: dict[str, str] = {}  # board -> its latest released snapshot (after the delay), JSON
+        self.hall_lines: dict[str, str] = {}  # board -> its hall line, JSON
+        self.tokens: dict[tuple[str, int], str] = {}
+        self.broker_up = False
+        self.hall: set[Subscriber] = set()
+        self.watchers: dict[str, set[Subscriber]] = {}
+        self.seat_watchers: dict[tuple[str, int], set[Subscriber]] = {}
+        self._dirty: set[str] = set()
+        self._closing = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.runner: web.AppRunner | None = None
+        self.client: mqtt.Client | None = None
+        self.port = config.port
+
+    # -- life -----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        if self.seat_play is not None:
+            self.seat_play.changed = lambda board, seat: self._threadsafe(self._push_seat, board, seat)
+        self.runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.config.host, self.config.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        if server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
+        self._start_mqtt()
+        log.info("display on %s, broker %s:%d", self.url, self.config.broker_host, self.config.broker_port)
+
+    async def stop(self) -> None:
+        self._closing = True
+        for sub in self._all_subscribers():
+            sub.wake.set()
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    @property
+    def url(self) -> str:
+        host = self.config.host
+        if host in ("0.0.0.0", "::", ""):
+            host = _lan_address()
+        return f"http://{host}:{self.port}/"
+
+    def _all_subscribers(self) -> list[Subscriber]:
+        subs = list(self.hall)
+        for group in (*self.watchers.values(), *self.seat_watchers.values()):
+            subs.extend(group)
+        return subs
+
+    # -- MQTT (paho's thread posts into the loop) -----------------------------------------------
+
+    def _start_mqtt(self) -> None:
+        c = self.config
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"arbitro-display-{secrets.token_hex(4)}",
+                             protocol=mqtt.MQTTv5)
+        if c.username:
+            client.username_pw_set(c.username, c.password)
+        if c.tls_ca is not None:
+            client.tls_set(ca_certs=c.tls_ca or None)
+        client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # a restarted broker is back within 2 s
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = lambda cl, u, m: self._threadsafe(self._on_message, m.topic, m.payload)
+        client.connect_async(c.broker_host, c.broker_port, keepalive=10)
+        client.loop_start()
+        self.client = client
+
+    def _threadsafe(self, fn: Callable[..., None], *args: Any) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                self.loop.call_soon_threadsafe(fn, *args)
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        if reason.is_failure:
+            log.warning("the broker refused the display: %s", reason)
+            return
+        base = self.config.base_topic
+        client.subscribe([(f"{base}/+/{t}", 1) for t in ("state", "events", "status", "names", "player/+")])
+        self._threadsafe(self._broker, True)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        self._threadsafe(self._broker, False)
+
+    def _broker(self, up: bool) -> None:
+        self.broker_up = up
+        if up and self.client is not None:
+            # The names are ours to keep: a broker that restarted without its retained messages gets them back.
+            for model in self.boards.values():
+                if model.names:
+                    self.client.publish(self._names_topic(model.board), json.dumps(model.names), qos=1, retain=True)
+        self._push_status()
+
+    def _on_message(self, topic: str, payload: bytes) -> None:
+        base = self.config.base_topic + "/"
+        if not topic.startswith(base):
+            return
+        board, _, kind = topic[len(base):].partition("/")
+        model = self.boards.get(board)
+        if model is None:
+            model = self.boards[board] = BoardModel(board)
+        if kind == "status":
+            model.on_status(payload.decode(errors="replace"))
+            self._push_status()
+            self._push_seats(board)
+            self._changed(board)
+            return
+        if kind == "names":
+            names = parse_names(payload)
+            if names is not None:
+                model.on_names(names)
+                self._push_seats(board)
+                self._changed(board)
+            return
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            log.warning("%s: not JSON", topic)
+            return
+        if not isinstance(data, dict):
+            return
+        if kind == "state":
+            model.on_state(data)
+            self._push_seats(board)
+            self._changed(board)
+        elif kind == "events":
+            model.on_event(data)
+            self._changed(board)
+        elif kind.startswith("player/") and kind[7:].isdigit():
+            model.on_private(int(kind[7:]), data)
+            self._push_seats(board)
+
+    # -- pushing to pages -----------------------------------------------------------------------
+
+    def _changed(self, board: str) -> None:
+        # A burst of messages (a state, its events, the names) goes out as one snapshot.
+        if not self._dirty and self.loop is not None:
+            self.loop.call_soon(self._flush)
+        self._dirty.add(board)
+
+    def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for board in dirty:
+            model = self.boards[board]
+            delay = self.config.delay_of(board)
+            snapshot = json.dumps(model.snapshot(delay))
+            line = json.dumps(model.summary())
+            if delay > 0 and self.loop is not None:
+                self.loop.call_later(delay, self._release, board, snapshot, line)
+            else:
+                self._release(board, snapshot, line)
+
+    def _release(self, board: str, snapshot: str, line: str) -> None:
+        self.public[board] = snapshot
+        for sub in self.watchers.get(board, ()):
+            sub.put("board", "board", snapshot)
+        if self.boards[board].state is None:
+            return  # the hall lists boards that publish a state (a stray names message is no board)
+        self.hall_lines[board] = line
+        for sub in self.hall:
+            sub.put(f"board:{board}", "board", line)
+
+    def _status(self, board: str | None) -> str:
+        c = self.config
+        boards = {b: m.status for b, m in self.boards.items()}
+        out: dict[str, Any] = {"broker": self.broker_up, "address": f"{c.broker_host}:{c.broker_port}",
+                               "boards": boards}
+        if board is not None:
+            model = self.boards.get(board)
+            out["service"] = model.status if model else None
+            out["since"] = model.status_since if model else None
+        return json.dumps(out)
+
+    def _push_status(self) -> None:
+        for sub in self.hall:
+            sub.put("status", "status", self._status(None))
+        for board, subs in self.watchers.items():
+            data = self._status(board)
+            for sub in subs:
+                sub.put("status", "status", data)
+        for (board, _seat), subs in self.seat_watchers.items():
+            data = self._status(board)
+            for sub in subs:
+                sub.put("status", "status", data)
+
+    def _seat_json(self, board: str, seat: int) -> str:
+        model = self.boards.get(board) or BoardModel(board)
+        data = model.seat(seat)
+        data["offer"] = self.seat_play.offered(board, seat) if self.seat_play is not None else None
+        return json.dumps(data)
+
+    def _push_seat(self, board: str, seat: int) -> None:
+        subs = self.seat_watchers.get((board, seat))
+        if subs:
+            data = self._seat_json(board, seat)
+            for sub in subs:
+                sub.put("seat", "seat", data)
+
+    def _push_seats(self, board: str) -> None:
+        for b, seat in list(self.seat_watchers):
+            if b == board:
+                self._push_seat(board, seat)
+
+    # -- seats and tokens -----------------------------------------------------------------------
+
+    def token(self, board: str, seat: int) -> str:
+        """Seat ``seat``'s token on ``board`` (made on first use): whoever holds it sees that hand."""
+        key = (board, seat)
+        if key not in self.tokens:
+            self.tokens[key] = secrets.token_urlsafe(18)
+        return self.tokens[key]
+
+    def renew_token(self, board: str, seat: int) -> str:
+        self.tokens.pop((board, seat), None)
+        token = self.token(board, seat)
+        for sub in self.seat_watchers.pop((board, seat), set()):  # the old phone's page stops at once
+            sub.pending.clear()
+            sub.put("gone", "gone", "{}")
+        return token
+
+    def _allowed(self, request: web.Request) -> tuple[str, int]:
+        board, seat = request.match_info["board"], int(request.match_info["seat"])
+        expected = self.tokens.get((board, seat))
+        given = request.query.get("token", "")
+        if expected is None or not secrets.compare_digest(given.encode(), expected.encode()):
+            raise web.HTTPForbidden(text="forbidden")
+        return board, seat
+
+    def seat_url(self, board: str, seat: int, base: str | None = None) -> str:
+        base = (base or self.config.public_url or self.url).rstrip("/")
+        return f"{base}/board/{board}/seat/{seat}?token={self.token(board, seat)}"
+
+    # -- HTTP -----------------------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/", self._page("hall.html"))
+        app.router.add_get(f"/board/{BOARD_ID}", self._page("board.html"))
+        app.router.add_get(f"/board/{BOARD_ID}/seat/{SEAT}", self._seat_page)
+        app.router.add_get("/api/hall/events", self._hall_events)
+        app.router.add_get(f"/api/board/{BOARD_ID}/events", self._board_events)
+        app.router.add_get(f"/api/board/{BOARD_ID}/seat/{SEAT}/events", self._seat_events)
+        app.router.add_post(f"/api/board/{BOARD_ID}/names", self._set_names)
+        app.router.add_get(f"/api/board/{BOARD_ID}/pair/{SEAT}", self._pair)
+        app.router.add_post(f"/api/board/{BOARD_ID}/pair/{SEAT}", self._pair)
+        app.router.add_post(f"/api/board/{BOARD_ID}/seat/{SEAT}/play", self._play)
+        app.router.add_static("/static/", STATIC)
+        return app
+
+    def _page(self, name: str) -> Callable[[web.Request], Any]:
+        async def handler(request: web.Request) -> web.FileResponse:
+            return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+        return handler
+
+    async def _seat_page(self, request: web.Request) -> web.StreamResponse:
+        self._allowed(request)
+        return web.FileResponse(STATIC / "seat.html", headers={"Cache-Control": "no-store"})
+
+    async def _stream(self, request: web.Request, sub: Subscriber, group: set[Subscriber]) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        await response.prepare(request)
+        group.add(sub)
+        try:
+            await response.write(b"retry: 1000\n\n")  # the browser reconnects after a second when cut
+            while not self._closing:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(sub.wake.wait(), KEEPALIVE)
+                data = sub.take()
+                if b"event: gone" in data:
+                    await response.write(data)
+                    break
+                await response.write(data or b": keepalive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            group.discard(sub)
+        return response
+
+    async def _hall_events(self, request: web.Request) -> web.StreamResponse:
+        sub = Subscriber()
+        sub.put("status", "status", self._status(None))
+        for board, line in sorted(self.hall_lines.items()):
+            sub.put(f"board:{board}", "board", line)
+        return await self._stream(request, sub, self.hall)
+
+    async def _board_events(self, request: web.Request) -> web.StreamResponse:
+        board = request.match_info["board"]
+        sub = Subscriber()
+        sub.put("status", "status", self._status(board))
+        if board in self.public:
+            sub.put("board", "board", self.public[board])
+        return await self._stream(request, sub, self.watchers.setdefault(board, set()))
+
+    async def _seat_events(self, request: web.Request) -> web.StreamResponse:
+        board, seat = self._allowed(request)
+        sub = Subscriber()
+        sub.put("status", "status", self._status(board))
+        sub.put("seat", "seat", self._seat_json(board, seat))
+        return await self._stream(request, sub, self.seat_watchers.setdefault((board, seat), set()))
+
+    async def _set_names(self, request: web.Request) -> web.Response:
+        board = request.match_info["board"]
+        names = parse_names(await request.read())
+        if names is None:
+            raise web.HTTPBadRequest(text=f"names: a JSON list of at most {MAX_NAMES} short strings")
+        if self.client is None or not self.broker_up:
+            raise web.HTTPServiceUnavailable(text="the MQTT broker is not reachable")
+        # Through the broker, like any client's names: the page changes when the message comes back.
+        self.client.publish(self._names_topic(board), json.dumps(names), qos=1, retain=True)
+        return web.json_response({"names": names})
+
+    async def _pair(self, request: web.Request) -> web.Response:
+        board, seat = request.match_info["board"], int(request.match_info["seat"])
+        model = self.boards.get(board)
+        if model is None or seat >= max(model.seats(), 1):
+            raise web.HTTPNotFound(text="no such seat")
+        if request.method == "POST":
+            self.renew_token(board, seat)
+        url = self.seat_url(board, seat, base=self.config.public_url or f"{request.scheme}://{request.host}")
+        qr = segno.make(url, error="m").svg_inline(scale=4, border=2)
+        return web.json_response({"url": url, "qr": qr}, headers={"Cache-Control": "no-store"})
+
+    async def _play(self, request: web.Request) -> web.Response:
+        board, seat = self._allowed(request)
+        if self.seat_play is None:
+            raise web.HTTPNotFound(text="this display does not take moves")
+        try:
+            move = (await request.json())["action"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise web.HTTPBadRequest(text="expected {\"action\": TEXT}") from exc
+        if not isinstance(move, str) or not self.seat_play.pick(board, seat, move):
+            raise web.HTTPConflict(text=f"{move!r} is not one of the moves offered")
+        return web.json_response({"played": move})
+
+    def _names_topic(self, board: str) -> str:
+        return f"{self.config.base_topic}/{board}/names"
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network (for the printed URL), else loopback."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+            address = s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+    return address if not ipaddress.ip_address(address).is_unspecified else "127.0.0.1"
+
+
+class RunningDisplay:
+    """A display in a thread of its own (the demo, tests): ``.display``, ``.url``, ``.stop()``."""
+
+    def __init__(self, config: DisplayConfig, seat_play: SeatPlay | None = None) -> None:
+        self.display = Display(config, seat_play)
+        self.loop = asyncio.new_event_loop()
+        started: queue.Queue[BaseException | None] = queue.Queue()
+
+        def run() -> None:
+            asyncio.set_event_loop(self.loop)
+            try:
+                self.loop.run_until_complete(self.display.start())
+            except BaseException as exc:  # e.g. the port is taken: tell the caller
+                started.put(exc)
+                return
+            started.put(None)
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=run, name="arbitro-display", daemon=True)
+        self.thread.start()
+        error = started.get(timeout=30)
+        if error is not None:
+            raise error
+
+    @property
+    def url(self) -> str:
+        return self.display.url
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` in the display's loop and return what it returns."""
+        async def wrapped() -> Any:
+            return fn()
+        return asyncio.run_coroutine_threadsafe(wrapped(), self.loop).result(10)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.display.stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+def main(config: DisplayConfig) -> int:
+    """Serve until SIGINT or SIGTERM (``arbitro display``)."""
+    async def serve() -> None:
+        display = Display(config)
+        await display.start()
+        print(f"arbitro display: {display.url} (the hall), {display.url}board/<board> (a board)", flush=True)
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+        try:
+            await stop.wait()
+        finally:
+            await display.stop()
+
+    asyncio.run(serve())
+    return 0
