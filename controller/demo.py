@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
 
 log = logging.getLogger("arbitro.demo")
+NOTES: list[str] = []  # lines under the terminal picture (the display's address)
 
 
 class Hands:
@@ -182,12 +184,14 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
         for r, g, b in status))
     lines.append("")
     lines.extend(events[-6:])
+    lines.extend(NOTES)
     text = "\n".join(lines)
     return ("\x1b[H\x1b[2J" + text) if ansi else text
 
 
 def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None, seat: int | None,
-              pace: float, headless: bool, max_actions: int, board_id: str = "demo") -> dict[str, Any]:
+              pace: float, headless: bool, max_actions: int, board_id: str = "demo",
+              ask: Callable[[State], Any] | None = None) -> dict[str, Any]:
     """Play one game to its end on a fresh simulated board; returns the final public state."""
     game = get_game(game_name)
     config = Config.from_dict({
@@ -218,7 +222,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
         service.start()
         op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
         try:
-            _play(service, hands, op, rng, seat, pace, headless, max_actions, events)
+            _play(service, hands, op, rng, seat, pace, headless, max_actions, events, ask or _ask_person)
             final = service.call(service.public_state)
         finally:
             op.close()
@@ -241,7 +245,7 @@ def _wait_for_change(service: Service, moves: int, timeout: float = 10.0) -> str
 
 
 def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, seat: int | None, pace: float,
-          headless: bool, max_actions: int, events: list[str]) -> None:
+          headless: bool, max_actions: int, events: list[str], ask_person: Callable[[State], Any]) -> None:
     last_drawn = -1
     while True:
         state, moves, over = service.call(lambda: (service.state, len(service.match.record.actions),
@@ -265,7 +269,7 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
             hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
             continue
         if seat is not None and state.current_player == seat:
-            action = _ask_person(state)
+            action = ask_person(state)
         else:
             action = rng.choice(state.legal_actions())
         text = state.action_to_text(action)
@@ -313,6 +317,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", help="HOST:PORT of an MQTT broker (default: a private Mosquitto)")
     parser.add_argument("--headless", action="store_true", help="no terminal drawing; log lines only")
     parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
+    parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
+                        help="serve the live web display here (another port when taken); with --seat, play by clicking")
+    parser.add_argument("--no-display", action="store_true", help="no web display")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -327,15 +334,49 @@ def run(args: argparse.Namespace) -> int:
         broker = ("127.0.0.1", private.port)
         print(f"private Mosquitto on 127.0.0.1:{private.port}"
               f" (watch it: mosquitto_sub -p {private.port} -t 'arbitro/#' -v)")
+    display = None if args.no_display else _start_display(args, broker)
     try:
+        ask = _clicked(display, args.seat) if display is not None and args.seat is not None else None
         for name in args.game or game_names():
             final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
-                              pace=args.pace, headless=args.headless, max_actions=args.max_actions)
+                              pace=args.pace, headless=args.headless, max_actions=args.max_actions, ask=ask)
             print(f"{final['title']}: game over after {final['moves']} actions; winners {final['winners']}, "
                   f"scores {final['scores']}", flush=True)
     except KeyboardInterrupt:
         print("stopped")
     finally:
+        if display is not None:
+            display.stop()
         if private is not None:
             private.stop()
     return 0
+
+
+def _start_display(args: argparse.Namespace, broker: tuple[str, int]) -> Any:
+    """The live web display of the demo's board; with ``--seat``, the page to play that seat by clicking."""
+    from controller.display.cli import host_port
+    from controller.display.server import DisplayConfig, RunningDisplay, SeatPlay
+
+    host, port = host_port(args.display, 8080)
+    config = DisplayConfig(broker_host=broker[0], broker_port=broker[1], host=host, port=port)
+    seat_play = SeatPlay() if args.seat is not None else None
+    try:
+        display = RunningDisplay(config, seat_play)
+    except OSError:  # the port is taken (another demo?): any free one will do
+        config.port = 0
+        display = RunningDisplay(config, seat_play)
+    NOTES.append(f"live display: {display.url}board/demo (the hall: {display.url})")
+    if args.seat is not None:
+        NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url('demo', args.seat)}")
+    for line in NOTES:
+        print(line, flush=True)
+    return display
+
+
+def _clicked(display: Any, seat: int) -> Callable[[State], Any]:
+    """Moves for ``seat`` come from clicks on its seat page: offer the legal ones, wait for a click."""
+    def ask(state: State) -> Any:
+        legal = {state.action_to_text(a): a for a in state.legal_actions()}
+        display.display.seat_play.offer("demo", seat, list(legal))
+        return legal[display.display.seat_play.wait("demo", seat)]
+    return ask

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.display.render import board_svg
+from controller.display.render import board_svg, player_colours
 
 MAX_NAMES = 8
 MAX_NAME_LENGTH = 40
@@ -74,10 +74,8 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
             return names[p]
         return f"player {p}"
 
-    if kind == "action":
-        return f"move {event.get('move')}: {event.get('action')}"
-    if kind == "chance":
-        return f"move {event.get('move')}: chance gives {event.get('outcome')}"
+    if kind in ("action", "chance", "choice"):
+        return None  # moves are in the move list; 'choice' says nothing a public page may show
     if kind in ("violation", "ambiguous", "setup", "refused", "error"):
         return f"{kind}: {event.get('message')}"
     if kind == "resolved":
@@ -97,7 +95,7 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
         return "sensor board connected" if event.get("up") else f"sensor board lost ({event.get('reason', '')})"
     if "text" in event:  # the games' announcements: capture, tower, crash, sync, ...
         return f"{kind}: {event['text']}"
-    return None  # 'choice' and anything newer: nothing to say on a public page
+    return None  # anything newer: nothing to say yet
 
 
 @dataclass
@@ -112,6 +110,7 @@ class BoardModel:
     clock: Clock = field(default_factory=Clock)
     private: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> player/<n>; never in snapshot()
     svg: str = ""
+    colours: list[str] = field(default_factory=list)  # each player's colour in the picture
 
     # -- what arrives ---------------------------------------------------------------------------
 
@@ -129,6 +128,7 @@ class BoardModel:
             self.moves[moves] = str(state["last_action"])
         self.clock.observe(state, now)
         self.svg = board_svg(state)
+        self.colours = player_colours(state)
 
     @staticmethod
     def _new_game(before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -168,6 +168,7 @@ class BoardModel:
             "board": self.board,
             "state": self.state,
             "svg": self.svg,
+            "colours": self.colours,
             "names": self.names,
             "moves": [[n, self.moves[n]] for n in sorted(self.moves)][-300:],
             "log": self.log,
@@ -183,7 +184,7 @@ class BoardModel:
         s = self.state or {}
         return {"board": self.board, "title": s.get("title"), "game": s.get("game"), "turn": s.get("turn"),
                 "over": s.get("over"), "winners": s.get("winners"), "moves": s.get("moves"), "seq": s.get("seq"),
-                "scores": s.get("scores"), "players": s.get("players"), "names": self.names,
+                "scores": s.get("scores"), "colours": self.colours, "names": self.names,
                 "violation": (s.get("violation") or {}).get("message"), "status": self.status, "svg": self.svg,
                 "now": time.time()}
 
@@ -192,4 +193,4 @@ class BoardModel:
         s = self.state or {}
         return {"board": self.board, "seat": n, "private": self.private.get(n), "title": s.get("title"),
                 "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "status": self.status,
-                "colour": next((p["colour"] for p in s.get("players", []) if p.get("index") == n), None)}
+                "colour": self.colours[n] if n < len(self.colours) else None}

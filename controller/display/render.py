@@ -66,15 +66,46 @@ def _draw(game: str, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
     rings = []
     for kind, colour, dash in (("target", "#ff8c00", ""), ("setup", "#ffffff", ' stroke-dasharray="4 3"'),
                                ("violation", "#e00000", "")):
-        if kind == "target" and game in ("jeocinco", "scriptorium"):
-            continue  # their renderers draw the legal targets themselves
         for channel in marks[kind]:
+            if kind == "target" and channel.startswith(DRAWN_TARGETS.get(game, ())):
+                continue  # the engine's renderer rings these itself
             xy = place(channel)
             if xy is not None:
                 rings.append(f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="11" fill="none" '
                              f'stroke="{colour}" stroke-width="4"{dash}><title>{escape(kind)}: '
                              f'{escape(channel)}</title></circle>')
     return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
+
+
+DRAWN_TARGETS = {"jeocinco": ("slot:",), "scriptorium": ("pos:", "hub")}
+
+
+def player_colours(state: dict[str, Any]) -> list[str]:
+    """Each player's colour as the picture draws his pieces (the LED colour where the game has none)."""
+    view = state.get("board_view") or {}
+    game = state.get("game")
+    colours = [p.get("colour", "#888888") for p in state.get("players", [])]
+    try:
+        if game == "jeocinco":
+            from controller.games.jeocinco import board as B
+            from controller.games.jeocinco.svg import STRONG
+
+            for p in view["players"]:
+                if p.get("colour"):
+                    colours[p["player"]] = STRONG[B.COLOURS.index(p["colour"])]
+        elif game == "scriptorium":
+            from controller.games.scriptorium.svg import FILL
+
+            colours = [FILL.get(name, c) for name, c in zip(view["players"], colours, strict=False)]
+        elif game == "serpientes":
+            from controller.games.serpientes.svg import COLOURS
+
+            colours = [COLOURS[i % len(COLOURS)] for i in range(len(colours))]
+        elif game == "contigo":
+            colours = [contigo_svg.FILL.get(name, c) for name, c in zip(view["players"], colours, strict=False)]
+    except (KeyError, ValueError, TypeError, IndexError):
+        pass  # an unexpected view: the LED colours still tell the players apart
+    return colours
 
 
 def message_svg(text: str) -> str:

@@ -172,12 +172,12 @@ function board() {
 
     $("dice").replaceChildren(...dice(s).map((t) => el("p", {}, t)));
 
-    const names = JSON.stringify(snap.names);
+    const names = JSON.stringify([snap.names, snap.colours]);
     const rows = $("players").tBodies[0];
     const editing = rows.contains(document.activeElement);
     if (!editing && (names !== namesShown || rows.rows.length !== s.num_players)) {
       rows.replaceChildren(...s.players.map((p) => el("tr", { "data-player": p.index },
-        el("td", {}, el("span", { class: "swatch", style: `background:${p.colour}` })),
+        el("td", {}, el("span", { class: "swatch", style: `background:${snap.colours[p.index] || p.colour}` })),
         el("td", {}, Object.assign(el("input", { "aria-label": `name of player ${p.index}`,
           placeholder: playerName([], p.index, s) }), { value: (snap.names || [])[p.index] || "" })),
         el("td", { class: "score" }), el("td", { class: "clock" }))));
@@ -193,9 +193,10 @@ function board() {
 
     $("moves").replaceChildren(...snap.moves.map(([n, text]) => el("li", { value: n }, text)));
     $("moves").scrollTop = $("moves").scrollHeight;
-    $("log").replaceChildren(...snap.log.map((line) => el("li", {}, line)));
+    $("log").replaceChildren(...(snap.log.length ? snap.log : ["nothing out of the ordinary"]).map((line) => el("li", {}, line)));
     $("log").scrollTop = $("log").scrollHeight;
     drawSeats(s, snap.names);
+    document.body.dataset.seq = s.seq;
     announce(id, s.seq);
   }
 

@@ -1,0 +1,46 @@
+"""Fixtures for the display's tests: Debian's headless Chromium through Playwright, and a display
+server (in a thread of the test process) on a free port."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.display.server import DisplayConfig, RunningDisplay
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/dev test installs it); never `playwright install`
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `bash scripts/dev test` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    p = context.new_page()
+    p.set_default_timeout(10_000)
+    yield p
+    context.close()
+
+
+def start_display(broker_port: int, **config: object) -> RunningDisplay:
+    return RunningDisplay(DisplayConfig(broker_port=broker_port, host="127.0.0.1", port=0, **config))
+
+
+@pytest.fixture
+def display(broker) -> Iterator[RunningDisplay]:
+    d = start_display(broker.port)
+    yield d
+    d.stop()

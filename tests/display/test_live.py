@@ -1,0 +1,107 @@
+"""In real headless Chromium: every game drawn live from a simulated table, the hall listing every
+board, a move on the board showing on the page within a second, a wrong board told in words.
+The screenshots in the README come from this test."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from playwright.sync_api import expect
+
+from controller.games import CHANCE, game_names
+from tests.display.conftest import SCREENSHOTS
+from tests.support.table import Table
+
+WARM_UP = {"contigo": 9, "jeocinco": 10, "scriptorium": 8, "serpientes": 14}  # moves before the pictures
+
+
+def board_move(table: Table, rng: random.Random) -> str:
+    """Play on until a player's move that changes the board has been taken; return its text."""
+    while True:
+        state = table.state
+        if state.current_player == CHANCE:
+            table.play(state.legal_actions()[0])  # the roll button; the referee's seeded dice decide
+            continue
+        actions = state.legal_actions()
+        traced = [a for a in actions if state.physical_changes(a)]
+        action = rng.choice(traced or actions)
+        table.play(action)
+        if traced:
+            return state.action_to_text(action)
+
+
+def seq_of(table: Table) -> int:
+    return table.service.call(lambda: table.service._state_seq)
+
+
+def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display, page):
+    rng = random.Random(7)
+    tables = {game: Table(game, seed=7, mqtt_port=broker.port) for game in game_names()}
+    try:
+        for game, table in tables.items():
+            for _ in range(WARM_UP[game]):
+                board_move(table, rng)
+
+        page.goto(display.url)
+        cards = page.locator(".card")
+        expect(cards).to_have_count(len(tables))
+        for game in tables:
+            card = page.locator(f'.card[data-board="t-{game}"]')
+            expect(card.locator("svg")).to_be_visible()
+            expect(card).to_contain_text(f"{tables[game].moves} moves")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "hall.png"))
+
+        for game, table in tables.items():
+            page.goto(f"{display.url}board/t-{game}")
+            expect(page.locator("body")).to_have_attribute("data-seq", str(seq_of(table)))
+            expect(page.locator("#picture svg")).to_be_visible()
+            expect(page.locator("#turn")).not_to_be_empty()
+            assert page.locator("#moves li").count() > 0
+            page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
+
+            before = page.locator("#picture").inner_html()
+            text = board_move(table, rng)  # returns once the referee has taken the move
+            page.wait_for_function("before => document.querySelector('#picture').innerHTML !== before",
+                                   arg=before, timeout=1000)
+            expect(page.locator("#moves")).to_contain_text(text, timeout=1000)
+
+        # The hall follows too: the board moved on since the hall was first drawn.
+        page.goto(display.url)
+        for game, table in tables.items():
+            expect(page.locator(f'.card[data-board="t-{game}"]')).to_contain_text(f"{table.moves} moves")
+
+        # A wrong board, told in words: a man put on a square no legal move reaches.
+        contigo = tables["contigo"]
+        page.goto(f"{display.url}board/t-contigo")
+        state = contigo.service.call(contigo.service.public_state)
+        view = contigo.state.physical_view()
+        square = next(c for c, v in sorted(view.items())
+                      if c.startswith("sq:") and not v and c not in state["targets"])
+        contigo.hands.set_channels({square: next(v for c, v in view.items() if c.startswith("sq:") and v)})
+        expect(page.locator("#verdict")).to_contain_text("Not right:")
+        expect(page.locator("#verdict")).to_be_visible()
+        expect(page.locator(f'#picture circle.mark.violation >> title:text("violation: {square}")')).to_have_count(1)
+        contigo.hands.set_channels({square: 0})
+        expect(page.locator("#verdict")).to_be_hidden()
+    finally:
+        for table in tables.values():
+            table.close()
+
+
+def test_the_page_keeps_the_clock_and_shows_moves_in_order(broker, display, page):
+    with Table("contigo", seed=3, mqtt_port=broker.port) as table:
+        page.goto(f"{display.url}board/t-contigo")
+        expect(page.locator("#picture svg")).to_be_visible()
+        rng = random.Random(3)
+        texts = [board_move(table, rng) for _ in range(3)]
+        expect(page.locator("#moves")).to_contain_text(texts[-1])
+        shown = page.locator("#moves li").all_inner_texts()
+        assert [t for t in shown if t in texts] == texts  # in the order they were played
+        start = time.monotonic()
+        first = page.locator("#game-clock").inner_text()
+        page.wait_for_function(f"document.querySelector('#game-clock').textContent !== '{first}'", timeout=3000)
+        assert time.monotonic() - start < 3
+        # The player to move has a running clock in his row.
+        expect(page.locator("#players tr.to-play .clock")).not_to_have_text("")

@@ -1,0 +1,53 @@
+"""In real headless Chromium: the page says so when the broker, the board's referee or the display
+server itself goes away, and recovers by itself when each comes back."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from controller.display.server import DisplayConfig, RunningDisplay
+from tests.display.conftest import start_display
+from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
+
+
+def test_the_page_tells_of_each_outage_and_recovers_by_itself(broker, page):
+    service = mqtt_service("contigo", "b7", broker.port, seed=3)
+    display = start_display(broker.port)
+    operator = Listener(broker.port, ["arbitro/b7/state"])
+    banner = page.locator("#banner")
+    calm = "The board's sensors are disconnected."  # this referee has no sensor board: the page says that alone
+    try:
+        page.goto(f"{display.url}board/b7")
+        expect(page.locator("#picture svg")).to_be_visible()
+        expect(banner).to_have_text(calm)
+
+        # The broker goes away: the page says so, then recovers by itself, and is live again.
+        broker.stop()
+        expect(banner).to_contain_text("lost the MQTT broker")
+        broker.start()
+        expect(banner).to_have_text(calm)
+        answer = operator.request("arbitro/b7", "roll", {})  # the operator's client is back too
+        assert answer["ok"], answer
+        seq = operator.latest_state("arbitro/b7", where=lambda s: s["moves"] == 1)["seq"]
+        expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+
+        # The referee goes away (its status goes offline), then a new one takes the board.
+        service.stop()
+        expect(banner).to_contain_text("referee of board b7 is offline")
+        service = mqtt_service("contigo", "b7", broker.port, seed=4)
+        expect(banner).to_have_text(calm)
+        expect(page.locator("#moves li")).to_have_count(0)  # a new game: the old move list is gone
+
+        # The display server itself goes away and comes back on its port.
+        port = display.display.port
+        display.stop()
+        expect(banner).to_contain_text("Lost the connection to the display server")
+        display = RunningDisplay(DisplayConfig(broker_port=broker.port, host="127.0.0.1", port=port))
+        expect(banner).to_have_text(calm, timeout=15_000)
+        expect(page.locator("#picture svg")).to_be_visible()
+        expect(page.locator("#turn")).to_contain_text("Waiting for a roll")
+    finally:
+        operator.close()
+        display.stop()
+        service.stop()
