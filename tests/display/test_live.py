@@ -4,7 +4,9 @@ The screenshots in the README come from this test."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import time
 
 from playwright.sync_api import expect
@@ -105,3 +107,30 @@ def test_the_page_keeps_the_clock_and_shows_moves_in_order(broker, display, page
         assert time.monotonic() - start < 3
         # The player to move has a running clock in his row.
         expect(page.locator("#players tr.to-play .clock")).not_to_have_text("")
+
+
+def test_player_names_are_set_from_the_page_or_by_any_mqtt_client(broker, display, page):
+    from tests.support.mqttc import Listener
+    from tests.support.services import mqtt_service
+
+    service = mqtt_service("contigo", "n1", broker.port, seed=1, board={"chance": "auto"})
+    other = Listener(broker.port, ["arbitro/n1/names"])
+    try:
+        page.goto(f"{display.url}board/n1")
+        inputs = page.locator("#players input")
+        expect(inputs).to_have_count(2)
+        inputs.nth(0).fill("Ana")
+        inputs.nth(1).fill("Bo")
+        page.get_by_role("button", name="Save names").click()
+        saved = other.wait_for(lambda m: m[0] == "arbitro/n1/names")
+        assert json.loads(saved[1]) == ["Ana", "Bo"]
+        expect(page.locator("#turn")).to_contain_text(re.compile(r"^(Ana|Bo) to play$"))
+
+        other.client.publish("arbitro/n1/names", json.dumps(["Carmen", "Dani"]), qos=1, retain=True)
+        expect(inputs.nth(0)).to_have_value("Carmen")
+        expect(page.locator("#turn")).to_contain_text(re.compile(r"^(Carmen|Dani) to play$"))
+        page.goto(display.url)
+        expect(page.locator('.card[data-board="n1"]')).to_contain_text(re.compile(r"(Carmen|Dani) to play"))
+    finally:
+        other.close()
+        service.stop()

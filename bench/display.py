@@ -1,0 +1,177 @@
+"""The display under load: ``python -m bench.display [--boards 20] [--seconds 15] [--pace 1.0]``.
+
+A private Mosquitto, ``arbitro display`` in a child process (as in production), and Debian's
+headless Chromium with the hall page open. N boards (the four games in turn) publish real public
+states, each board one move every ``--pace`` seconds (jittered), from prepared random games. For
+every message the benchmark records when it was published; the hall page records when it drew
+each board's state (its ``arbitro:update`` event, after the thumbnail is in the page). Latency =
+drawn - published, on the machine's one wall clock; a state the page skipped (coalesced into a
+newer one) counts until the newer one was drawn. At the end: the display server's RSS (current
+and peak) from ``/proc``. Exit status 1 when p99 > 100 ms or the peak RSS > 60 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller.games import CHANCE, game_names, get_game
+from controller.games.record import Match, Record
+from controller.ledview import player_colour
+from controller.localbroker import Broker
+
+CHROMIUM = "/usr/bin/chromium"
+P99_LIMIT_MS = 100.0
+RSS_LIMIT_MB = 60.0
+
+
+def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` state messages of one random game, as the service publishes them (public fields only)."""
+    g = get_game(game)
+    rng = random.Random(seed)
+    states: list[dict[str, Any]] = []
+    while len(states) < count:
+        match = Match(Record(game, g.options({}), g.players(None), rng.randrange(2**31)))
+        while len(states) < count and not match.state.is_terminal():
+            s = match.state
+            if s.current_player == CHANCE:
+                match.resolve_chance()
+            else:
+                match.apply(rng.choice(s.legal_actions()))
+            s = match.state
+            turn = s.current_player if s.current_player >= 0 else None
+            states.append({
+                "schema": 1, "seq": len(states) + 1, "board": board, "game": game, "title": g.title,
+                "options": match.record.options, "num_players": s.num_players,
+                "players": [{"index": p, "colour": "#{:02x}{:02x}{:02x}".format(*player_colour(p))}
+                            for p in range(s.num_players)],
+                "turn": turn, "phase": s.phase, "moves": len(match.record.actions),
+                "last_action": match.public_log[-1], "board_view": s.public_view(), "scores": list(s.scores()),
+                "over": s.is_terminal(), "winners": s.winners() if s.is_terminal() else [], "resigned": None,
+                "pending_chance": None, "targets": [], "verdict": "applied", "violation": None, "setup": None,
+                "ambiguous": 0, "sensors": "up",
+            })
+    return states
+
+
+def start_display(port: int) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "display", "--broker", f"127.0.0.1:{port}",
+                             "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("arbitro display: "):
+        proc.kill()
+        raise RuntimeError(f"the display did not start: {line!r}")
+    return proc, line.split()[2]
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(current, peak) resident memory of ``pid`` in MB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def run(boards: int, seconds: float, pace: float, seed: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    games = game_names()
+    per_board = int(seconds / pace) + 3
+    names = [f"bench{i:02d}" for i in range(boards)]
+    prepared = {b: public_states(games[i % len(games)], b, per_board, seed + i) for i, b in enumerate(names)}
+    broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-display-"))).start()
+    display, url = start_display(broker.port)
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-display-boards")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    published: dict[tuple[str, int], float] = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url)
+            page.evaluate("""() => { window.drawn = [];
+                document.addEventListener('arbitro:update', e => window.drawn.push(
+                    [e.detail.board, e.detail.seq, Date.now()])); }""")
+            sent = dict.fromkeys(names, 0)
+
+            def publish(board: str) -> None:
+                state = prepared[board][sent[board]]
+                sent[board] += 1
+                published[(board, state["seq"])] = time.time()
+                client.publish(f"arbitro/{board}/state", json.dumps(state), qos=1, retain=True)
+
+            for b in names:  # every board on the hall page first
+                publish(b)
+            page.wait_for_function(f"document.querySelectorAll('.card').length === {boards}", timeout=30_000)
+            measured_from = len(published)
+            rng = random.Random(seed)
+            due = sorted((time.monotonic() + rng.uniform(0, pace), b) for b in names)
+            end = time.monotonic() + seconds
+            while due[0][0] < end:
+                at, b = due.pop(0)
+                time.sleep(max(0.0, at - time.monotonic()))
+                if sent[b] < per_board:
+                    publish(b)
+                due.append((at + pace * rng.uniform(0.7, 1.3), b))
+                due.sort()
+            last = {b: prepared[b][sent[b] - 1]["seq"] for b in names}
+            page.wait_for_function(
+                "last => Object.entries(last).every(([b, s]) => window.drawn.some(d => d[0] === b && d[1] >= s))",
+                arg=last, timeout=10_000)
+            drawn = page.evaluate("window.drawn")
+            browser.close()
+        rss, peak = rss_mb(display.pid)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+        display.terminate()
+        display.wait(10)
+        broker.stop()
+
+    shown: dict[str, list[tuple[int, float]]] = {}
+    for board, seq, t in drawn:
+        shown.setdefault(board, []).append((seq, t / 1000))
+    latencies = []
+    for (board, seq), t_pub in list(published.items())[measured_from:]:
+        t_drawn = min((t for s, t in shown.get(board, []) if s >= seq and t >= t_pub), default=None)
+        if t_drawn is not None:
+            latencies.append((t_drawn - t_pub) * 1000)
+    count = len(published) - measured_from
+    return {"boards": boards, "messages": count, "drawn": len(latencies), "p50": percentile(latencies, 0.5),
+            "p99": percentile(latencies, 0.99), "max": max(latencies, default=float("nan")),
+            "rss_mb": rss, "peak_rss_mb": peak}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.display", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=15.0, help="seconds of traffic")
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between two moves of one board")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    r = run(args.boards, args.seconds, args.pace, args.seed)
+    ok = r["p99"] <= P99_LIMIT_MS and r["peak_rss_mb"] <= RSS_LIMIT_MB and r["drawn"] == r["messages"]
+    print("boards  messages  drawn  p50 ms  p99 ms  max ms  RSS MB  peak RSS MB  result")
+    print(f"{r['boards']:6}  {r['messages']:8}  {r['drawn']:5}  {r['p50']:6.1f}  {r['p99']:6.1f}  {r['max']:6.1f}"
+          f"  {r['rss_mb']:6.1f}  {r['peak_rss_mb']:11.1f}  "
+          f"{'ok' if ok else f'FAILED (limits: p99 {P99_LIMIT_MS:g} ms, RSS {RSS_LIMIT_MB:g} MB, all drawn)'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

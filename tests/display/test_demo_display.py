@@ -1,0 +1,45 @@
+"""``arbitro demo`` starts the display and prints its address; a person plays a seat by clicking
+on the seat page, and the demo carries the move out on the simulated board (sensors, not MQTT)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+from playwright.sync_api import expect
+
+from tests.support.mqttc import Listener
+
+
+def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move(broker, page):
+    events = Listener(broker.port, ["arbitro/demo/events"])
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0",
+         "--seed", "3", "--seat", "0", "--display", "127.0.0.1:0", "--broker", f"127.0.0.1:{broker.port}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 30
+        while not any("play seat 0 by clicking: " in line for line in lines) and time.monotonic() < deadline:
+            lines.append(demo.stdout.readline())
+        board_url = next(line.split()[2] for line in lines if line.startswith("live display: "))
+        seat_url = next(line.split(": ", 1)[1].strip() for line in lines if "play seat 0 by clicking" in line)
+
+        page.goto(seat_url)
+        offer = page.locator("#offer button")
+        expect(offer.first).to_be_visible(timeout=20_000)  # once the bots have played up to seat 0's turn
+        move = offer.first.inner_text()
+        offer.first.click()
+        played = events.wait_for(lambda m: json.loads(m[1]).get("action") == move)
+        assert json.loads(played[1])["by"] == "board"  # the click moved pieces on the simulated board
+
+        page.goto(board_url)
+        expect(page.locator("#moves")).to_contain_text(move)
+    finally:
+        demo.send_signal(signal.SIGINT)
+        _out, err = demo.communicate(timeout=20)
+        events.close()
+    assert demo.returncode == 0, err[-2000:]

@@ -1,0 +1,90 @@
+"""What the display makes of a board's messages: clock, move list, names, words, pictures, delay."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from controller.display.model import BoardModel, Clock, describe, parse_names
+from controller.display.render import board_svg
+from controller.games import game_names, get_game
+from controller.games.record import Match, Record
+from tests.display.conftest import start_display
+from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
+
+
+def state(turn: int | None, moves: int, over: bool = False) -> dict:
+    return {"game": "contigo", "options": {}, "num_players": 2, "turn": turn, "moves": moves, "over": over,
+            "last_action": f"a{moves}" if moves else None, "board_view": {}}
+
+
+def test_the_clock_counts_each_players_turns_as_the_display_saw_them():
+    clock = Clock()
+    clock.observe(state(0, 1), now=100.0)
+    clock.observe(state(1, 2), now=130.0)  # player 0 thought for 30 s
+    clock.observe(state(None, 3), now=135.0)  # a roll pending: nobody's clock runs
+    clock.observe(state(0, 4), now=140.0)
+    clock.observe(state(None, 5, over=True), now=150.0)
+    assert clock.to_json() == {"started": 100.0, "used": [40.0, 5.0], "turn": None, "since": None, "ended": 150.0}
+
+
+def test_the_move_list_follows_actions_undo_and_a_new_game():
+    m = BoardModel("b")
+    for n in (1, 2, 3):
+        m.on_state(state(n % 2, n), now=float(n))
+    assert m.moves == {1: "a1", 2: "a2", 3: "a3"}
+    m.on_event({"type": "undo", "action": "a3", "move": 2})
+    m.on_state(state(0, 2), now=4.0)
+    assert m.moves == {1: "a1", 2: "a2"} and m.log == ["undone: a3"]
+    m.on_state(state(0, 0), now=5.0)
+    assert m.moves == {} and m.clock.started == 5.0
+
+
+def test_names_are_a_short_list_of_short_strings():
+    assert parse_names(b'["Ana", " Bo "]') == ["Ana", "Bo"]
+    for bad in (b"{}", b'"Ana"', b"[1]", b"not json", b'["' + b"x" * 41 + b'"]', b"[" + b'"a",' * 8 + b'"a"]'):
+        assert parse_names(bad) is None, bad
+
+
+def test_events_in_words_use_the_names_and_keep_choices_private():
+    names = ["Ana", "Bo"]
+    assert describe({"type": "game_over", "winners": [1]}, names) == "game over: Bo won"
+    assert describe({"type": "violation", "message": "the piece at c4 is wrong"}, names) == \
+        "violation: the piece at c4 is wrong"
+    assert describe({"type": "crash", "player": 0, "text": "snake 0 crashed"}, names) == "crash: snake 0 crashed"
+    assert describe({"type": "choice", "action": "program left", "index": 0, "of": 2}, names) is None
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_game_is_drawn_with_its_targets_and_violations_marked(game):
+    g = get_game(game)
+    match = Match(Record(game, g.options({}), g.players(None), 3))
+    while match.state.current_player < 0:
+        match.resolve_chance()
+    channels = [c.name for c in g.channels(match.record.options, match.record.num_players)]
+    wrong = [c for c in channels if not c.startswith("enc:")][-2:]
+    picture = board_svg({"game": game, "board_view": match.state.public_view(), "targets": [],
+                         "violation": {"message": "x", "channels": wrong}, "setup": None})
+    assert picture.startswith("<svg") and picture.count('class="mark violation"') == 2
+    assert "cannot draw" not in picture
+
+
+def test_a_spectator_delay_holds_the_board_page_back(broker, page):
+    display = start_display(broker.port, board_delays={"d1": 0.8})
+    service = mqtt_service("contigo", "d1", broker.port, seed=2)
+    operator = Listener(broker.port, [])
+    try:
+        page.goto(f"{display.url}board/d1")
+        expect(page.locator("#delay")).to_have_text("shown 0.8 s late")
+        expect(page.locator("#turn")).to_contain_text("Waiting for a roll")
+        start = time.monotonic()
+        assert operator.request("arbitro/d1", "roll", {})["ok"]
+        expect(page.locator("#move-count")).to_have_text("1")
+        assert time.monotonic() - start >= 0.8
+    finally:
+        operator.close()
+        service.stop()
+        display.stop()
