@@ -64,6 +64,7 @@ def _draw(game: str, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
         log.warning("cannot draw %s: %s", game, exc)
         return message_svg(f"cannot draw this {game} position ({exc})")
     rings = []
+    radius = MARK_RADIUS.get(game, 11)
     for kind, colour, dash in (("target", "#ff8c00", ""), ("setup", "#ffffff", ' stroke-dasharray="4 3"'),
                                ("violation", "#e00000", "")):
         for channel in marks[kind]:
@@ -71,12 +72,13 @@ def _draw(game: str, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
                 continue  # the engine's renderer rings these itself
             xy = place(channel)
             if xy is not None:
-                rings.append(f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="11" fill="none" '
+                rings.append(f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{radius}" fill="none" '
                              f'stroke="{colour}" stroke-width="4"{dash}><title>{escape(kind)}: '
                              f'{escape(channel)}</title></circle>')
     return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
 
 
+MARK_RADIUS = {"contigo": 25}  # around a whole pit or man, leaving its bead count readable
 DRAWN_TARGETS = {"jeocinco": ("slot:",), "scriptorium": ("pos:", "hub")}
 
 
