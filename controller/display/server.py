@@ -141,7 +141,11 @@ class Display:
         self.runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.config.host, self.config.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError:  # the port is taken: leave nothing behind, the caller decides
+            await self.runner.cleanup()
+            raise
         server = getattr(site, "_server", None)
         if server is not None and server.sockets:
             self.port = server.sockets[0].getsockname()[1]
