@@ -109,8 +109,7 @@ class BoardModel:
     log: list[str] = field(default_factory=list)
     clock: Clock = field(default_factory=Clock)
     private: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> player/<n>; never in snapshot()
-    svg: str = ""
-    colours: list[str] = field(default_factory=list)  # each player's colour in the picture
+    _drawn: tuple[dict[str, Any] | None, str, list[str]] = (None, "", [])  # (state, svg, colours)
 
     # -- what arrives ---------------------------------------------------------------------------
 
@@ -127,8 +126,6 @@ class BoardModel:
         if moves and state.get("last_action") is not None:
             self.moves[moves] = str(state["last_action"])
         self.clock.observe(state, now)
-        self.svg = board_svg(state)
-        self.colours = player_colours(state)
 
     @staticmethod
     def _new_game(before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -158,17 +155,27 @@ class BoardModel:
 
     # -- what leaves ----------------------------------------------------------------------------
 
+    def picture(self) -> tuple[str, list[str]]:
+        """The board's SVG and each player's colour in it, drawn when first asked for after a state
+        (a burst of states between two pushes to the pages is drawn once)."""
+        if self.state is None:
+            return "", []
+        if self._drawn[0] is not self.state:
+            self._drawn = (self.state, board_svg(self.state), player_colours(self.state))
+        return self._drawn[1], self._drawn[2]
+
     def seats(self) -> int:
         return int(self.state.get("num_players") or 0) if self.state else 0
 
     def snapshot(self, delay: float = 0.0) -> dict[str, Any]:
         """The public picture of the board: only what ``state``, ``events``, ``status`` and
         ``names`` carry, plus the clock."""
+        svg, colours = self.picture()
         return {
             "board": self.board,
             "state": self.state,
-            "svg": self.svg,
-            "colours": self.colours,
+            "svg": svg,
+            "colours": colours,
             "names": self.names,
             "moves": [[n, self.moves[n]] for n in sorted(self.moves)][-300:],
             "log": self.log,
@@ -182,15 +189,17 @@ class BoardModel:
     def summary(self) -> dict[str, Any]:
         """The hall's line for this board."""
         s = self.state or {}
+        svg, colours = self.picture()
         return {"board": self.board, "title": s.get("title"), "game": s.get("game"), "turn": s.get("turn"),
                 "over": s.get("over"), "winners": s.get("winners"), "moves": s.get("moves"), "seq": s.get("seq"),
-                "scores": s.get("scores"), "colours": self.colours, "names": self.names,
-                "violation": (s.get("violation") or {}).get("message"), "status": self.status, "svg": self.svg,
+                "scores": s.get("scores"), "colours": colours, "names": self.names,
+                "violation": (s.get("violation") or {}).get("message"), "status": self.status, "svg": svg,
                 "now": time.time()}
 
     def seat(self, n: int) -> dict[str, Any]:
         """What seat ``n``'s page shows: its own private view and the public basics."""
         s = self.state or {}
+        colours = self.picture()[1]
         return {"board": self.board, "seat": n, "private": self.private.get(n), "title": s.get("title"),
                 "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "status": self.status,
-                "colour": self.colours[n] if n < len(self.colours) else None}
+                "colour": colours[n] if n < len(colours) else None}

@@ -31,6 +31,7 @@ import segno
 from aiohttp import web
 
 from controller.display.model import MAX_NAMES, BoardModel, parse_names
+from controller.mqtt import set_nodelay
 
 log = logging.getLogger("arbitro.display")
 
@@ -202,6 +203,7 @@ class Display:
         if reason.is_failure:
             log.warning("the broker refused the display: %s", reason)
             return
+        set_nodelay(client)  # acknowledgements go out at once, not after Nagle's wait
         base = self.config.base_topic
         client.subscribe([(f"{base}/+/{t}", 1) for t in ("state", "events", "status", "names", "player/+")])
         self._threadsafe(self._broker, True)

@@ -72,6 +72,19 @@ function listen(url, handlers) {
   return source;
 }
 
+function latest(draw) {
+  // Draw at most once per frame: a burst of snapshots (many quick moves) costs one drawing.
+  let pending = null;
+  return (data) => {
+    if (pending === null) requestAnimationFrame(() => { const d = pending; pending = null; draw(d); });
+    pending = data;
+  };
+}
+
+function setHTML(node, html) {
+  if (node.arbitroHtml !== html) { node.innerHTML = html; node.arbitroHtml = html; }
+}
+
 function announce(board, seq) {
   // For benchmarks and tests: the page has drawn this state.
   document.dispatchEvent(new CustomEvent("arbitro:update", { detail: { board, seq, t: Date.now() } }));
@@ -84,31 +97,39 @@ function hall() {
   const statuses = {};
   listen("/api/hall/events", {
     status: (s) => { Object.assign(statuses, s.boards); applyStatus(s); for (const [b, c] of cards) mark(b, c); },
-    board: (line) => {
-      let card = cards.get(line.board);
-      if (!card) {
-        card = el("a", { class: "card", href: `/board/${encodeURIComponent(line.board)}`, "data-board": line.board },
-          el("div", { class: "thumb" }), el("div", { class: "meta" }));
-        cards.set(line.board, card);
-        const sorted = [...cards.keys()].sort();
-        const next = cards.get(sorted[sorted.indexOf(line.board) + 1]);
-        $("boards").insertBefore(card, next || null);
-        $("empty").hidden = true;
-        $("count").textContent = `${cards.size} board${cards.size === 1 ? "" : "s"}`;
-      }
-      card.querySelector(".thumb").innerHTML = line.svg;
-      const meta = card.querySelector(".meta");
-      let who = "";
-      if (line.over) who = `game over: ${(line.winners || []).map((p) => playerName(line.names, p)).join(", ") || "nobody"} won`;
-      else if (line.turn !== null && line.turn !== undefined) who = `${playerName(line.names, line.turn)} to play`;
-      else who = "waiting for a roll or draw";
-      meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${line.moves} moves`);
-      if (line.violation) meta.append(" ", el("span", { class: "badge" }, "violation"));
-      statuses[line.board] = line.status;
-      mark(line.board, card);
-      announce(line.board, line.seq);
-    },
+    board: (line) => drawers(line.board)(line),
   });
+
+  const perBoard = new Map();
+  function drawers(board) {
+    if (!perBoard.has(board)) perBoard.set(board, latest(drawCard));
+    return perBoard.get(board);
+  }
+
+  function drawCard(line) {
+    let card = cards.get(line.board);
+    if (!card) {
+      card = el("a", { class: "card", href: `/board/${encodeURIComponent(line.board)}`, "data-board": line.board },
+        el("div", { class: "thumb" }), el("div", { class: "meta" }));
+      cards.set(line.board, card);
+      const sorted = [...cards.keys()].sort();
+      const next = cards.get(sorted[sorted.indexOf(line.board) + 1]);
+      $("boards").insertBefore(card, next || null);
+      $("empty").hidden = true;
+      $("count").textContent = `${cards.size} board${cards.size === 1 ? "" : "s"}`;
+    }
+    setHTML(card.querySelector(".thumb"), line.svg);
+    const meta = card.querySelector(".meta");
+    let who = "";
+    if (line.over) who = `game over: ${(line.winners || []).map((p) => playerName(line.names, p)).join(", ") || "nobody"} won`;
+    else if (line.turn !== null && line.turn !== undefined) who = `${playerName(line.names, line.turn)} to play`;
+    else who = "waiting for a roll or draw";
+    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${line.moves} moves`);
+    if (line.violation) meta.append(" ", el("span", { class: "badge" }, "violation"));
+    statuses[line.board] = line.status;
+    mark(line.board, card);
+    announce(line.board, line.seq);
+  }
 
   function mark(board, card) {
     const offline = statuses[board] === "offline";
@@ -129,7 +150,7 @@ function board() {
 
   listen(`/api/board/${encodeURIComponent(id)}/events`, {
     status: (s) => applyStatus(s, id),
-    board: (snap) => { skew = snap.now - Date.now() / 1000; last = snap; draw(snap); },
+    board: latest((snap) => { skew = snap.now - Date.now() / 1000; last = snap; draw(snap); }),
   });
   setInterval(() => last && drawClocks(last), 1000);
 
@@ -146,7 +167,7 @@ function board() {
     $("title").textContent = s ? `${id} · ${s.title}` : id;
     $("delay").textContent = snap.delay > 0 ? `shown ${snap.delay} s late` : "";
     if (!s) return;
-    $("picture").innerHTML = snap.svg;
+    setHTML($("picture"), snap.svg);
     trouble.sensors = s.sensors === "down" ? "The board's sensors are disconnected." : null;
     showTrouble();
 
@@ -191,8 +212,12 @@ function board() {
     drawClocks(snap);
     $("move-count").textContent = s.moves;
 
-    $("moves").replaceChildren(...snap.moves.map(([n, text]) => el("li", { value: n }, text)));
-    $("moves").scrollTop = $("moves").scrollHeight;
+    const moveKey = JSON.stringify(snap.moves.slice(-1)) + snap.moves.length;
+    if ($("moves").dataset.key !== moveKey) {
+      $("moves").dataset.key = moveKey;
+      $("moves").replaceChildren(...snap.moves.map(([n, text]) => el("li", { value: n }, text)));
+      $("moves").scrollTop = $("moves").scrollHeight;
+    }
     $("log").replaceChildren(...(snap.log.length ? snap.log : ["nothing out of the ordinary"]).map((line) => el("li", {}, line)));
     $("log").scrollTop = $("log").scrollHeight;
     drawSeats(s, snap.names);
