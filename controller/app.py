@@ -13,6 +13,8 @@ import signal
 import threading
 from typing import Any
 
+from adafruit_pixelbuf import PixelBuf
+
 from controller.config import Config
 from controller.journal import Journal
 from controller.mqtt import MqttBridge
@@ -24,9 +26,13 @@ log = logging.getLogger("arbitro")
 
 
 def make_strip(config: Config, layout: Layout) -> LedStrip:
-    if config.leds.backend == "neopixel":
-        return LedStrip(open_neopixel(config.leds.pin, layout.led_count, config.leds.brightness))
-    return LedStrip(RecordingPixels(layout.led_count, brightness=config.leds.brightness))
+    """The strip for ``layout``, which can be opened again for another board's LED count."""
+    def make(n: int) -> PixelBuf:
+        if config.leds.backend == "neopixel":
+            return open_neopixel(config.leds.pin, n, config.leds.brightness)
+        return RecordingPixels(n, brightness=config.leds.brightness)
+
+    return LedStrip(make(layout.led_count), make)
 
 
 def make_inputs(config: Config, layout: Layout) -> Any:

@@ -53,6 +53,8 @@ class Command:
     name: str
     args: dict[str, Any]
     reply: Callable[[bool, Any], None]
+    id: str | int | None = None
+    """The request's ``id``: the same request repeated (same command, id and arguments) runs once."""
 
 
 def set_nodelay(client: mqtt.Client) -> None:
@@ -291,7 +293,7 @@ class MqttBridge:
         if name not in COMMANDS:
             reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
             return
-        self.post(Command(name, args, reply))
+        self.post(Command(name, args, reply, request_id))
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 
