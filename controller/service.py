@@ -353,7 +353,7 @@ class Service:
                                   message="put the board back as it was: " +
                                   self.referee.describe(self.referee.expected(), self.sensed))
         else:
-            verdict = self.referee.judge(self.sensed)
+            verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels)
             if verdict.kind in ("applied", "in_sync"):  # the board is set up: mistakes are mistakes again
                 self.setup_channels.clear()
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
@@ -461,7 +461,7 @@ class Service:
                     # Moves the board shows are public; a choice among silent actions (a card to
                     # program) is the player's secret: its text goes to player/<n> only.
                     shown = {"action": options[self.choice], "index": self.choice, "of": len(options)} \
-                        if self.verdict.kind == "ambiguous" else {}
+                        if self.verdict.actions else {}
                     self._event("choice", player=self.state.current_player, **shown)
             elif event.name == "confirm":
                 options = self.choices()
@@ -474,9 +474,9 @@ class Service:
         self._publish("button")
 
     def choices(self) -> list[str]:
-        """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, else the actions
-        with no physical trace."""
-        if self.verdict.kind == "ambiguous":
+        """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, or the move a
+        board on the way to another already shows (a crash), else the actions with no physical trace."""
+        if self.verdict.kind == "ambiguous" or (self.verdict.kind == "progress" and self.verdict.actions):
             return list(self.verdict.actions)
         return self.referee.silent_actions() if self.state.current_player >= 0 else []
 
