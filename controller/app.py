@@ -73,7 +73,8 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
 
         sim = SimulatedBoard(layout.blocks, board_kind=layout.board_kind)
         config.sensors.url = sim.url
-    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
+    links = None if config.sensors.url == "none" else link_factory(config)  # "none": buttons and MQTT only
+    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=links,
                       mqtt=mqtt, inputs=inputs, journal=make_journal(config))
     if sim is not None:
         view = service.state.physical_view()

@@ -31,7 +31,9 @@ class BoardConfig:
 
 @dataclass
 class SensorsConfig:
-    url: str = "/dev/arbitro-sensors"  # a serial device, a pyserial URL, or "sim": a simulated board in-process
+    # a serial device, a pyserial URL, "sim": a simulated board in-process, "none": no sensor board
+    # (moves come from the buttons and MQTT only)
+    url: str = "/dev/arbitro-sensors"
     debounce_ms: float = 25.0
     heartbeat_timeout: float = 3.0
 

@@ -137,7 +137,6 @@ class MqttBridge:
             return
         log.info("MQTT connected to %s:%s", self.cfg.host, self.cfg.port)
         set_nodelay(client)
-        client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
         if self.cfg.homeassistant:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
         # Paho resends what the last connection left unacknowledged right after this callback;
@@ -152,6 +151,8 @@ class MqttBridge:
         if mid != self._sync_mid:
             return
         with self._lock:
+            # Online only now: a request sent on seeing it reaches the request subscription.
+            client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
             if self.cfg.homeassistant:
