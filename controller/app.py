@@ -13,7 +13,7 @@ import signal
 import threading
 from typing import Any
 
-from controller.config import Config
+from controller.config import Config, check_pins
 from controller.journal import Journal
 from controller.mqtt import MqttBridge
 from controller.service import Service
@@ -57,6 +57,7 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
                   mqtt_client_id: str | None = None) -> Service:
     """The service for ``config``; ``sensor_url`` overrides ``sensors.url`` (the demo's simulated board)."""
     layout = load_layout(config.board.layout or config.board.game)
+    check_pins(config, layout)
     if sensor_url is not None:
         config.sensors.url = sensor_url
     mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id) if config.mqtt.enabled else None
