@@ -4,6 +4,7 @@ never a traceback: each test runs the real ``arbitro`` command."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,32 @@ def test_journal_export_of_a_game_it_lacks_says_so(tmp_path):
     path = tmp_path / "journal.sqlite"
     Journal(path).close()
     refused(arbitro("journal", str(path), "--export", "5"), 1, "no game 5 in the journal")
+
+
+def test_demo_with_more_players_than_the_game_takes_says_so():
+    refused(arbitro("demo", "--game", "contigo", "--players", "7", "--headless"), 2,
+            "--players 7: contigo: the alignment game is for 2 or 4 players, not 7")
+
+
+def test_demo_with_an_unreachable_broker_says_so():
+    with socket.socket() as bound:  # bound but not listening: connections to it are refused
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+        done = arbitro("demo", "--game", "contigo", "--headless", "--pace", "0", "--broker", f"127.0.0.1:{port}")
+    refused(done, 1, f"cannot reach the MQTT broker at 127.0.0.1:{port}: Connection refused")
+
+
+def test_demo_with_a_malformed_broker_says_so():
+    refused(arbitro("demo", "--game", "contigo", "--headless", "--broker", "localhost"), 2, "--broker localhost")
+
+
+def test_a_person_typing_a_well_formed_illegal_move_hears_why_and_is_asked_again():
+    done = arbitro("demo", "--game", "contigo", "--seat", "0", "--seed", "3", "--headless", "--pace", "0",
+                   stdin="a1-a2\n")  # then end of input: the person leaves
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr[-3000:]
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("stopped")
+    assert "illegal action a1-a2: the pit n-a governing moves north from a1" in done.stdout
+    assert done.stdout.count("your move (") == 2
 
 
 def test_a_record_with_an_illegal_action_names_it(tmp_path):
