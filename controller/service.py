@@ -461,7 +461,7 @@ class Service:
                     # Moves the board shows are public; a choice among silent actions (a card to
                     # program) is the player's secret: its text goes to player/<n> only.
                     shown = {"action": options[self.choice], "index": self.choice, "of": len(options)} \
-                        if self.verdict.actions else {}
+                        if self.board_choices() else {}
                     self._event("choice", player=self.state.current_player, **shown)
             elif event.name == "confirm":
                 options = self.choices()
@@ -476,9 +476,11 @@ class Service:
     def choices(self) -> list[str]:
         """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, or the move a
         board on the way to another already shows (a crash), else the actions with no physical trace."""
-        if self.verdict.kind == "ambiguous" or (self.verdict.kind == "progress" and self.verdict.actions):
-            return list(self.verdict.actions)
-        return self.referee.silent_actions() if self.state.current_player >= 0 else []
+        return self.board_choices() or (self.referee.silent_actions() if self.state.current_player >= 0 else [])
+
+    def board_choices(self) -> list[str]:
+        """The moves the board itself shows, to choose among (public: everyone sees the board)."""
+        return list(self.verdict.actions) if self.verdict.kind in ("ambiguous", "progress") else []
 
     # -- MQTT commands ---------------------------------------------------------------------------
 
