@@ -10,10 +10,14 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sqlite3
 import threading
+import warnings
 from typing import Any
 
-from controller.config import Config
+from adafruit_pixelbuf import PixelBuf
+
+from controller.config import Config, ConfigError, check_pins
 from controller.journal import Journal
 from controller.mqtt import MqttBridge
 from controller.service import Service
@@ -22,11 +26,26 @@ from hardware.leds import LedStrip, RecordingPixels, open_neopixel
 
 log = logging.getLogger("arbitro")
 
+ON_A_PI = "on a Raspberry Pi install the Pi extras (.venv/bin/pip install -e '.[pi]')"
+
+
+class StartupError(RuntimeError):
+    """A part of the hardware that cannot be opened here, saying what to do about it."""
+
 
 def make_strip(config: Config, layout: Layout) -> LedStrip:
-    if config.leds.backend == "neopixel":
-        return LedStrip(open_neopixel(config.leds.pin, layout.led_count, config.leds.brightness))
-    return LedStrip(RecordingPixels(layout.led_count, brightness=config.leds.brightness))
+    """The strip for ``layout``, which can be opened again for another board's LED count."""
+    def make(n: int) -> PixelBuf:
+        if config.leds.backend != "neopixel":
+            return RecordingPixels(n, brightness=config.leds.brightness)
+        try:
+            return open_neopixel(config.leds.pin, n, config.leds.brightness)
+        except Exception as exc:  # Blinka says "Board not supported" off a Pi, the drivers fail variously on one
+            why = str(exc) or type(exc).__name__
+            raise StartupError(f"leds: cannot open the NeoPixel strip on {config.leds.pin}: {why}; {ON_A_PI}, "
+                               f"elsewhere set leds.backend = \"sim\"") from exc
+
+    return LedStrip(make(layout.led_count), make)
 
 
 def make_inputs(config: Config, layout: Layout) -> Any:
@@ -41,7 +60,19 @@ def make_inputs(config: Config, layout: Layout) -> Any:
         factory = MockFactory()
     elif config.inputs.pin_factory:  # gpiozero reads this when it makes its default factory
         os.environ["GPIOZERO_PIN_FACTORY"] = config.inputs.pin_factory
-    return TableInputs(layout, hold_time=config.inputs.hold_time, pin_factory=factory)
+    # gpiozero warns once per default factory it cannot load before it gives up: the first reason
+    # goes into the one error line, or into the log when a later factory did load.
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            inputs = TableInputs(layout, hold_time=config.inputs.hold_time, pin_factory=factory)
+        except Exception as exc:  # no pin factory (not a Pi, no lgpio), no access to /dev/gpiochip*, ...
+            why = str(fallbacks[0].message).removeprefix("Falling back from ") if fallbacks else str(exc)
+            raise StartupError(f"inputs: cannot open the Pi's GPIO ({why}); {ON_A_PI}, "
+                               f"elsewhere set inputs.pin_factory = \"mock\" or inputs.enabled = false") from exc
+    for w in fallbacks:
+        log.warning("%s: %s", w.category.__name__, w.message)
+    return inputs
 
 
 def link_factory(config: Config):
@@ -57,6 +88,7 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
                   mqtt_client_id: str | None = None) -> Service:
     """The service for ``config``; ``sensor_url`` overrides ``sensors.url`` (the demo's simulated board)."""
     layout = load_layout(config.board.layout or config.board.game)
+    check_pins(config, layout)
     if sensor_url is not None:
         config.sensors.url = sensor_url
     mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id) if config.mqtt.enabled else None
@@ -67,7 +99,8 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
 
         sim = SimulatedBoard(layout.blocks, board_kind=layout.board_kind)
         config.sensors.url = sim.url
-    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=link_factory(config),
+    links = None if config.sensors.url == "none" else link_factory(config)  # "none": buttons and MQTT only
+    service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=links,
                       mqtt=mqtt, inputs=inputs, journal=make_journal(config))
     if sim is not None:
         view = service.state.physical_view()
@@ -82,7 +115,12 @@ def make_journal(config: Config) -> Journal | None:
     path = config.journal.path
     if not path and os.environ.get("STATE_DIRECTORY"):
         path = os.path.join(os.environ["STATE_DIRECTORY"].split(":")[0], "journal.sqlite")
-    return Journal(path) if path else None
+    if not path:
+        return None
+    try:
+        return Journal(path)
+    except (OSError, sqlite3.Error) as exc:  # a directory we may not write, a file that is no database
+        raise ConfigError(f"journal.path: cannot use {path} as the journal: {exc}") from exc
 
 
 def run_forever(service: Service) -> int:

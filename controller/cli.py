@@ -6,6 +6,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.games.record import Record
+    from controller.journal import Journal
+
+
+class CliError(Exception):
+    """What went wrong on an ordinary path, in one line for stderr; ``main`` exits with ``code``."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -21,7 +34,7 @@ def _games(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     import logging
 
-    from controller.app import build_service, run_forever
+    from controller.app import StartupError, build_service, run_forever
     from controller.config import ConfigError, load_config
     from hardware.layout import LayoutError
 
@@ -30,9 +43,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         service = build_service(config)
-    except (ConfigError, LayoutError) as exc:
-        print(f"arbitro: {exc}", file=sys.stderr)
-        return 2
+    except (ConfigError, LayoutError, StartupError) as exc:
+        logging.getLogger("arbitro").debug("start-up failed", exc_info=True)
+        raise CliError(str(exc), 2) from exc
     return run_forever(service)
 
 
@@ -63,37 +76,91 @@ def _sim(args: argparse.Namespace) -> int:
     return main(args)
 
 
-def _journal(args: argparse.Namespace) -> int:
-    import json
+def _open_journal(path: str) -> Journal:
+    """The journal at ``path``, refusing (without creating anything) a path that holds none."""
+    import contextlib
+    import sqlite3
 
     from controller.journal import Journal
 
-    journal = Journal(args.path)
-    if args.export is not None:
-        print(json.dumps(journal.record(args.export).to_dict(), indent=1))
-        return 0
-    for g in journal.games():
+    file = Path(path)
+    if not file.is_file():
+        raise CliError(f"no journal at {path}" + (" (a directory)" if file.is_dir() else ""))
+    try:  # read-only first: a file that is not ours is neither changed nor turned into a journal
+        with contextlib.closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        raise CliError(f"{path} is not an arbitro journal: {exc}") from exc
+    if not {"games", "actions"} <= tables:
+        raise CliError(f"{path} is not an arbitro journal: it has no games table")
+    return Journal(file)
+
+
+def _journal(args: argparse.Namespace) -> int:
+    import json
+    import sqlite3
+
+    try:
+        journal = _open_journal(args.path)
+        if args.export is not None:
+            print(json.dumps(journal.record(args.export).to_dict(), indent=1))
+            return 0
+        games = journal.games()
+    except KeyError as exc:  # --export of an id the journal lacks
+        raise CliError(str(exc.args[0])) from exc
+    except sqlite3.Error as exc:  # unreadable, locked, or written by someone without us allowed to
+        raise CliError(f"cannot read the journal {args.path}: {exc}") from exc
+    for g in games:
         result = "in play" if not g["finished"] else json.dumps(g["result"])
         print(f"{g['id']:5}  {g['board']:12} {g['game']:12} {g['actions']:5} actions  {result}")
     return 0
 
 
-def _replay(args: argparse.Namespace) -> int:
-    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine."""
+def _read_record(source: str) -> Record:
+    """The game record in ``source`` (a file, or - for standard input), refused in one line when
+    it cannot be read or is not a record of a known game."""
     import json
 
-    from controller.games import IllegalAction
+    from controller.games import get_game
+    from controller.games.record import Record
+
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{source} is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise CliError(f"{source} is not a game record: a record is a JSON object (arbitro journal --export)")
+    try:
+        record = Record.from_dict(data)
+    except KeyError as exc:
+        raise CliError(f"{source} is not a game record: it has no {exc.args[0]!r}") from exc
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise CliError(f"{source} is not a game record: {exc}") from exc
+    try:
+        get_game(record.game)
+    except KeyError as exc:
+        raise CliError(f"{source}: {exc.args[0]}") from exc
+    return record
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine."""
     from controller.games.record import Match, Record
 
-    text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text()
-    record = Record.from_dict(json.loads(text))
-    match = Match(Record(record.game, record.options, record.num_players, record.seed))
+    record = _read_record(args.record)
+    try:
+        match = Match(Record(record.game, record.options, record.num_players, record.seed))
+    except ValueError as exc:  # options or players the game does not have
+        raise CliError(f"{args.record}: {exc}") from exc
     for n, text in enumerate(record.actions, start=1):
         try:
             match.apply_text(text)
-        except IllegalAction as exc:
-            print(f"action {n} ({text}) is not legal: {exc.reason}", file=sys.stderr)
-            return 1
+        except ValueError as exc:  # IllegalAction (a ValueError) says which rule; text that names no action too
+            raise CliError(f"action {n} ({text}) is not legal: {getattr(exc, 'reason', exc)}") from exc
         if args.verbose:
             print(f"{n:5}  {match.public_log[-1]}")
     state = match.state
@@ -149,7 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except CliError as exc:
+        print(f"arbitro {args.command}: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:  # Ctrl-C while starting up or reading standard input
+        return 130
 
 
 if __name__ == "__main__":

@@ -7,10 +7,15 @@ service at start-up with a :class:`ConfigError` that names the key.
 
 from __future__ import annotations
 
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hardware.layout import Layout
 
 
 class ConfigError(ValueError):
@@ -31,7 +36,9 @@ class BoardConfig:
 
 @dataclass
 class SensorsConfig:
-    url: str = "/dev/arbitro-sensors"  # a serial device, a pyserial URL, or "sim": a simulated board in-process
+    # a serial device, a pyserial URL, "sim": a simulated board in-process, "none": no sensor board
+    # (moves come from the buttons and MQTT only)
+    url: str = "/dev/arbitro-sensors"
     debounce_ms: float = 25.0
     heartbeat_timeout: float = 3.0
 
@@ -39,7 +46,7 @@ class SensorsConfig:
 @dataclass
 class LedsConfig:
     backend: str = "sim"  # "sim" | "neopixel"
-    pin: str = "D18"  # board pin name, or "SPI"
+    pin: str = "SPI"  # "SPI" (GPIO10, no root needed) or a board pin "D<n>"; D18 is Scriptorium's centre encoder
     brightness: float = 0.3
     blink_hz: float = 2.0
 
@@ -107,18 +114,22 @@ class Config:
             raise ConfigError("board.id: must be non-empty and free of '/', '+' and '#'")
         if b.chance not in ("button", "auto"):
             raise ConfigError("board.chance: must be 'button' or 'auto'")
-        if not 0 < self.sensors.debounce_ms <= 5000:
-            raise ConfigError("sensors.debounce_ms: must be between 0 and 5000")
-        if self.sensors.heartbeat_timeout <= 0:
-            raise ConfigError("sensors.heartbeat_timeout: must be positive")
+        if not -1 <= b.seed < 2**63:  # the journal stores it as SQLite's 64-bit INTEGER
+            raise ConfigError("board.seed: must be -1 (a fresh seed) or 0..2**63-1")
+        _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)
+        _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0, 3600)
         if self.leds.backend not in ("sim", "neopixel"):
             raise ConfigError("leds.backend: must be 'sim' or 'neopixel'")
-        if not 0 <= self.leds.brightness <= 1:
-            raise ConfigError("leds.brightness: must be between 0 and 1")
-        if not 0 < self.leds.blink_hz <= 20:
-            raise ConfigError("leds.blink_hz: must be between 0 and 20")
+        led_gpios(self.leds.pin)
+        _within("leds.brightness", self.leds.brightness, 0, 1, low_ok=True)
+        _within("leds.blink_hz", self.leds.blink_hz, 0, 20)
+        _within("inputs.hold_time", self.inputs.hold_time, 0, 60)
+        if not self.mqtt.host:
+            raise ConfigError("mqtt.host: must not be empty")
         if not 0 < self.mqtt.port < 65536:
             raise ConfigError("mqtt.port: must be 1..65535")
+        if not 0 < self.mqtt.keepalive < 65536:  # MQTT sends it as 16 bits; paho fails on more
+            raise ConfigError("mqtt.keepalive: must be 1..65535 seconds")
         if not self.mqtt.base_topic or any(ch in self.mqtt.base_topic for ch in "+#"):
             raise ConfigError("mqtt.base_topic: must be non-empty and free of '+' and '#'")
         if bool(self.mqtt.certfile) != bool(self.mqtt.keyfile) or (self.mqtt.certfile and not self.mqtt.tls):
@@ -136,6 +147,50 @@ class Config:
             game.new_state(options, players)
         except ValueError as exc:
             raise ConfigError(f"board.options / board.num_players: {exc}") from exc
+
+
+def _within(key: str, value: float, low: float, high: float, *, low_ok: bool = False) -> None:
+    """Refuse ``value`` outside (low, high] ([low, high] with ``low_ok``); NaN and inf too."""
+    if not math.isfinite(value) or not (low <= value if low_ok else low < value) or value > high:
+        raise ConfigError(f"{key}: must be {'from' if low_ok else 'above'} {low} and at most {high}, got {value}")
+
+
+# The Pi's SPI0 pins, all taken once SPI is on (dtparam=spi=on): the SPI NeoPixel path uses them.
+SPI0_PINS = {7: "CE1", 8: "CE0", 9: "MISO", 10: "MOSI", 11: "SCLK"}
+
+
+def led_gpios(pin: str) -> dict[int, str]:
+    """The GPIOs the LED strip takes for ``leds.pin``: "SPI" takes SPI0, "D<n>" takes GPIO n."""
+    if pin.upper() == "SPI":
+        return {gpio: f"SPI0 {role}" for gpio, role in SPI0_PINS.items()}
+    match = re.fullmatch(r"D(\d+)", pin)
+    if not match or int(match[1]) > 27:
+        raise ConfigError(f"leds.pin: must be 'SPI' or a header pin 'D0'..'D27' (GPIO number), got {pin!r}")
+    return {int(match[1]): "data"}
+
+
+def check_pins(config: Config, layout: Layout) -> None:
+    """Refuse two users of one GPIO: the LED strip (when it is a real one), and the layout's buttons
+    and ring encoders (when the inputs are on), naming both users."""
+    users: dict[int, str] = {}
+    where = f"in the {config.board.layout or config.board.game} layout"
+
+    def claim(gpio: int, who: str) -> None:
+        if not 0 <= gpio <= 27:
+            raise ConfigError(f"{who}: GPIO{gpio} is not on the Pi's header (GPIO 0..27)")
+        if gpio in users:
+            raise ConfigError(f"GPIO{gpio} has two users: {users[gpio]} and {who}")
+        users[gpio] = who
+
+    if config.leds.backend == "neopixel":
+        for gpio, role in led_gpios(config.leds.pin).items():
+            claim(gpio, f"the LED strip (leds.pin = {config.leds.pin!r}, {role})")
+    if config.inputs.enabled:
+        for name, gpio in layout.buttons.items():
+            claim(gpio, f"the {name} button {where}")
+        for e in layout.encoders:
+            claim(e.a, f"the {e.channel} encoder's pin a {where}")
+            claim(e.b, f"the {e.channel} encoder's pin b {where}")
 
 
 def _section(name: str, kind: type, values: dict[str, Any]) -> Any:

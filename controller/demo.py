@@ -15,6 +15,8 @@ import argparse
 import json
 import logging
 import random
+import secrets
+import socket
 import sys
 import tempfile
 import threading
@@ -26,7 +28,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.app import build_service
-from controller.config import Config
+from controller.config import Config, ConfigError
 from controller.games import CHANCE, ChannelKind, State, game_names, get_game
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
@@ -37,6 +39,14 @@ from hardware.layout import Layout
 
 log = logging.getLogger("arbitro.demo")
 NOTES: list[str] = []  # lines under the terminal picture (the display's address)
+
+
+class DemoError(Exception):
+    """Why the demo cannot go on, in one line for the person who started it; ``code`` 2: bad options."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Hands:
@@ -112,7 +122,10 @@ class Requester:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"demo-op-{random.getrandbits(32):x}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
-        self.client.connect(host, port)
+        try:
+            self.client.connect(host, port)
+        except OSError as exc:
+            raise DemoError(f"cannot reach the MQTT broker at {host}:{port}: {exc.strerror or exc}") from exc
         self.client.loop_start()
         self.n = 0
 
@@ -134,7 +147,7 @@ class Requester:
         self.answers[key] = threading.Event()
         self.client.publish(f"{self.base}/request/{command}", json.dumps({"id": key, **args}), qos=1)
         if not self.answers[key].wait(10):
-            raise TimeoutError(f"no answer to {command}")
+            raise DemoError(f"the referee sent no answer to {command} within 10 s (is the broker still up?)")
         return self.results.pop(key)
 
     def close(self) -> None:
@@ -193,14 +206,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
               pace: float, headless: bool, max_actions: int, board_id: str = "demo",
               ask: Callable[[State], Any] | None = None) -> dict[str, Any]:
     """Play one game to its end on a fresh simulated board; returns the final public state."""
-    game = get_game(game_name)
-    config = Config.from_dict({
-        "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": game.players(players),
-                  "chance": "button"},
-        "sensors": {"debounce_ms": 25.0},
-        "inputs": {"pin_factory": "mock", "hold_time": 1.0},
-        "mqtt": {"host": broker[0], "port": broker[1]},
-    })
+    config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id)
     from hardware.layout import load_layout
 
     layout = load_layout(game_name)
@@ -220,16 +226,38 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
         start = service.state.physical_view()  # the loop has not started: nothing races this read
         hands.set_channels({c: v for c, v in start.items() if service.kinds[c] != ChannelKind.OFFSET and v})
         service.start()
-        op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
+        op: Requester | None = None
         try:
+            op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
             _play(service, hands, op, rng, seat, pace, headless, max_actions, events, ask or _ask_person)
             final = service.call(service.public_state)
         finally:
-            op.close()
+            if op is not None:
+                op.close()
             service.stop()
             if service.inputs is not None:
                 service.inputs.close()
     return final
+
+
+def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None,
+                board_id: str) -> Config:
+    """The service's configuration for one demo game; a DemoError names the option that does not fit."""
+    game = get_game(game_name)
+    try:
+        game.new_state(game.options(), game.players(players))
+    except ValueError as exc:
+        raise DemoError(f"--players {players}: {exc}", 2) from exc
+    try:
+        return Config.from_dict({
+            "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": game.players(players),
+                      "chance": "button"},
+            "sensors": {"debounce_ms": 25.0},
+            "inputs": {"pin_factory": "mock", "hold_time": 1.0},
+            "mqtt": {"host": broker[0], "port": broker[1]},
+        })
+    except ConfigError as exc:
+        raise DemoError(str(exc), 2) from exc
 
 
 def _wait_for_change(service: Service, moves: int, timeout: float = 10.0) -> str:
@@ -296,9 +324,12 @@ def _ask_person(state: State) -> Any:
         if text in legal:
             return legal[text]
         try:
-            return state.action_from_text(text)
-        except ValueError as exc:
+            action = state.action_from_text(text)
+            state.apply(action)  # well-formed is not enough: the rules must allow it here
+        except ValueError as exc:  # IllegalAction (a ValueError) too, with the rule it breaks
             print(exc)
+            continue
+        return action
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -317,29 +348,74 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", help="HOST:PORT of an MQTT broker (default: a private Mosquitto)")
     parser.add_argument("--headless", action="store_true", help="no terminal drawing; log lines only")
     parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
+    parser.add_argument("--board-id", help="the board's MQTT id (default: demo-<random>, so demos can share a broker)")
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
                         help="serve the live web display here (another port when taken); with --seat, play by clicking")
     parser.add_argument("--no-display", action="store_true", help="no web display")
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except DemoError as exc:
+        print(f"arbitro demo: {exc}", file=sys.stderr)
+        return exc.code
+
+
+def _broker_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise DemoError(f"--broker {text}: give HOST:PORT, such as 127.0.0.1:1883", 2)
+    return host or "127.0.0.1", int(port)
+
+
+def _wait_for_broker(host: str, port: int, patience: float = 3.0) -> None:
+    """Return once the broker takes a TCP connection; one that is just starting gets ``patience`` s."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            socket.create_connection((host, port), timeout=patience).close()
+            return
+        except OSError as exc:
+            if time.monotonic() >= deadline:
+                raise DemoError(f"cannot reach the MQTT broker at {host}:{port}: {exc.strerror or exc}") from exc
+        time.sleep(0.3)
+
+
+def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.headless else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    games = args.game or game_names()
+    # Each run its own board id, so its MQTT client id and topics are its own on a shared broker.
+    board_id = args.board_id or f"demo-{secrets.token_hex(3)}"
+    broker = _broker_address(args.broker) if args.broker else ("127.0.0.1", 1883)
+    if args.pace < 0:
+        raise DemoError(f"--pace {args.pace}: must be 0 or more seconds", 2)
+    for name in games:  # refuse what does not fit before anything starts
+        players = demo_config(name, broker=broker, seed=args.seed, players=args.players,
+                              board_id=board_id).board.num_players
+        if args.seat is not None and not 0 <= args.seat < players:
+            raise DemoError(f"--seat {args.seat}: {name} with {players} players has seats 0..{players - 1}", 2)
     private: Broker | None = None
     if args.broker:
-        host, _, port = args.broker.rpartition(":")
-        broker = (host or "127.0.0.1", int(port))
+        _wait_for_broker(*broker)
     else:
-        private = Broker(Path(tempfile.mkdtemp(prefix="arbitro-demo-"))).start()
+        try:
+            private = Broker(Path(tempfile.mkdtemp(prefix="arbitro-demo-"))).start()
+        except RuntimeError as exc:  # not installed, or it would not start: its first line says which
+            raise DemoError(f"cannot start a private Mosquitto ({str(exc).splitlines()[0]}); "
+                            "or give --broker HOST:PORT") from exc
         broker = ("127.0.0.1", private.port)
-        print(f"private Mosquitto on 127.0.0.1:{private.port}"
-              f" (watch it: mosquitto_sub -p {private.port} -t 'arbitro/#' -v)")
-    display = None if args.no_display else _start_display(args, broker)
+        print(f"private Mosquitto on 127.0.0.1:{private.port}")
+    print(f"board {board_id} (watch it: mosquitto_sub -h {broker[0]} -p {broker[1]} -t 'arbitro/{board_id}/#' -v)",
+          flush=True)
+    display = None if args.no_display else _start_display(args, broker, board_id)
     try:
-        ask = _clicked(display, args.seat) if display is not None and args.seat is not None else None
-        for name in args.game or game_names():
+        ask = _clicked(display, args.seat, board_id) if display is not None and args.seat is not None else None
+        for name in games:
             final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
-                              pace=args.pace, headless=args.headless, max_actions=args.max_actions, ask=ask)
+                              pace=args.pace, headless=args.headless, max_actions=args.max_actions,
+                              board_id=board_id, ask=ask)
             print(f"{final['title']}: game over after {final['moves']} actions; winners {final['winners']}, "
                   f"scores {final['scores']}", flush=True)
     except KeyboardInterrupt:
@@ -352,7 +428,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _start_display(args: argparse.Namespace, broker: tuple[str, int]) -> Any:
+def _start_display(args: argparse.Namespace, broker: tuple[str, int], board_id: str) -> Any:
     """The live web display of the demo's board; with ``--seat``, the page to play that seat by clicking."""
     from controller.display.cli import host_port
     from controller.display.server import DisplayConfig, RunningDisplay, SeatPlay
@@ -365,18 +441,18 @@ def _start_display(args: argparse.Namespace, broker: tuple[str, int]) -> Any:
     except OSError:  # the port is taken (another demo?): any free one will do
         config.port = 0
         display = RunningDisplay(config, seat_play)
-    NOTES.append(f"live display: {display.url}board/demo (the hall: {display.url})")
+    NOTES.append(f"live display: {display.url}board/{board_id} (the hall: {display.url})")
     if args.seat is not None:
-        NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url('demo', args.seat)}")
+        NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url(board_id, args.seat)}")
     for line in NOTES:
         print(line, flush=True)
     return display
 
 
-def _clicked(display: Any, seat: int) -> Callable[[State], Any]:
+def _clicked(display: Any, seat: int, board_id: str) -> Callable[[State], Any]:
     """Moves for ``seat`` come from clicks on its seat page: offer the legal ones, wait for a click."""
     def ask(state: State) -> Any:
         legal = {state.action_to_text(a): a for a in state.legal_actions()}
-        display.display.seat_play.offer("demo", seat, list(legal))
-        return legal[display.display.seat_play.wait("demo", seat)]
+        display.display.seat_play.offer(board_id, seat, list(legal))
+        return legal[display.display.seat_play.wait(board_id, seat)]
     return ask

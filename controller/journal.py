@@ -5,15 +5,23 @@ After a power cut the service reopens the journal, rebuilds the unfinished game 
 on; the LEDs then show what differs between the game and the board. Finished games stay in the
 journal and export as records that ``arbitro replay`` re-referees.
 
+It also keeps the answers to the last requests that carried an id, written in the same
+transaction as the actions they made: a request repeated after a crash (its answer never came)
+gets that answer again and does not run twice.
+
 One connection, used only by the service's loop (``check_same_thread=False`` because the service is
-built on one thread and runs on another). WAL with ``synchronous=FULL``: an action the referee took
-is on disk before the LEDs move on.
+built on one thread and runs on another). WAL with ``synchronous=FULL``: what the service answers
+or publishes is on disk first. A file that is not a readable journal is moved aside (renamed
+``*.corrupt-N``) and a fresh journal started; :attr:`Journal.set_aside` says so.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
+from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,18 +44,65 @@ CREATE TABLE IF NOT EXISTS actions (
     text TEXT NOT NULL,
     PRIMARY KEY (game, n)
 );
+CREATE TABLE IF NOT EXISTS answers (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    board TEXT NOT NULL,
+    key TEXT NOT NULL,
+    answer TEXT NOT NULL
+);
 """
+KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
+
+log = logging.getLogger("arbitro.journal")
+
+
+def request_key(command: str, request_id: object, args: dict[str, Any]) -> str:
+    """What makes two requests the same request: command, id and arguments."""
+    return json.dumps([command, request_id, args], sort_keys=True, separators=(",", ":"))
 
 
 class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        self.set_aside: str | None = None
+        try:
+            self.db = self._open()
+        except sqlite3.DatabaseError as exc:
+            aside = self._move_aside()
+            self.set_aside = (f"the journal {self.path} could not be read ({exc}); it was moved to {aside} "
+                              "and a new journal started")
+            log.error("%s", self.set_aside)
+            self.db = self._open()
         self._stored: dict[int, list[str]] = {}
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(SCHEMA)
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("damaged pages (quick_check)")
+            for table, columns in (("games", 8), ("actions", 3), ("answers", 4)):
+                if len(db.execute(f"PRAGMA table_info({table})").fetchall()) != columns:
+                    raise sqlite3.DatabaseError(f"table {table} is not a journal's")
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self) -> Path:
+        n = 1
+        while self.path.with_name(f"{self.path.name}.corrupt-{n}").exists():
+            n += 1
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{n}")
+        self.path.rename(aside)
+        for suffix in ("-wal", "-shm"):  # SQLite's side files belong to the damaged file
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                side.rename(aside.with_name(aside.name + suffix))
+        return aside
 
     def close(self) -> None:
         self.db.close()
@@ -63,21 +118,30 @@ class Journal:
         self.sync(game_id, record.actions)
         return game_id
 
-    def sync(self, game_id: int, actions: list[str]) -> None:
-        """Make the stored actions equal ``actions``: what an undo or a takeback removed goes, what
-        was played since is added, in one transaction."""
+    def sync(self, game_id: int, actions: list[str], answers: Sequence[tuple[str, str, str]] = ()) -> None:
+        """Make the stored actions equal ``actions`` (what an undo or a takeback removed goes, what
+        was played since is added) and store ``answers`` ((board, request key, answer JSON)), in one
+        transaction."""
         stored = self._stored.setdefault(game_id, self._actions(game_id))
         same = 0
         while same < min(len(stored), len(actions)) and stored[same] == actions[same]:
             same += 1
-        if same == len(stored) == len(actions):
+        if same == len(stored) == len(actions) and not answers:
             return
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
             self.db.executemany("INSERT INTO actions (game, n, text) VALUES (?, ?, ?)",
                                 [(game_id, n, actions[n]) for n in range(same, len(actions))])
+            self.db.executemany("INSERT INTO answers (board, key, answer) VALUES (?, ?, ?)", answers)
+            for board in {a[0] for a in answers}:
+                self.db.execute("DELETE FROM answers WHERE board = ? AND n <= (SELECT MAX(n) FROM answers "
+                                "WHERE board = ?) - ?", (board, board, KEEP_ANSWERS))
         self._stored[game_id] = list(actions)
+
+    def answers(self, board: str) -> list[tuple[str, str]]:
+        """The board's remembered answers, oldest first: (request key, answer JSON)."""
+        return self.db.execute("SELECT key, answer FROM answers WHERE board = ? ORDER BY n", (board,)).fetchall()
 
     def finish(self, game_id: int, result: dict[str, Any]) -> None:
         self.db.execute("UPDATE games SET finished = 1, result = ? WHERE id = ?", (json.dumps(result), game_id))
@@ -108,3 +172,32 @@ class Journal:
 
     def _actions(self, game_id: int) -> list[str]:
         return [t for (t,) in self.db.execute("SELECT text FROM actions WHERE game = ? ORDER BY n", (game_id,))]
+
+
+class RecentAnswers:
+    """The answers to the last :data:`KEEP_ANSWERS` requests of a board that carried an id, kept in
+    memory and (with a journal) on disk with the game's actions."""
+
+    def __init__(self, journal: Journal | None, board: str) -> None:
+        self.board = board
+        self._persist = journal is not None
+        self._answers: OrderedDict[str, tuple[bool, Any]] = OrderedDict()
+        self._unsaved: list[tuple[str, str, str]] = []
+        for key, answer in journal.answers(board) if journal is not None else []:
+            ok, result = json.loads(answer)
+            self._answers[key] = (ok, result)
+
+    def get(self, key: str) -> tuple[bool, Any] | None:
+        return self._answers.get(key)
+
+    def add(self, key: str, ok: bool, result: Any) -> None:
+        self._answers[key] = (ok, result)
+        if len(self._answers) > KEEP_ANSWERS:
+            self._answers.popitem(last=False)
+        if self._persist:
+            self._unsaved.append((self.board, key, json.dumps([ok, result])))
+
+    def unsaved(self) -> list[tuple[str, str, str]]:
+        """The answers not yet on disk, handed to :meth:`Journal.sync` (which stores them)."""
+        out, self._unsaved = self._unsaved, []
+        return out

@@ -53,6 +53,8 @@ class Command:
     name: str
     args: dict[str, Any]
     reply: Callable[[bool, Any], None]
+    id: str | int | None = None
+    """The request's ``id``: the same request repeated (same command, id and arguments) runs once."""
 
 
 def set_nodelay(client: mqtt.Client) -> None:
@@ -135,7 +137,6 @@ class MqttBridge:
             return
         log.info("MQTT connected to %s:%s", self.cfg.host, self.cfg.port)
         set_nodelay(client)
-        client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
         if self.cfg.homeassistant:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
         # Paho resends what the last connection left unacknowledged right after this callback;
@@ -150,6 +151,8 @@ class MqttBridge:
         if mid != self._sync_mid:
             return
         with self._lock:
+            # Online only now: a request sent on seeing it reaches the request subscription.
+            client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
             if self.cfg.homeassistant:
@@ -291,7 +294,7 @@ class MqttBridge:
         if name not in COMMANDS:
             reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
             return
-        self.post(Command(name, args, reply))
+        self.post(Command(name, args, reply, request_id))
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 

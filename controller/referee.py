@@ -39,7 +39,8 @@ class Verdict:
     kind: str
     """``in_sync``, ``applied``, ``progress``, ``takeback``, ``violation`` or ``ambiguous``."""
     actions: tuple[str, ...] = ()
-    """Texts of the actions applied (``applied``), undone (``takeback``) or that match (``ambiguous``)."""
+    """Texts of the actions applied (``applied``), undone (``takeback``), that match (``ambiguous``), or
+    that a board on the way to another move already shows (``progress``: ``confirm`` takes it)."""
     channels: tuple[str, ...] = ()
     """Channels that differ from the game (``violation``, ``progress``)."""
     message: str = ""
@@ -111,14 +112,22 @@ class Referee:
 
     # -- judging -------------------------------------------------------------------------------
 
-    def judge(self, sensed: dict[str, int]) -> Verdict:
-        """Compare a settled board with the game; apply the legal action it shows, if any."""
+    def judge(self, sensed: dict[str, int], *, takeback: bool = True) -> Verdict:
+        """Compare a settled board with the game; apply the legal action it shows, if any.
+
+        ``takeback=False`` while the table is still carrying out what chance decided: a board not
+        yet set up after a roll may look like an earlier position, and is never taken for one."""
         moves = self._moves(self.state)
         sensed_diff = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not sensed_diff:
             return Verdict("in_sync")
         if self.state.current_player >= 0:
             found = self._match(self.state, sensed_diff)
+            if found is not None and self._on_the_way_elsewhere(found[0], sensed_diff):
+                # A board that is one move and also part of another (a Serpientes tail stick lifted:
+                # a crash, or the first half of a step) waits for the hands; confirm takes it as is.
+                texts = tuple(self.state.action_to_text(seq[0]) for seq in found if len(seq) == 1)
+                return Verdict("progress", texts, tuple(sorted(c for c, _ in sensed_diff)))
             if found is not None:
                 if len(found) > 1 and all(len(seq) == 1 for seq in found):
                     texts = tuple(self.state.action_to_text(seq[0]) for seq in found)
@@ -131,7 +140,7 @@ class Referee:
                 return Verdict("applied", tuple(applied))
             if self._on_the_way(moves, sensed_diff):
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
-        back = self._takeback_target(sensed)
+        back = self._takeback_target(sensed) if takeback else 0
         if back:
             undone = []
             for _ in range(back):
@@ -169,15 +178,25 @@ class Referee:
                 return [(first, second[0])]
         return None
 
+    def _on_the_way_elsewhere(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
+        """True when the board that ``sequence`` fits shows exactly part of another legal action of
+        the state its last action is taken in, the rest still to come (a stick lifted from the tail:
+        a crash, or a step whose stick is still in the hand)."""
+        state = self.state
+        for action in sequence[:-1]:
+            state = state.apply(action)
+        moves = self._moves(state)
+        shown = diff_views(moves.view, {**self._moves(self.state).view, **dict(sensed_diff)})
+        return any(shown < d for d in moves.by_diff)
+
+    def _lies_towards(self, moves: _Moves, sensed_diff: Diff, target_diff: Diff) -> bool:
+        target = dict(target_diff)
+        return all(c in target and self._between(c, moves.view[c], v, target[c]) for c, v in sensed_diff)
+
     def _on_the_way(self, moves: _Moves, sensed_diff: Diff) -> bool:
         """True when every sensed change lies between the current view and some legal action's view
         (a lifted piece not yet put down, beads in the hand)."""
-        sensed = dict(sensed_diff)
-        for d in moves.by_diff:
-            target = dict(d)
-            if all(c in target and self._between(c, moves.view[c], v, target[c]) for c, v in sensed.items()):
-                return True
-        return False
+        return any(self._lies_towards(moves, sensed_diff, d) for d in moves.by_diff)
 
     def _between(self, channel: str, before: int, now: int, after: int) -> bool:
         kind = self.channels[channel].kind

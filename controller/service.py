@@ -22,11 +22,12 @@ from controller import sdnotify
 from controller.config import Config
 from controller.games import CHANCE, TERMINAL, ChannelKind, IllegalAction, get_game
 from controller.games.record import Match, Record
-from controller.journal import Journal
+from controller.journal import Journal, RecentAnswers, request_key
 from controller.ledview import LedScene, player_colour, render_frame
 from controller.mqtt import Command, MqttBridge
 from controller.referee import Referee, Verdict, shortest_turn
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
+from firmware_bridge.protocol import Hello
 from hardware.inputs import ButtonEvent, EncoderEvent, TableInputs
 from hardware.layout import Layout, LayoutError, load_layout
 from hardware.leds import LedStrip
@@ -86,8 +87,14 @@ class Service:
         self.journal = journal
         self.journal_id: int | None = None
         self.journal_finished = False
+        self.hello: Hello | None = None  # the sensor board's last HELLO: which board is wired up
+        self._outbox: list[dict[str, Any]] = []  # events told only once the journal holds what they tell
+        self._answers = RecentAnswers(journal, config.board.id)
+        self._notices = [journal.set_aside] if journal is not None and journal.set_aside else []
         if not (config.journal.resume and self._resume()):
             self.new_game(config.board.game, config.board.options, config.board.num_players, config.board.seed)
+        for message in self._notices:  # told once the board has its game
+            self._event("warning", message=message)
 
     # -- the game ------------------------------------------------------------------------------
 
@@ -100,9 +107,7 @@ class Service:
         other_board = game != self.game.name
         if other_board:  # another game needs its own board: check it is the one wired up
             layout = load_layout(self.config.board.layout or game)
-            hello = getattr(self.link, "hello", None)
-            if hello is not None:
-                layout.check_hello(hello.blocks)
+            self._check_board_fits(layout, g.title)
         layout.check_game(g, opts, players)
         seed = seed if seed >= 0 else random.SystemRandom().randrange(2**31)
         match = Match(Record(game, opts, players, seed))
@@ -119,6 +124,18 @@ class Service:
         log.info("new game: %s, %d players, options %s, seed %d", g.title, players, opts, seed)
         self._auto_chance()
 
+    def _check_board_fits(self, layout: Layout, title: str) -> None:
+        """Refuse (LayoutError) a game whose layout is not the board wired up: its sensors must match
+        the sensor board's HELLO and its LEDs the strip."""
+        same_hardware = layout.blocks == self.layout.blocks and layout.led_count == self.layout.led_count
+        if self.hello is not None:
+            layout.check_hello(self.hello.blocks)
+        elif not same_hardware:
+            raise LayoutError(f"{title} needs its own board, and the sensor board has not said which board is "
+                              "wired up (the sensor link is down): connect it, then start the game")
+        if not self.strip.can_show(layout.led_count):
+            raise LayoutError(f"{title}'s board has {layout.led_count} LEDs; this strip has {self.strip.n}")
+
     def _resume(self) -> bool:
         """Carry on with the board's unfinished game from the journal (after a power cut or crash)."""
         if self.journal is None:
@@ -131,9 +148,15 @@ class Service:
             match = Match(record)  # every action re-checked by the rules engine
             layout = load_layout(self.config.board.layout or record.game)
             layout.check_game(get_game(record.game), record.options, record.num_players)
-        except (ValueError, KeyError) as exc:
-            log.error("cannot resume game %d from the journal (%s); starting a new one", game_id, exc)
+            if record.game != self.game.name:
+                self._check_board_fits(layout, get_game(record.game).title)
+        except (ValueError, KeyError) as exc:  # LayoutError and IllegalAction are ValueErrors
+            message = (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board "
+                       f"({exc}); it is set aside (arbitro journal --export {game_id}) and a new "
+                       f"{self.game.name} game starts")
+            log.error("%s", message)
             self.journal.finish(game_id, {"abandoned": True, "error": str(exc)})
+            self._notices.append(message)
             return False
         self.journal_id, self.journal_finished = game_id, False
         self._take(match, layout)
@@ -144,6 +167,7 @@ class Service:
         """Make ``match`` the game on this board."""
         g = get_game(match.record.game)
         opts, players = match.record.options, match.record.num_players
+        self.strip.resize(layout.led_count)
         self.layout = layout
         self.game = g
         self.match = match
@@ -241,6 +265,9 @@ class Service:
                     next_blink = now + blink_period
                     self.blink_on = not self.blink_on
                     self._show_leds()
+                if self._outbox:  # events from a handler that published no state (the link came up)
+                    self._journal()
+                    self._send_events()
             except Exception:  # the loop must outlive any one bad event
                 log.exception("error while handling %r", event)
 
@@ -279,6 +306,7 @@ class Service:
                 self._fail(str(exc))
                 return
             self.link_up = True
+            self.hello = event.hello
             self._event("link", up=True)
         elif isinstance(event, LinkDown):
             self.link_up = False
@@ -325,7 +353,7 @@ class Service:
                                   message="put the board back as it was: " +
                                   self.referee.describe(self.referee.expected(), self.sensed))
         else:
-            verdict = self.referee.judge(self.sensed)
+            verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels)
             if verdict.kind in ("applied", "in_sync"):  # the board is set up: mistakes are mistakes again
                 self.setup_channels.clear()
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
@@ -430,7 +458,11 @@ class Service:
                 options = self.choices()
                 if options:
                     self.choice = (self.choice + (-1 if event.held else 1)) % len(options)
-                    self._event("choice", action=options[self.choice], index=self.choice, of=len(options))
+                    # Moves the board shows are public; a choice among silent actions (a card to
+                    # program) is the player's secret: its text goes to player/<n> only.
+                    shown = {"action": options[self.choice], "index": self.choice, "of": len(options)} \
+                        if self.board_choices() else {}
+                    self._event("choice", player=self.state.current_player, **shown)
             elif event.name == "confirm":
                 options = self.choices()
                 if not options:
@@ -442,24 +474,37 @@ class Service:
         self._publish("button")
 
     def choices(self) -> list[str]:
-        """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, else the actions
-        with no physical trace."""
-        if self.verdict.kind == "ambiguous":
-            return list(self.verdict.actions)
-        return self.referee.silent_actions() if self.state.current_player >= 0 else []
+        """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, or the move a
+        board on the way to another already shows (a crash), else the actions with no physical trace."""
+        return self.board_choices() or (self.referee.silent_actions() if self.state.current_player >= 0 else [])
+
+    def board_choices(self) -> list[str]:
+        """The moves the board itself shows, to choose among (public: everyone sees the board)."""
+        return list(self.verdict.actions) if self.verdict.kind in ("ambiguous", "progress") else []
 
     # -- MQTT commands ---------------------------------------------------------------------------
 
     def _command(self, cmd: Command) -> None:
-        try:
-            result = self._run_command(cmd.name, cmd.args)
-        except (IllegalAction, ValueError, KeyError, TypeError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            cmd.reply(False, message)
+        """Run a request once, put what it did on disk, tell displays, and only then answer it: an
+        ``ok`` is never lost in a crash. A request repeated with the same id (an MQTT redelivery, a
+        client retrying after a lost answer) gets the first answer again and runs no more."""
+        key = None if cmd.id is None or cmd.name == "state" else request_key(cmd.name, cmd.id, cmd.args)
+        answered = self._answers.get(key) if key is not None else None
+        if answered is not None:
+            cmd.reply(*answered)
             return
-        cmd.reply(True, result)
-        self._schedule()  # the game changed: judge the board against it again
-        self._publish(cmd.name)
+        try:
+            ok, result = True, self._run_command(cmd.name, cmd.args)
+        except (IllegalAction, ValueError, KeyError, TypeError) as exc:
+            ok, result = False, exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        if key is not None:
+            self._answers.add(key, ok, result)
+        if ok:
+            self._schedule()  # the game changed: judge the board against it again
+            self._publish(cmd.name)
+        elif key is not None:
+            self._journal()
+        cmd.reply(ok, result)
 
     def _run_command(self, name: str, args: dict[str, Any]) -> Any:
         def arg(key: str, kind: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
@@ -489,7 +534,8 @@ class Service:
             options = arg("options", dict, {})
             self.new_game(game, options, players, seed)
             self._event("new_game", game=game, num_players=self.match.record.num_players)
-            return {"game": game, "seed": self.match.record.seed}
+            # A fresh seed is never told: with it, every future die, draw and hidden hand is known.
+            return {"game": game, "seed": seed} if seed >= 0 else {"game": game}
         if (self.state.is_terminal() or self.resigned is not None) and name != "undo" and name != "configure":
             raise ValueError(f"{name}: the game is over")
         if name == "undo":
@@ -539,12 +585,18 @@ class Service:
     # -- output ----------------------------------------------------------------------------------
 
     def _event(self, kind: str, **data: Any) -> None:
+        """Queue an event; :meth:`_send_events` tells it, after the journal has what it says."""
         event = {"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data}
         log.info("%s %s", kind.replace("_", " "), ", ".join(f"{k} {v}" for k, v in data.items()))
-        if self.mqtt is not None:
-            self.mqtt.publish_event(event)
-        for observer in self.observers:
-            observer("event", event)
+        self._outbox.append(event)
+
+    def _send_events(self) -> None:
+        events, self._outbox = self._outbox, []
+        for event in events:
+            if self.mqtt is not None:
+                self.mqtt.publish_event(event)
+            for observer in self.observers:
+                observer("event", event)
 
     def winners(self) -> list[int]:
         if self.resigned is not None:
@@ -585,20 +637,24 @@ class Service:
             "setup": {"message": v.message, "channels": list(v.channels)} if v.kind == "setup" else None,
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_up else "down",
-            "seed": self.match.record.seed,
         }
 
     def _publish(self, why: str) -> None:
+        """LEDs first (the table sees at once), then the journal, then events and state: nothing
+        reaches a display or an answer before it is on disk."""
         self._state_seq += 1
         self._show_leds()
         self._journal()
+        self._send_events()
         state = self.public_state()
         if self.mqtt is not None:
             self.mqtt.publish_state(state)
             for p in range(self.state.num_players):
                 private = dict(self.state.private_view(p))
                 if p == self.state.current_player:
-                    private["choices"] = self.choices()
+                    private["choices"] = choices = self.choices()
+                    if choices:
+                        private["choice"] = choices[self.choice % len(choices)]
                 self.mqtt.publish_private(p, private)
         for observer in self.observers:
             observer("state", state)
@@ -608,7 +664,7 @@ class Service:
         is still on the board, and the referee takes it again when the game resumes)."""
         if self.journal is None or self.journal_id is None:
             return
-        self.journal.sync(self.journal_id, self.match.record.actions)
+        self.journal.sync(self.journal_id, self.match.record.actions, self._answers.unsaved())
         over = self.state.is_terminal() or self.resigned is not None
         if over and not self.journal_finished:
             self.journal.finish(self.journal_id, {"winners": self.winners(), "scores": list(self.state.scores()),

@@ -13,7 +13,7 @@ same bytes (GRB order, brightness applied) leave for the wire:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -51,13 +51,34 @@ def open_neopixel(pin_name: str, n: int, brightness: float) -> PixelBuf:
 
 
 class LedStrip:
-    """Shows whole frames on a PixelBuf, one ``show()`` per frame, unchanged frames skipped."""
+    """Shows whole frames on a PixelBuf, one ``show()`` per frame, unchanged frames skipped.
 
-    def __init__(self, pixels: PixelBuf) -> None:
+    ``make(n)``, when given, opens the strip again for ``n`` LEDs: a board swapped for another
+    game's board brings its own strip length."""
+
+    def __init__(self, pixels: PixelBuf, make: Callable[[int], PixelBuf] | None = None) -> None:
         self.pixels = pixels
+        self.make = make
         self.n = len(pixels)
         self.last: tuple[RGB, ...] | None = None
         self.frames_sent = 0
+
+    def can_show(self, n: int) -> bool:
+        """True when the strip has, or can be opened again with, ``n`` LEDs."""
+        return n == self.n or self.make is not None
+
+    def resize(self, n: int) -> None:
+        """Open the strip again for ``n`` LEDs (nothing to do when it has them)."""
+        if n == self.n:
+            return
+        if self.make is None:
+            raise ValueError(f"the strip has {self.n} LEDs and cannot be opened for {n}")
+        deinit = getattr(self.pixels, "deinit", None)
+        if deinit is not None:  # free the pin (a real NeoPixel) before it is claimed again
+            deinit()
+        self.pixels = self.make(n)
+        self.n = n
+        self.last = None
 
     def show(self, frame: Sequence[RGB]) -> bool:
         """Send ``frame`` (one colour per LED); returns False when it equals the frame on the strip."""

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import signal
 import subprocess
 import sys
+
+import pytest
 
 from tests.support.mqttc import Listener
 
@@ -46,3 +50,18 @@ path = "{tmp_path / 'journal.sqlite'}"
     listing = subprocess.run([sys.executable, "-m", "controller.cli", "journal", str(tmp_path / "journal.sqlite")],
                              capture_output=True, text=True, check=True).stdout
     assert "run1" in listing and "in play" in listing
+
+
+def test_arbitro_run_off_a_pi_without_lgpio_says_what_to_do(tmp_path):
+    if importlib.util.find_spec("lgpio") or os.path.exists("/proc/device-tree/model"):
+        pytest.skip("gpiozero can open real GPIO here")
+    config = tmp_path / "config.toml"
+    config.write_text('[sensors]\nurl = "sim"\n[mqtt]\nenabled = false\n')  # inputs.pin_factory = "": a real Pi's
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "cannot open the Pi's GPIO (lgpio: No module named 'lgpio')" in lines[0]
+    assert ".[pi]" in lines[0] and 'inputs.pin_factory = "mock"' in lines[0]

@@ -64,10 +64,11 @@ class Listener:
             raise TimeoutError("test client could not connect")
         time.sleep(0.05)  # let the subscriptions be granted
 
-    def wait_for(self, predicate, timeout: float = 10.0):
-        """The first message (topic, payload, retain, properties) for which ``predicate`` holds."""
+    def wait_for(self, predicate, timeout: float = 10.0, since: int = 0):
+        """The first message (topic, payload, retain, properties) from index ``since`` on for which
+        ``predicate`` holds."""
         deadline = time.monotonic() + timeout
-        seen = 0
+        seen = since
         with self.cond:
             while True:
                 for m in self.messages[seen:]:

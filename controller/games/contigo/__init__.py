@@ -75,7 +75,10 @@ class ContigoGame(Game):
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
         opts, _ = self._resolve(options, num_players)
-        # who starts, then at most two actions (pawn move, bead move) per turn
+        if opts["game"] == "capture":
+            # who starts, then per turn a pawn move, pick-ups and drops (each at least one bead)
+            return 1 + opts["turn_limit"] * (1 + 2 * TOTAL_BEADS)
+        # who starts, then two actions (pawn move, bead move) per turn
         return 1 + 2 * opts["turn_limit"]
 
 

@@ -19,13 +19,14 @@ DEFAULTS: dict[str, Any] = {
     "form": "straight",
     "win": "four",
     "turn_limit": 200,
-    "spread_limit": 5,
+    "spread_limit": 0,
 }
 GAMES = ("alignment", "capture")
 FORMS = ("straight", "L")
 WINS = ("four", "five")
 MAX_TURN_LIMIT = 10_000
-MAX_SPREAD_LIMIT = 6
+MAX_SPREAD_LIMIT = 56
+"""``spread_limit`` 0 (the default) is no limit; 1..56 makes larger pick-ups go all into one pit."""
 
 
 def single(p: int) -> int:
@@ -47,10 +48,10 @@ def validate(options: dict[str, Any], num_players: int) -> None:
         raise ValueError(f"contigo: option form must be one of {FORMS}, not {form!r}")
     if win not in WINS:
         raise ValueError(f"contigo: option win must be one of {WINS}, not {win!r}")
-    for key, top in (("turn_limit", MAX_TURN_LIMIT), ("spread_limit", MAX_SPREAD_LIMIT)):
+    for key, bottom, top in (("turn_limit", 1, MAX_TURN_LIMIT), ("spread_limit", 0, MAX_SPREAD_LIMIT)):
         value = options[key]
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
-            raise ValueError(f"contigo: option {key} must be a whole number from 1 to {top}, not {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not bottom <= value <= top:
+            raise ValueError(f"contigo: option {key} must be a whole number from {bottom} to {top}, not {value!r}")
     if not isinstance(num_players, int) or isinstance(num_players, bool):
         raise ValueError(f"contigo: number of players must be a whole number, not {num_players!r}")
     if game == "alignment" and num_players not in (2, 4):
@@ -103,25 +104,17 @@ def initial_board(game: str, num_players: int) -> tuple[int, ...]:
     return tuple(board)
 
 
-def _compositions(total: int, parts: int):
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total + 1):
-        for rest in _compositions(total - first, parts - 1):
-            yield (first, *rest)
-
-
 @cache
-def bead_tables(game: str, spread_limit: int) -> tuple[tuple[tuple, ...], tuple[tuple[int, ...], ...]]:
-    """Every bead action from each pit, ordered by beads taken, and the prefix lengths.
+def bead_tables() -> tuple[tuple[tuple, ...], tuple[tuple[int, ...], ...]]:
+    """The alignment game's bead actions from each pit, ordered by beads taken, and prefix lengths.
 
     Returns (ACTIONS, END): ACTIONS[src] lists the bead actions taking k = 1, 2, ... beads from
     src; END[src][c] is how many of them take at most c beads, so the bead moves of a pit holding
     c beads are ``ACTIONS[src][:END[src][c]]``.
 
-    A bead action is ``("b", src, drops)``; ``drops`` is a tuple of (pit, beads) with pit indices
-    in increasing order, beads >= 1, summing to k.
+    A bead action is ``("b", src, ((dst, k),))``: all k beads into the pit exactly k steps away,
+    either way round the ring (one action when both ways reach the same pit). The capture game's
+    bead move is several actions (take, then drop pit by pit), listed by the state.
     """
     actions_all, ends_all = [], []
     for src in range(NPITS):
@@ -129,31 +122,12 @@ def bead_tables(game: str, spread_limit: int) -> tuple[tuple[tuple, ...], tuple[
         seen: set[tuple] = set()
         ends = [0]
         for k in range(1, TOTAL_BEADS + 1):
-            for drops in _drops_for(game, spread_limit, src, k):
-                action = ("b", src, drops)
-                if action not in seen:
+            for dst in ((src + k) % NPITS, (src - k) % NPITS):
+                action = ("b", src, ((dst, k),))
+                if dst != src and action not in seen:
                     seen.add(action)
                     actions.append(action)
             ends.append(len(actions))
         actions_all.append(tuple(actions))
         ends_all.append(tuple(ends))
     return tuple(actions_all), tuple(ends_all)
-
-
-def _drops_for(game: str, spread_limit: int, src: int, k: int):
-    if game == "alignment" or k > spread_limit:
-        if game == "alignment":
-            targets = [(src + k) % NPITS, (src - k) % NPITS]
-        else:  # more beads than the spread limit: all into one pit within k steps
-            targets = []
-            for j in range(1, min(k, NPITS - 1) + 1):
-                targets.append((src + j) % NPITS)
-                targets.append((src - j) % NPITS)
-        for dst in targets:
-            if dst != src:
-                yield ((dst, k),)
-        return
-    for direction in (1, -1):
-        for comp in _compositions(k, k):
-            drops = sorted(((src + direction * (i + 1)) % NPITS, c) for i, c in enumerate(comp) if c)
-            yield tuple(drops)

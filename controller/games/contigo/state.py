@@ -36,7 +36,7 @@ from controller.games.contigo.rules import (
     validate,
 )
 
-PHASES = ("start", "move", "beads", "over")
+PHASES = ("start", "move", "beads", "drop", "over")
 OPTION_KEYS = tuple(DEFAULTS)
 
 
@@ -72,7 +72,7 @@ class Rules:
         self.lform = self.form == "L"
         self.need = 5 if self.win == "five" else 4
         self.lines = ORTHO_LINES_THROUGH if self.win == "five" else LINES_THROUGH
-        self.bead_actions, self.bead_ends = bead_tables(self.game, self.spread_limit)
+        self.bead_actions, self.bead_ends = bead_tables() if self.alignment else ((), ())
 
 
 _RULES: dict[tuple, Rules] = {}
@@ -90,11 +90,40 @@ def get_rules(options: dict[str, Any], n: int) -> Rules:
     return rules
 
 
+CW, ACW = 1, 2
+"""Bits of ``Hand.ways``: the beads may still go clockwise (+1 round the ring), anticlockwise (-1)."""
+WAYS_TEXT = {CW | ACW: "both", CW: "cw", ACW: "acw"}
+
+
+class Hand(tuple):
+    """Capture game, between the pick-up and the last drop: (pit, taken, left, ways) — the pit the
+    beads came from, how many were taken (the range), how many are still in the hand, and the
+    directions round the ring the drops so far leave open (``CW | ACW`` until a drop decides)."""
+
+    __slots__ = ()
+
+    def __new__(cls, pit: int, taken: int, left: int, ways: int) -> Hand:
+        return super().__new__(cls, (pit, taken, left, ways))
+
+    pit = property(lambda self: self[0])
+    taken = property(lambda self: self[1])
+    left = property(lambda self: self[2])
+    ways = property(lambda self: self[3])
+
+    def reaches(self, dst: int) -> int:
+        """The directions still open in which ``dst`` lies within range (0: out of range)."""
+        out = 0
+        for bit, direction in ((CW, 1), (ACW, -1)):
+            if self.ways & bit and 1 <= ring_distance(self.pit, dst, direction) <= self.taken:
+                out |= bit
+        return out
+
+
 class ContigoState(State):
-    __slots__ = ("board", "captured", "phase_", "pits", "player", "result", "rules", "turn")
+    __slots__ = ("board", "captured", "hand", "phase_", "pits", "player", "result", "rules", "turn")
 
     def __init__(self, rules: Rules, board: tuple[int, ...], pits: tuple[int, ...], player: int, phase: str,
-                 turn: int, captured: tuple[int, ...], result: int | None) -> None:
+                 turn: int, captured: tuple[int, ...], result: int | None, hand: Hand | None = None) -> None:
         self.rules = rules
         self.board = board
         self.pits = pits
@@ -103,6 +132,7 @@ class ContigoState(State):
         self.turn = turn
         self.captured = captured
         self.result = result  # None while playing, -1 for a draw, else the winner
+        self.hand = hand  # phase "drop" only
 
     # ----------------------------------------------------------------- basic properties
     @property
@@ -237,12 +267,33 @@ class ContigoState(State):
                 out += acts[src][: ends[src][c]]
         return out
 
+    def _take_actions(self, only: int | None = None) -> list[tuple]:
+        """Capture game: pick up 1.. all the beads of a pit (or, before any drop, more from the pit
+        already picked from)."""
+        pits = self.pits
+        srcs = range(NPITS) if only is None else (only,)
+        return [("t", src, j) for src in srcs for j in range(1, pits[src] + 1)]
+
+    def _drop_actions(self) -> list[tuple]:
+        """Capture game: drop some of the beads in the hand into one pit within range."""
+        hand = self.hand
+        limit = self.rules.spread_limit
+        if limit and hand.taken > limit:  # the spread limit (a variant): all into one pit
+            counts: range | tuple[int, ...] = (hand.left,)
+        else:
+            counts = range(1, hand.left + 1)
+        return [("d", dst, c) for dst in range(NPITS) if dst != hand.pit and hand.reaches(dst) for c in counts]
+
     def legal_actions(self) -> list[Action]:
         phase = self.phase_
         if phase == "move":
             return self._pawn_actions(self.player)
         if phase == "beads":
-            return self._bead_actions()
+            return self._take_actions() if self.rules.capture else self._bead_actions()
+        if phase == "drop":
+            hand = self.hand
+            out = self._take_actions(hand.pit) if hand.left == hand.taken else []
+            return out + self._drop_actions()
         if phase == "start":
             return [("start", p) for p in range(self.rules.n)]
         return []
@@ -278,13 +329,18 @@ class ContigoState(State):
             if reason:
                 raise IllegalAction(text, reason)
             return self._after_pawn(action)
-        if kind == "b":
-            if self.phase_ != "beads":
+        if kind in ("b", "t", "d"):
+            if self.phase_ == "move":
                 raise IllegalAction(text, "first move a pawn; the bead move ends the turn")
-            reason = self._explain_beads(action)
+            if kind == "b":
+                reason = self._explain_beads(action)
+                if reason:
+                    raise IllegalAction(text, reason)
+                return self._after_beads(action)
+            reason = self._explain_take(action) if kind == "t" else self._explain_drop(action)
             if reason:
                 raise IllegalAction(text, reason)
-            return self._after_beads(action)
+            return self._after_take(action) if kind == "t" else self._after_drop(action)
         raise IllegalAction(text, "not a Contigo action")
 
     def _safe_text(self, action: Action) -> str:
@@ -326,7 +382,29 @@ class ContigoState(State):
         for dst, c in drops:
             pits[src] -= c
             pits[dst] += c
-        pits_t = tuple(pits)
+        return self._next_turn(tuple(pits))
+
+    def _after_take(self, action: tuple) -> ContigoState:
+        _, src, j = action
+        pits = list(self.pits)
+        pits[src] -= j
+        hand = self.hand
+        taken = j + (hand.taken if hand is not None else 0)
+        return ContigoState(self.rules, self.board, tuple(pits), self.player, "drop", self.turn, self.captured,
+                            None, Hand(src, taken, taken, CW | ACW))
+
+    def _after_drop(self, action: tuple) -> ContigoState:
+        _, dst, c = action
+        pits = list(self.pits)
+        pits[dst] += c
+        hand = self.hand
+        if hand.left == c:
+            return self._next_turn(tuple(pits))
+        return ContigoState(self.rules, self.board, tuple(pits), self.player, "drop", self.turn, self.captured,
+                            None, Hand(hand.pit, hand.taken, hand.left - c, hand.reaches(dst)))
+
+    def _next_turn(self, pits_t: tuple[int, ...]) -> ContigoState:
+        """The bead move is over: the turn passes (or the game ends at the turn limit)."""
         turn = self.turn + 1
         rules = self.rules
         if turn >= rules.turn_limit:
@@ -446,6 +524,9 @@ class ContigoState(State):
                 return "not a Contigo bead move"
         if [d for d, _ in drops] != sorted({d for d, _ in drops}):
             return "not a Contigo bead move (name each pit once)"
+        if self.rules.capture:
+            return ("in the capture game beads are picked up from one pit (take n-f 3), then dropped"
+                    " pit by pit within range (drop e-6 2)")
         sname = PIT_NAMES[src]
         if any(d == src for d, _ in drops):
             return f"beads taken from {sname} must leave it"
@@ -463,15 +544,54 @@ class ContigoState(State):
                 return (f"{_beads(k)} from {sname} go exactly {k} pits around the ring, to {names},"
                         f" not to {PIT_NAMES[dst]}")
             return None
+        return None
+
+    def _explain_take(self, action: tuple) -> str | None:
+        if self.rules.alignment:
+            return "in the alignment game a bead move is one action: beads n-a>n-c 2"
+        if (len(action) != 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in action[1:])
+                or not 0 <= action[1] < NPITS or action[2] < 1):
+            return "not a Contigo bead move"
+        _, src, j = action
+        sname = PIT_NAMES[src]
+        hand = self.hand
+        if hand is not None:
+            if hand.left < hand.taken:
+                return (f"the beads from {PIT_NAMES[hand.pit]} are being dropped: drop the other"
+                        f" {_beads(hand.left)} in your hand")
+            if src != hand.pit:
+                return f"beads come from one pit per turn, and you took yours from {PIT_NAMES[hand.pit]}"
+        have = self.pits[src]
+        if j > have:
+            return f"the pit {sname} holds {_beads(have)}: you cannot take {j}"
+        return None
+
+    def _explain_drop(self, action: tuple) -> str | None:
+        if self.rules.alignment:
+            return "in the alignment game a bead move is one action: beads n-a>n-c 2"
+        if (len(action) != 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in action[1:])
+                or not 0 <= action[1] < NPITS or action[2] < 1):
+            return "not a Contigo bead move"
+        hand = self.hand
+        if hand is None:
+            return "pick beads up from a pit first (take n-f 3)"
+        _, dst, c = action
+        src, taken = PIT_NAMES[hand.pit], hand.taken
+        if c > hand.left:
+            return f"you hold {_beads(hand.left)}, not {c}"
+        if dst == hand.pit:
+            return f"beads taken from {src} must leave it"
+        if not hand.reaches(dst):
+            if hand.ways != CW | ACW and hand.reaches(dst) == 0 and Hand(*hand[:3], CW | ACW).reaches(dst):
+                return (f"the beads from {src} go one way round the ring, and your drops so far went the"
+                        f" other way: {PIT_NAMES[dst]} is not among the {taken} pits that follow {src} that way")
+            return (f"{_beads(taken)} from {src} may only be dropped in the {taken} pits that follow it"
+                    " in one direction around the ring")
         limit = self.rules.spread_limit
-        if k > limit and len(drops) > 1:
+        if limit and taken > limit and c != hand.left:
             return (f"more than {limit} beads (the spread limit) go all into one pit;"
-                    f" {k} beads cannot be split")
-        for direction in (1, -1):
-            if all(1 <= ring_distance(src, d, direction) <= k for d, _ in drops):
-                return None
-        return (f"{_beads(k)} from {sname} may only be dropped in the {k} pits that follow it"
-                " in one direction around the ring")
+                    f" {taken} beads cannot be split")
+        return None
 
     # ----------------------------------------------------------------- texts
     def action_to_text(self, action: Action) -> str:
@@ -490,6 +610,10 @@ class ContigoState(State):
             direction = 1 if all(1 <= ring_distance(src, d, 1) <= k for d, _ in drops) else -1
             ordered = sorted(drops, key=lambda dc: ring_distance(src, dc[0], direction))
             return f"beads {PIT_NAMES[src]}>" + ",".join(f"{PIT_NAMES[d]} {c}" for d, c in ordered)
+        if kind == "t":
+            return f"take {PIT_NAMES[action[1]]} {action[2]}"
+        if kind == "d":
+            return f"drop {PIT_NAMES[action[1]]} {action[2]}"
         raise ValueError(f"not a Contigo action: {action!r}")
 
     def action_from_text(self, text: str) -> Action:
@@ -515,7 +639,8 @@ class ContigoState(State):
             result = COLORS[self.result]
         return (f"contigo game={rules.game} form={rules.form} win={rules.win} turn_limit={rules.turn_limit}"
                 f" spread_limit={rules.spread_limit} players={rules.n} board={'/'.join(ranks)}"
-                f" pits={','.join(map(str, self.pits))} to={to} phase={self.phase_} turn={self.turn}"
+                f" pits={','.join(map(str, self.pits))} to={to} phase={self.phase_} hand={_hand_text(self.hand)}"
+                f" turn={self.turn}"
                 f" captured={','.join(map(str, self.captured))} result={result}")
 
     # ----------------------------------------------------------------- views
@@ -533,6 +658,10 @@ class ContigoState(State):
     def physical_changes(self, action: Action) -> dict[str, int]:
         # The referee asks this for every legal action, and a capture-game bead phase can have
         # thousands: a bead move only changes pit counts, read straight off the action.
+        if action[0] == "t":
+            return {PIT_CHANNELS[action[1]]: self.pits[action[1]] - action[2]}
+        if action[0] == "d":
+            return {PIT_CHANNELS[action[1]]: self.pits[action[1]] + action[2]}
         if self.phase_ == "beads" and action[0] == "b":
             _, src, drops = action
             pits = dict.fromkeys((src, *(dst for dst, _ in drops)), 0)
@@ -558,6 +687,10 @@ class ContigoState(State):
             "board": board,
             "pits": dict(zip(PIT_NAMES, self.pits, strict=True)),
             "captured": dict(zip(COLORS, self.captured, strict=False)),
+            "hand": None if self.hand is None else {
+                "pit": PIT_NAMES[self.hand.pit], "taken": self.hand.taken, "in_hand": self.hand.left,
+                "directions": {CW | ACW: ["clockwise", "anticlockwise"], CW: ["clockwise"],
+                               ACW: ["anticlockwise"]}[self.hand.ways]},
             "result": None if self.result is None else ("draw" if self.result < 0 else COLORS[self.result]),
             "position": self.to_text(),
         }
@@ -575,7 +708,10 @@ class ContigoState(State):
             lines.append(f"  {r}  {pit(f'w-{r}')}{row}{pit(f'e-{r}')}")
         lines.append("     " + pit("sw") + "".join(pit(f"s-{f}") for f in "abcdef") + pit("se"))
         lines.append("        " + "".join(f"{f:>3}" for f in "abcdef"))
-        if self.player >= 0:
+        if self.player >= 0 and self.hand is not None:
+            status = (f"{COLORS[self.player]} to drop {_beads(self.hand.left)} taken from"
+                      f" {PIT_NAMES[self.hand.pit]} (range {self.hand.taken})")
+        elif self.player >= 0:
             status = f"{COLORS[self.player]} to {'move a pawn' if self.phase_ == 'move' else 'move beads'}"
         elif self.player == CHANCE:
             status = "the hidden bead decides who starts"
@@ -596,6 +732,25 @@ def _piece_char(code: int) -> str:
         return "."
     letter = LETTERS[_owner(code)]
     return letter if code & 1 else letter.upper()
+
+
+def _hand_text(hand: Hand | None) -> str:
+    if hand is None:
+        return "-"
+    return f"{PIT_NAMES[hand.pit]}:{hand.taken}:{hand.left}:{WAYS_TEXT[hand.ways]}"
+
+
+def _parse_hand(text: str) -> Hand | None:
+    if text == "-":
+        return None
+    parts = text.split(":")
+    ways = {v: k for k, v in WAYS_TEXT.items()}
+    if len(parts) != 4 or parts[0] not in PIT_INDEX or parts[3] not in ways:
+        raise BadPosition("hand= is '-' or pit:taken:left:ways (both, cw or acw), e.g. n-f:5:3:cw")
+    taken, left = _int(parts[1]), _int(parts[2])
+    if not 1 <= left <= taken:
+        raise BadPosition("hand= holds at least one bead and no more than were taken")
+    return Hand(PIT_INDEX[parts[0]], taken, left, ways[parts[3]])
 
 
 def _count_reason(pit_name: str, n: int, d: int, from_name: str, dist: int) -> str | None:
@@ -646,7 +801,7 @@ def parse_action(text: str, n: int) -> Action:
         raise IllegalAction(repr(text), "an action text must be a string")
     words = text.strip().lower().split()
     bad = IllegalAction(text, "names no Contigo action (try c3-c5, c3xc5, pass d1-d4, beads n-a>n-c 2,"
-                              " beads n-a>n-b 1,n-c 2 or start red)")
+                              " take n-f 3, drop e-6 2 or start red)")
     if not words or len(text) > 200:
         raise bad
     if words[0] == "start" and len(words) == 2:
@@ -656,6 +811,11 @@ def parse_action(text: str, n: int) -> Action:
     if words[0] == "pass" and len(words) == 2:
         s, t = _parse_squares(words[1], ("-",), bad)
         return ("p", s, t)
+    if words[0] in ("take", "drop") and len(words) == 3:
+        pit = PIT_INDEX.get(words[1])
+        if pit is None or not words[2].isdigit() or len(words[2]) > 3 or int(words[2]) < 1:
+            raise bad
+        return (words[0][0], pit, int(words[2]))
     if words[0] == "beads":
         rest = " ".join(words[1:])
         if rest.count(">") != 1:
@@ -703,7 +863,7 @@ def state_from_text(game: Game, text: str) -> ContigoState:
         raise BadPosition("a Contigo position is one line of text")
     words = text.split(" ")
     keys = ("game", "form", "win", "turn_limit", "spread_limit", "players", "board", "pits", "to", "phase",
-            "turn", "captured", "result")
+            "hand", "turn", "captured", "result")
     if len(words) != len(keys) + 1 or words[0] != "contigo":
         raise BadPosition(f"a Contigo position reads 'contigo {'=... '.join(keys)}=...'")
     fields: dict[str, str] = {}
@@ -739,8 +899,20 @@ def state_from_text(game: Game, text: str) -> ContigoState:
         turn = _int(fields["turn"])
     except ValueError as exc:
         raise BadPosition(str(exc)) from None
-    if len(pits) != NPITS or sum(pits) != TOTAL_BEADS:
-        raise BadPosition(f"pits= needs {NPITS} counts adding up to {TOTAL_BEADS}")
+    hand = _parse_hand(fields["hand"])
+    in_hand = hand.left if hand is not None else 0
+    if len(pits) != NPITS or sum(pits) + in_hand != TOTAL_BEADS:
+        raise BadPosition(f"pits= needs {NPITS} counts adding up to {TOTAL_BEADS} (with the beads in the hand)")
+    if (phase_text := fields["phase"]) == "drop":
+        if hand is None or not rules.capture:
+            raise BadPosition("phase=drop is the capture game's bead move, with beads in the hand (hand=...)")
+        limit = rules.spread_limit
+        if limit and hand.taken > limit and hand.left < hand.taken:
+            raise BadPosition(f"more than {limit} beads (the spread limit) go all into one pit")
+        if hand.left == hand.taken and hand.ways != CW | ACW:
+            raise BadPosition("no bead is dropped yet, so both ways round the ring are open (ways both)")
+    elif hand is not None:
+        raise BadPosition(f"hand= goes with phase=drop, not phase={phase_text}")
     if len(captured) != n:
         raise BadPosition(f"captured= needs {n} counts")
     _check_pieces(rules, board, captured)
@@ -773,7 +945,7 @@ def state_from_text(game: Game, text: str) -> ContigoState:
         raise BadPosition(f"turn= must be below the turn limit {rules.turn_limit} while playing")
     if phase != "over":
         _check_not_over(rules, board, captured)
-    state = ContigoState(rules, tuple(board), pits, player, phase, turn, captured, result)
+    state = ContigoState(rules, tuple(board), pits, player, phase, turn, captured, result, hand)
     if phase == "move" and not state._has_pawn_move(player):
         raise BadPosition(f"{to} has no pawn move: the position is in phase=beads")
     if state.to_text() != text:

@@ -333,13 +333,14 @@ class JeocincoState(State):
         placed = 0
         for k in self.bridges:
             placed |= 1 << k
-        if not self.diag:
-            placed |= B.DIAGONAL_BRIDGES  # not offered in this variant
+        # Diagonal bridges are not offered in the two-family variant; they are not laid either, so
+        # only the bridges on the board can block a new one.
+        closed = placed if self.diag else placed | B.DIAGONAL_BRIDGES
         out = set()
         for a in B.bits(own):
             for k in B.BRIDGES_AT[a]:
                 b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
-                if own >> b & 1 and not placed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
+                if own >> b & 1 and not closed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
                     out.add(k)
         return sorted(out)
 

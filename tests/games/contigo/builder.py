@@ -11,11 +11,12 @@ COLORS = ("red", "blue", "green", "yellow")
 
 def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank: str = "nw", to: str = "red",
              phase: str = "move", players: int = 2, turn: int = 0, game: str = "alignment",
-             form: str = "straight", win: str = "four", turn_limit: int = 200, spread_limit: int = 5):
+             form: str = "straight", win: str = "four", turn_limit: int = 200, spread_limit: int = 0, hand: str = "-"):
     """A state from pieces ({"r": "a1 c3", "R": "d1" (a red double), "b": ...}) and pit counts.
 
     Every pit not named holds 2 beads; ``bank`` (a corner by default, it governs no move) takes or
-    gives whatever keeps the total at 56 (when it runs dry, unnamed pits in ring order give theirs).
+    gives whatever keeps the total at 56 (when it runs dry, unnamed pits in ring order give theirs),
+    less the beads in the hand (``hand`` as in the position text: ``n-f:5:3:cw``).
     In the capture game the captured counts are the men missing from the board.
     """
     grid = [["."] * 6 for _ in range(6)]
@@ -25,15 +26,16 @@ def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank
             assert grid[r][f] == ".", f"two pieces on {name}"
             grid[r][f] = ch
     board = "/".join("".join(grid[r]) for r in range(5, -1, -1))
+    total = 56 - (0 if hand == "-" else int(hand.split(":")[2]))  # beads in the hand are off the board
     counts = dict.fromkeys(PIT_NAMES, 2)
     counts.update(pits or {})
     named = set(pits or {})
     for name in [bank, *PIT_NAMES]:  # the bank first, then unnamed pits, give up the excess
-        excess = sum(counts.values()) - 56
+        excess = sum(counts.values()) - total
         if excess <= 0 or (name in named and name != bank):
             continue
         counts[name] -= min(excess, counts[name])
-    counts[bank] += 56 - sum(counts.values())
+    counts[bank] += total - sum(counts.values())
     captured = [0] * players
     if game == "capture":
         for p in range(2):
@@ -41,7 +43,7 @@ def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank
             captured[1 - p] = 12 - men
     text = (f"contigo game={game} form={form} win={win} turn_limit={turn_limit} spread_limit={spread_limit}"
             f" players={players} board={board} pits={','.join(str(counts[p]) for p in PIT_NAMES)}"
-            f" to={to} phase={phase} turn={turn} captured={','.join(map(str, captured))} result=none")
+            f" to={to} phase={phase} hand={hand} turn={turn} captured={','.join(map(str, captured))} result=none")
     return GAME.state_from_text(text)
 
 

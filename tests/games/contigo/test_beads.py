@@ -60,50 +60,101 @@ def test_bead_move_count_in_the_opening():
     assert len(state.legal_actions()) == 28 * 4
 
 
-def test_capture_spread_within_k_pits_one_direction():
+def _texts(state, prefix: str) -> set[str]:
+    return {t for t in map(state.action_to_text, state.legal_actions()) if t.startswith(prefix)}
+
+
+def _pits(state, *names: str) -> tuple[int, ...]:
+    view = state.physical_view()
+    return tuple(view[f"pit:{n}"] for n in names)
+
+
+def test_capture_bead_move_takes_then_drops_within_range_one_direction():
     state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture")
-    texts = bead_texts(state, "n-f")
-    # k=1: 2 ways; k=2: 3 spreads each way; k=3: 10 spreads each way
-    assert len(texts) == 2 + 6 + 20
-    assert "beads n-f>ne 1,e-6 1,e-5 1" in texts
-    assert "beads n-f>e-5 3" in texts and "beads n-f>n-c 3" in texts
-    assert "beads n-f>n-e 2,n-c 1" in texts
-    after = play(state, "beads n-f>ne 1,e-5 2")
-    view = after.physical_view()
-    assert (view["pit:n-f"], view["pit:ne"], view["pit:e-6"], view["pit:e-5"]) == (0, 3, 2, 4)
+    assert _texts(state, "take n-f") == {"take n-f 1", "take n-f 2", "take n-f 3"}
+    assert not _texts(state, "beads ")
+    hand = play(state, "take n-f 3")
+    # the beads are in the hand: the pit reads empty, the same player drops them
+    assert hand.phase == "drop" and hand.current_player == 0 and _pits(hand, "n-f") == (0,)
+    assert hand.public_view()["hand"] == {"pit": "n-f", "taken": 3, "in_hand": 3,
+                                          "directions": ["clockwise", "anticlockwise"]}
+    # range 3: ne, e-6, e-5 clockwise; n-e, n-d, n-c anticlockwise; 1 to 3 beads each
+    assert _texts(hand, "drop ") == {f"drop {p} {c}" for p in ("ne", "e-6", "e-5", "n-e", "n-d", "n-c")
+                                     for c in (1, 2, 3)}
+    one = play(hand, "drop ne 1")
+    assert _texts(one, "drop ") == {f"drop {p} {c}" for p in ("ne", "e-6", "e-5") for c in (1, 2)}
+    after = play(one, "drop e-5 2")
+    assert _pits(after, "n-f", "ne", "e-6", "e-5") == (0, 3, 2, 4)
+    assert after.current_player == 1 and after.phase == "move" and after.turn == 1
+
+
+def test_capture_any_pick_up_may_be_spread_over_its_range():
+    # the seed: take any or all the beads of a pit and drop them in one or more pits within range;
+    # 7 beads go 3 and 4, 12 beads one per pit over 12 pits
+    state = position(CAP, phase="beads", pits={"n-f": 7}, game="capture")
+    after = play(state, "take n-f 7", "drop ne 3", "drop e-4 4")
+    assert _pits(after, "n-f", "ne", "e-4") == (0, 5, 6) and after.current_player == 1
+    twelve = position(CAP, phase="beads", pits={"w-1": 12}, bank="ne", game="capture")
+    pits = ["sw", "s-a", "s-b", "s-c", "s-d", "s-e", "s-f", "se", "e-1", "e-2", "e-3", "e-4"]
+    assert twelve.action_from_text("take w-1 12") in twelve.legal_actions()
+    after = play(twelve, "take w-1 12", *(f"drop {p} 1" for p in reversed(pits)))
+    assert _pits(after, "w-1", *pits) == (0, *[3] * 12) and after.current_player == 1
+    assert "drop e-5 1" not in _texts(play(twelve, "take w-1 12"), "drop e-5")  # 13 pits away
+
+
+def test_capture_more_beads_may_be_picked_up_from_the_same_pit_before_the_first_drop():
+    state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture")
+    hand = play(state, "take n-f 2", "take n-f 3")
+    assert hand.public_view()["hand"]["taken"] == 5 and _pits(hand, "n-f") == (0,)
+    assert "drop e-3 5" in _texts(hand, "drop e-3")  # 5 pits clockwise: the range is all five beads
 
 
 def test_capture_spread_wraps_past_a_corner():
     state = position(CAP, phase="beads", game="capture")
-    after = play(state, "beads w-6>nw 1,n-a 1")
-    view = after.physical_view()
-    assert (view["pit:w-6"], view["pit:nw"], view["pit:n-a"]) == (0, 3, 3)
-    anti = play(position(CAP, phase="beads", game="capture"), "beads n-a>w-6 2")
+    after = play(state, "take w-6 2", "drop nw 1", "drop n-a 1")
+    assert _pits(after, "w-6", "nw", "n-a") == (0, 3, 3)
+    anti = play(position(CAP, phase="beads", game="capture"), "take n-a 2", "drop w-6 2")
     assert anti.physical_view()["pit:w-6"] == 4
 
 
-def test_capture_spread_refusals():
+def test_capture_bead_refusals():
     from .builder import refusal
 
     state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture")
-    assert "3 pits that follow it in one direction" in refusal(state, "beads n-f>ne 1,e-4 2")
-    assert "one direction" in refusal(state, "beads n-f>n-e 1,ne 1")
-    assert "cannot take 4" in refusal(state, "beads n-f>ne 4")
+    assert refusal(state, "take n-f 4") == "the pit n-f holds 3 beads: you cannot take 4"
+    assert "picked up from one pit (take n-f 3)" in refusal(state, "beads n-f>ne 1,e-6 1,e-5 1")
+    assert refusal(state, "drop ne 1") == "pick beads up from a pit first (take n-f 3)"
+    hand = play(state, "take n-f 3")
+    assert refusal(hand, "drop e-4 1") == ("3 beads from n-f may only be dropped in the 3 pits that follow it"
+                                           " in one direction around the ring")
+    assert refusal(hand, "drop ne 4") == "you hold 3 beads, not 4"
+    assert refusal(hand, "drop n-f 1") == "beads taken from n-f must leave it"
+    assert refusal(hand, "take e-3 1") == "beads come from one pit per turn, and you took yours from n-f"
+    one = play(hand, "drop ne 1")
+    assert refusal(one, "drop n-e 1") == ("the beads from n-f go one way round the ring, and your drops so far"
+                                          " went the other way: n-e is not among the 3 pits that follow n-f that way")
+    assert refusal(one, "take n-f 1") == "the beads from n-f are being dropped: drop the other 2 beads in your hand"
+    assert "first move a pawn" in refusal(position(CAP, game="capture"), "take n-f 1")
+    assert "one action: beads n-a>n-c 2" in refusal(position(ALIGN, phase="beads"), "take n-a 2")
 
 
-def test_spread_limit_bounds_the_spreads():
-    state = position(CAP, phase="beads", pits={"n-f": 7}, game="capture", spread_limit=5)
+def test_spread_limit_variant_sends_larger_pick_ups_into_one_pit():
     from .builder import refusal
 
-    assert "spread limit" in refusal(state, "beads n-f>ne 3,e-6 4")
-    after = play(state, "beads n-f>e-4 7")  # 7 beads, all into one pit 4 steps away
+    state = position(CAP, phase="beads", pits={"n-f": 7}, game="capture", spread_limit=5)
+    hand = play(state, "take n-f 7")
+    assert refusal(hand, "drop ne 3") == ("more than 5 beads (the spread limit) go all into one pit;"
+                                          " 7 beads cannot be split")
+    assert _texts(hand, "drop ") == {f"drop {p} 7" for p in ("ne", "e-6", "e-5", "e-4", "e-3", "e-2", "e-1",
+                                                               "n-e", "n-d", "n-c", "n-b", "n-a", "nw", "w-6")}
+    after = play(hand, "drop e-4 7")  # 7 beads, all into one pit 4 steps away
     assert after.physical_view()["pit:e-4"] == 9
-    texts = bead_texts(state, "n-f")
-    spreads_up_to_5 = 2 * (1 + 3 + 10 + 35 + 126)
-    assert len(texts) == spreads_up_to_5 + 2 * 6 + 2 * 7
+    assert play(state, "take n-f 5", "drop ne 2", "drop e-6 3").current_player == 1  # 5 may still be split
 
 
 def test_bead_actions_are_distinct_physical_changes():
-    state = position(CAP, phase="beads", pits={"n-f": 6, "e-3": 4}, bank="sw", game="capture")
-    views = {tuple(sorted(state.apply(a).physical_view().items())) for a in state.legal_actions()}
-    assert len(views) == len(state.legal_actions())
+    for state in (position(CAP, phase="beads", pits={"n-f": 6, "e-3": 4}, bank="sw", game="capture"),
+                  play(position(CAP, phase="beads", pits={"n-f": 20}, bank="sw", game="capture"), "take n-f 20"),
+                  position(ALIGN, phase="beads", pits={"e-1": 20}, bank="sw")):
+        views = {tuple(sorted(state.apply(a).physical_view().items())) for a in state.legal_actions()}
+        assert len(views) == len(state.legal_actions())

@@ -37,6 +37,9 @@ def test_worked_example(block):
             src = head.split()[1]
             legal = {t for t in map(state.action_to_text, state.legal_actions()) if t.startswith(f"beads {src}>")}
             assert legal == set(rest.split(" | ")), line
+        elif head == "drops":
+            legal = {t for t in map(state.action_to_text, state.legal_actions()) if t.startswith("drop ")}
+            assert legal == {d.strip() for d in rest.split(",")}, line
         elif head == "refused":
             action, reason = rest.split(" -> ", 1)
             assert refusal(state, action) == reason, line

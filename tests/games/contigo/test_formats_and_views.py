@@ -17,9 +17,9 @@ from .builder import position
 
 def test_initial_position_text():
     assert GAME.new_state().to_text() == (
-        "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=5 players=2"
+        "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=0 players=2"
         " board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
-        + " to=chance phase=start turn=0 captured=0,0 result=none")
+        + " to=chance phase=start hand=- turn=0 captured=0,0 result=none")
 
 
 @pytest.mark.parametrize(("options", "players"), GAME.configurations())
@@ -54,6 +54,33 @@ def test_bad_positions_are_refused(change):
         GAME.state_from_text(text.replace(old, new, 1))
 
 
+def test_beads_in_the_hand_round_trip_and_bad_hands_are_refused():
+    from .test_beads import CAP
+
+    state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture")
+    one = state.apply(state.action_from_text("take n-f 5")).apply(state.action_from_text("drop ne 2"))
+    text = one.to_text()
+    assert " phase=drop hand=n-f:5:3:cw turn=0 " in text and ",0,4," in text  # n-f 0, ne 2+2
+    assert GAME.state_from_text(text).to_text() == text
+    for old, new in (("hand=n-f:5:3:cw", "hand=-"),  # phase drop without a hand
+                     ("hand=n-f:5:3:cw", "hand=n-f:5:4:cw"),  # 57 beads
+                     ("hand=n-f:5:3:cw", "hand=n-f:2:3:cw"),  # more in the hand than taken
+                     ("hand=n-f:5:3:cw", "hand=n-f:5:3:up"),
+                     ("phase=drop hand=n-f:5:3:cw", "phase=beads hand=n-f:5:3:cw")):
+        with pytest.raises(BadPosition):
+            GAME.state_from_text(text.replace(old, new, 1))
+    with pytest.raises(BadPosition, match="both ways"):
+        GAME.state_from_text(play_texts(state, "take n-f 5").replace("n-f:5:5:both", "n-f:5:5:cw"))
+    with pytest.raises(BadPosition, match="spread limit"):
+        GAME.state_from_text(text.replace("spread_limit=0", "spread_limit=4"))
+
+
+def play_texts(state, *texts: str) -> str:
+    for t in texts:
+        state = state.apply(state.action_from_text(t))
+    return state.to_text()
+
+
 def test_capture_position_checks_captured_counts():
     text = GAME.new_state({"game": "capture"}).to_text()
     assert "board=bbBbbb/.bbbbb/....../....../rrrrr./rrrRrr" in text
@@ -72,7 +99,8 @@ def test_capture_position_checks_captured_counts():
     ({"win": "five", "game": "capture"}, 2, "five"),
     ({"turn_limit": 0}, 2, "turn_limit"),
     ({"turn_limit": True}, 2, "turn_limit"),
-    ({"spread_limit": 7}, 2, "spread_limit"),
+    ({"spread_limit": 57}, 2, "spread_limit"),
+    ({"spread_limit": -1}, 2, "spread_limit"),
     ({"form": "l"}, 2, "form"),
     ({"game": "chess"}, 2, "game"),
 ])

@@ -1,5 +1,6 @@
 """The Cairo-tiling board: counts, adjacency and the bridgeable pairs derived from the geometry."""
 
+import json
 from collections import Counter
 
 from controller.games.jeocinco import GAME
@@ -127,3 +128,24 @@ def test_a_bridge_over_a_hexagon_always_rests_on_a_slot_of_that_hexagon():
         for h in range(25):
             if B.HEX_MASK[h] >> B.BRIDGE_CROSSED[k] & 1:
                 assert B.HEX_MASK[h] >> a & 1 or B.HEX_MASK[h] >> b & 1
+
+
+def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry():
+    # bridges.json spares every start-up the 0.6 s derivation; it must never disagree with it
+    derived = B.derive_bridge_data()
+    assert B.BRIDGE_DATA_FILE.read_text(encoding="utf-8") == B.bridge_data_text(), \
+        "bridges.json is stale: run python -m controller.games.jeocinco.bridgegen"
+    assert [list(ab) for ab in B.BRIDGE_SLOTS] == [[a, b] for a, b, *_ in derived["bridges"]]
+    assert list(B.BRIDGE_CROSSED) == [c for _, _, c, *_ in derived["bridges"]]
+    assert [[list(pa), list(pb)] for pa, pb in B.BRIDGE_POINTS] == [[pa, pb] for *_, pa, pb in derived["bridges"]]
+    assert list(B.BRIDGE_CONFLICT) == [sum(1 << m for m in ms) for ms in derived["conflicts"]]
+
+
+def test_a_missing_or_stale_bridge_data_file_falls_back_to_the_derivation(tmp_path, monkeypatch):
+    derived = B.derive_bridge_data()
+    monkeypatch.setattr(B, "BRIDGE_DATA_FILE", tmp_path / "missing.json")
+    assert B._bridge_data() == derived
+    stale = tmp_path / "stale.json"
+    stale.write_text(json.dumps({**derived, "slots": derived["slots"][::-1], "bridges": []}), encoding="utf-8")
+    monkeypatch.setattr(B, "BRIDGE_DATA_FILE", stale)
+    assert B._bridge_data() == derived

@@ -114,6 +114,31 @@ def test_diagonal_bridges_can_be_switched_off():
         off.apply(("bridge", k))
 
 
+def test_with_diagonal_bridges_off_a_base_or_waist_bridge_is_laid():
+    # the waist bridge of the section 7 example, in the two-family variant
+    s = _bridge_position(roll="3C", left="1+0", spare="10", diagonal=0)
+    assert "bridge B3E-B3S~C3N-C3W" in texts(s)
+    before = s
+    s = play(s, "bridge B3E-B3S~C3N-C3W")
+    assert _changed(before, s) == {"bridge:B3E-B3S~C3N-C3W"}
+    assert s.spare[0] == 0 and s.bridges == (B.BRIDGE_INDEX[frozenset((slot("B3E-B3S"), slot("C3N-C3W")))],)
+    # the bridge joins its supports: rolling 3B reaches B4E-B4S next to C3N-C3W (section 4)
+    path = position(pieces={"B3E-B3S": 0, "C3N-C3W": 0}, roll="3B", bridges=("B3E-B3S~C3N-C3W",), diagonal=0)
+    assert "B4E-B4S" in placements(path)
+
+
+def test_with_diagonal_bridges_off_all_ninety_base_and_waist_pairs_are_layable():
+    layable = []
+    for k in range(B.NUM_BRIDGES):
+        a, b = B.BRIDGE_SLOTS[k]
+        s = position(pieces={B.SLOT_NAMES[a]: 0, B.SLOT_NAMES[b]: 0}, roll="*+", left="0+0", spare="10",
+                     diagonal=0)
+        if f"bridge {B.BRIDGE_NAMES[k]}" in texts(s):
+            assert play(s, f"bridge {B.BRIDGE_NAMES[k]}").bridges == (k,)
+            layable.append(B.BRIDGE_FAMILY[k])
+    assert len(layable) == 90 and set(layable) == {"base", "waist"}
+
+
 # ---- the win ------------------------------------------------------------------------------------
 
 TOWERS = ["A1N", "C1N", "C3N", "E3N", "E5N"]

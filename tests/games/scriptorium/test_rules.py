@@ -171,6 +171,23 @@ def test_changing_circle_turns_the_circle_left_behind_by_the_number_die():
     assert after.phase == "roll" and field(after, "turn") == "orange"
 
 
+def test_ruling_a_six_turns_the_circle_half_a_turn():
+    # a 6 on the number die turns the Inner 6 of its 12 spaces: every space shows the colour it
+    # showed before (each colour is twice on the ring, opposite), but the ring and orange's pawn on it
+    # have gone half a turn round
+    s = play(pos(offsets=A, pawns="i3,i5"), "roll orange", "i3-m2", "number 6")
+    assert acts(s) == ["turn inner left 6"]
+    assert refused(s, "turn inner left 5") == "the number die shows 6: the Inner turns 6 spaces, not 5"
+    inner = [B.parse_location(f"i{p}") for p in range(12)]
+    colours_before = [s.colour_of(loc) for loc in inner]
+    after = play(s, "turn inner left 6")
+    assert field(after, "offsets") == "3,6,1,0"
+    assert field(after, "pawns") == "m2,i11"          # orange rode half the ring round, i5 -> i11
+    assert [after.colour_of(loc) for loc in inner] == colours_before
+    view = after.physical_view()
+    assert view["enc:inner"] == 6 and view["pos:inner:11"] == 1 and view["pos:inner:5"] == 0
+    assert after.phase == "roll" and field(after, "turn") == "orange"
+
 def test_pins_and_pawns_turn_with_their_ring():
     # red on o2 (yellow) leaves the Outer ring for m2; the Outer turns 3: red's pin o0 -> o3, orange o6 -> o9
     s = play(pos(offsets=A, pawns="o2,o6", pins="o0"), "roll orange")

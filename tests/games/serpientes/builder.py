@@ -13,7 +13,7 @@ from controller.games.serpientes.engine import (
 START = {2: "g1.g2/g13.g12", 3: "g1.g2/m7.l7/g13.g12", 4: "g1.g2/m7.l7/g13.g12/a7.b7"}
 
 
-def position(players=4, cards="relative", dealing="arbitro", tokens=15, rounds=40, phase="play", player=0,
+def position(players=4, cards="relative", dealing="arbitro", tokens=15, rounds=1000, phase="play", player=0,
              turns=1, toplace=0, tok="d4", snakes=None, supply=None, eaten=None, crashed=None, hands=None,
              seqs=None, deck=None, discard=None, reshuffles=0, shown="-", last="-"):
     """A position text; the deck (arbitro dealing) defaults to every card not held elsewhere."""

@@ -7,6 +7,7 @@ import pytest
 from controller.games import CHANCE, TERMINAL, BadPosition, IllegalAction
 from controller.games.serpientes import GAME
 from tests.games.serpientes.builder import field, play, position, state
+from tests.games.serpientes.length_study import play as play_study
 
 
 def refused(s, text, *words):
@@ -382,7 +383,10 @@ def test_options_are_checked():
     with pytest.raises(ValueError, match="players"):
         GAME.new_state(None, 1)
     assert GAME.new_state().options == {"cards": "relative", "dealing": "arbitro", "tokens": 15,
-                                        "max_rounds": 40}
+                                        "max_rounds": 1000}
+    with pytest.raises(ValueError, match="max_rounds"):
+        GAME.new_state({"max_rounds": 5001})
+    assert GAME.new_state({"max_rounds": 5000}).options["max_rounds"] == 5000
     assert GAME.new_state().num_players == 4
 
 
@@ -394,3 +398,21 @@ def test_a_lone_tail_stick_played_backwards_only_reverses():
     t = play(s, "step north")
     assert field(t, "snakes") == "c3.c2/g13.g12" and field(t, "last") == "placed"
     assert t.physical_view() == s.physical_view()
+
+
+def test_the_default_round_limit_lets_a_real_game_run_to_its_last_token():
+    # Two players who steer for the tokens (seed 0): under the old default limit of 40 rounds the
+    # game was stopped at round 40 with tokens on the board; it now ends as the seed says, when the
+    # last token is eaten.
+    final = play_study(0, 2, {}, "steer")
+    assert final.is_terminal() and final.public_view()["last"] == "ate"
+    assert final.tokens == frozenset() and sum(final.public_view()["snakes"][p]["eaten"] for p in range(2)) == 15
+    assert 40 < final.round < GAME.default_options()["max_rounds"]
+
+
+def test_round_forty_is_no_longer_the_end():
+    # the last turn of round 40 under the default limit: the game goes on into round 41
+    limit = GAME.default_options()["max_rounds"]
+    s = state(players=2, rounds=limit, player=1, turns=80, hands="-/SSLLR")
+    s = play(s, "done")
+    assert not s.is_terminal() and s.round == 41 and s.tokens
