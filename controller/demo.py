@@ -344,13 +344,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, help="number of players (default: the game's fewest)")
     parser.add_argument("--seed", type=int, default=1, help="seed for the bots and the electronic dice")
     parser.add_argument("--seat", type=int, help="take this seat yourself and type your moves")
+    parser.add_argument("--click", action="store_true", help="with --seat: play it by clicking on its seat page")
     parser.add_argument("--pace", type=float, default=0.3, help="seconds between moves (0: as fast as possible)")
     parser.add_argument("--broker", help="HOST:PORT of an MQTT broker (default: a private Mosquitto)")
     parser.add_argument("--headless", action="store_true", help="no terminal drawing; log lines only")
     parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
     parser.add_argument("--board-id", help="the board's MQTT id (default: demo-<random>, so demos can share a broker)")
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
-                        help="serve the live web display here (another port when taken); with --seat, play by clicking")
+                        help="serve the live web display here (another port when taken); with --seat --click, play by clicking")
     parser.add_argument("--no-display", action="store_true", help="no web display")
 
 
@@ -411,7 +412,7 @@ def _run(args: argparse.Namespace) -> int:
           flush=True)
     display = None if args.no_display else _start_display(args, broker, board_id)
     try:
-        ask = _clicked(display, args.seat, board_id) if display is not None and args.seat is not None else None
+        ask = _clicked(display, args.seat, board_id) if display is not None and args.click else None
         for name in games:
             final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
                               pace=args.pace, headless=args.headless, max_actions=args.max_actions,
@@ -442,7 +443,7 @@ def _start_display(args: argparse.Namespace, broker: tuple[str, int], board_id: 
         config.port = 0
         display = RunningDisplay(config, seat_play)
     NOTES.append(f"live display: {display.url}board/{board_id} (the hall: {display.url})")
-    if args.seat is not None:
+    if args.seat is not None and args.click:
         NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url(board_id, args.seat)}")
     for line in NOTES:
         print(line, flush=True)

@@ -18,7 +18,8 @@ def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move
     events = Listener(broker.port, ["arbitro/demo/events"])
     demo = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0",
-         "--seed", "3", "--seat", "0", "--board-id", "demo", "--display", "127.0.0.1:0", "--broker", f"127.0.0.1:{broker.port}"],
+         "--seed", "3", "--seat", "0", "--click", "--board-id", "demo", "--display", "127.0.0.1:0",
+         "--broker", f"127.0.0.1:{broker.port}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = []
