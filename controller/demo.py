@@ -351,7 +351,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
     parser.add_argument("--board-id", help="the board's MQTT id (default: demo-<random>, so demos can share a broker)")
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
-                        help="serve the live web display here (another port when taken); with --seat --click, play by clicking")
+                        help="serve the live web display here (another port when taken)")
     parser.add_argument("--no-display", action="store_true", help="no web display")
 
 
@@ -442,7 +442,7 @@ def _start_display(args: argparse.Namespace, broker: tuple[str, int], board_id: 
     except OSError:  # the port is taken (another demo?): any free one will do
         config.port = 0
         display = RunningDisplay(config, seat_play)
-    NOTES.append(f"live display: {display.url}board/{board_id} (the hall: {display.url})")
+    NOTES.append(f"live display: {display.url}board/{board_id}?key={config.pair_key} (the hall: {display.url})")
     if args.seat is not None and args.click:
         NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url(board_id, args.seat)}")
     for line in NOTES:

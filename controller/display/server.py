@@ -54,6 +54,9 @@ class DisplayConfig:
     delay: float = 0.0  # spectator delay for every board, seconds
     board_delays: dict[str, float] = field(default_factory=dict)  # per board, overriding ``delay``
     public_url: str = ""  # how phones reach this server (for the seat QR codes); default: the page's own address
+    # Pairing a phone to a seat hands out that seat's hand: only a board page opened with this key
+    # (the operator's link, printed at start) may do it. Random unless given.
+    pair_key: str = field(default_factory=lambda: secrets.token_urlsafe(12))
 
     def delay_of(self, board: str) -> float:
         return self.board_delays.get(board, self.delay)
@@ -439,6 +442,8 @@ class Display:
         return web.json_response({"names": names})
 
     async def _pair(self, request: web.Request) -> web.Response:
+        if not secrets.compare_digest(request.query.get("key", ""), self.config.pair_key):
+            raise web.HTTPForbidden(text="pairing a seat needs the operator's key")
         board, seat = request.match_info["board"], int(request.match_info["seat"])
         model = self.boards.get(board)
         if model is None or seat >= max(model.seats(), 1):
@@ -522,7 +527,8 @@ def main(config: DisplayConfig) -> int:
     async def serve() -> None:
         display = Display(config)
         await display.start()
-        print(f"arbitro display: {display.url} (the hall), {display.url}board/<board> (a board)", flush=True)
+        print(f"arbitro display: {display.url} (the hall), {display.url}board/<board> (a board); pair phones to "
+              f"seats from {display.url}board/<board>?key={config.pair_key} (keep this link to yourself)", flush=True)
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             asyncio.get_running_loop().add_signal_handler(sig, stop.set)

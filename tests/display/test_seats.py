@@ -44,14 +44,22 @@ def test_a_seat_page_shows_that_seats_hand_only_and_refuses_a_wrong_token(broker
         assert private[0]["hand"] and private[0] != private[1]
 
         # Pair seat 0 from the board page, as a player would, by its QR code's address.
-        page.goto(f"{display.url}board/s1")
+        key = display.display.config.pair_key
+        page.goto(f"{display.url}board/s1")  # a spectator's board page cannot pair a phone
+        page.locator("#pairing summary").click()
+        page.get_by_role("button", name="Seat 0").click()
+        expect(page.locator("#seats .paired")).to_contain_text("operator's link")
+        assert page.locator("#seats .seat-link").count() == 0
+        assert get(f"{display.url}api/board/s1/pair/0")[0] == 403
+        assert get(f"{display.url}api/board/s1/pair/0?key=wrong")[0] == 403
+        page.goto(f"{display.url}board/s1?key={key}")  # the operator's link
         page.locator("#pairing summary").click()
         page.get_by_role("button", name="Seat 0").click()
         expect(page.locator("#seats .qr svg")).to_be_visible()
         url0 = page.locator("#seats .seat-link").get_attribute("href")
         assert url0 and "token=" in url0
         token0 = url0.split("token=")[1]
-        url1 = json.loads(get(f"{display.url}api/board/s1/pair/1")[1])["url"]
+        url1 = json.loads(get(f"{display.url}api/board/s1/pair/1?key={key}")[1])["url"]
 
         phone = page.context.new_page()
         phone.goto(url0)
@@ -90,7 +98,7 @@ def test_a_seat_page_shows_that_seats_hand_only_and_refuses_a_wrong_token(broker
 def test_pairing_a_seat_the_board_does_not_have_is_refused(broker, display, seat):
     service = mqtt_service("contigo", "c1", broker.port, seed=1)
     try:
-        code, _ = get(f"{display.url}api/board/c1/pair/{seat}")
+        code, _ = get(f"{display.url}api/board/c1/pair/{seat}?key={display.display.config.pair_key}")
         assert code == 404
     finally:
         service.stop()

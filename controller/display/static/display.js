@@ -250,8 +250,13 @@ function board() {
   }
 
   async function pair(box, seat, method) {
-    const answer = await fetch(`/api/board/${encodeURIComponent(id)}/pair/${seat}`, { method });
-    if (!answer.ok) return;
+    const key = new URLSearchParams(location.search).get("key") || "";
+    const answer = await fetch(`/api/board/${encodeURIComponent(id)}/pair/${seat}?key=${encodeURIComponent(key)}`, { method });
+    if (!answer.ok) {
+      box.querySelector(".paired")?.remove();
+      box.append(el("div", { class: "paired" }, "Only the operator's link (with its key) pairs phones to seats."));
+      return;
+    }
     const { url, qr } = await answer.json();
     const code = el("div", { class: "qr" });
     code.innerHTML = qr;
