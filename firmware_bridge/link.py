@@ -4,22 +4,28 @@
 udev name ``/dev/arbitro-sensors``, or any pyserial URL: ``socket://127.0.0.1:7000``,
 ``loop://``) on its own thread and calls ``post(event)`` from that thread for each of:
 
-- ``LinkUp(hello)``: a HELLO arrived (on every (re)connect, after an MCU reboot, and after a
-  ``configure``, which the MCU confirms with a HELLO). A snapshot request follows at once.
+- ``LinkUp(hello)``: the link is ready: a HELLO arrived (on every (re)connect, after an MCU
+  reboot, and after a ``configure``, which the MCU confirms with a HELLO) **and** the snapshot
+  asked for after it is complete. It is posted just before that ``Snapshot``, so every
+  ``LinkUp`` is followed at once by the board's full state.
 - ``Snapshot(values)``: every channel's debounced value, all parts assembled.
 - ``SensorChanged(channel, value, mcu_ms, received)``: a channel settled on a new value;
-  ``received`` is ``time.monotonic()`` when the frame's bytes were read.
-- ``LinkError(message)``: the port cannot be opened (once per outage), the MCU sent ERROR, or a
-  frame contradicts the HELLO (channel out of range, snapshot of the wrong size).
+  ``received`` is ``time.monotonic()`` when the frame's bytes were read. Only while up (between
+  ``LinkUp`` and ``LinkDown``): changes before the first snapshot are in that snapshot.
+- ``LinkError(message)``: the port cannot be opened (once per outage), the MCU sent ERROR, a
+  frame contradicts the HELLO (channel out of range, snapshot of the wrong size), or the link is
+  not ready: a HELLO or snapshot did not come when asked (message starts ``not ready:``, once
+  per episode; the link keeps asking with backoff and logs every retry).
 - ``LinkDown(reason)``: the port failed or went silent after a ``LinkUp``; it is then reopened.
 
 Guarantees: the read path never sleeps (blocking reads with ``read_timeout``); frames before
-the first HELLO of a connection are ignored (stale bytes); a sequence gap, a missed heartbeat
-(no frame for ``heartbeat_timeout`` s) or a snapshot not complete after ``heartbeat_timeout`` s
-triggers a (new) snapshot request; corrupt bytes are counted, logged and dropped by
-``protocol.Decoder`` and the stream resyncs at the next delimiter; ``reconnect_after`` s without
-any frame, or any port error, closes the port, and it is reopened with exponential backoff
-(``backoff_initial`` doubling to ``backoff_max``).
+the first HELLO of a connection are ignored (stale bytes); a sequence gap or a missed heartbeat
+(no frame for ``heartbeat_timeout`` s) triggers a snapshot request; a REQUEST_HELLO or
+REQUEST_SNAPSHOT left unanswered is sent again after ``retry_initial`` s, doubling up to
+``retry_max`` s, until the answer comes (heartbeats alone never make the link ready); corrupt
+bytes are counted, logged and dropped by ``protocol.Decoder`` and the stream resyncs at the next
+delimiter; ``reconnect_after`` s without any frame, or any port error, closes the port, and it
+is reopened with exponential backoff (``backoff_initial`` doubling to ``backoff_max``).
 """
 
 from __future__ import annotations
@@ -96,13 +102,16 @@ _COUNTERS = (
     "open_failures",
     "disconnects",
     "hellos",
+    "hello_requests",
     "snapshots",
     "snapshot_requests",
+    "retries",
     "changes",
     "heartbeats",
     "seq_gaps",
     "missed_heartbeats",
     "ignored_before_hello",
+    "ignored_not_ready",
     "mcu_errors",
     "bad_channel",
     "bytes_read",
@@ -116,7 +125,7 @@ class HostLink:
     ``LinkDown("stopped")`` if the link was up). ``request_snapshot()`` and ``configure()`` may be
     called from any thread. ``stats`` is a dict of counters (``_COUNTERS`` plus the decoder's
     ``frames``, ``corrupt``, ``invalid``, ``wrong_version``, ``bytes_dropped``). ``hello`` is the
-    latest HELLO (``None`` before the first).
+    latest HELLO (``None`` before the first); ``ready`` says whether its snapshot has come.
     """
 
     def __init__(
@@ -129,6 +138,8 @@ class HostLink:
         read_timeout: float = 0.05,
         backoff_initial: float = 0.05,
         backoff_max: float = 2.0,
+        retry_initial: float | None = None,
+        retry_max: float = 8.0,
         baudrate: int = 115200,
     ) -> None:
         self.url = url
@@ -138,6 +149,9 @@ class HostLink:
         self.read_timeout = read_timeout
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
+        # A HELLO or snapshot answers within milliseconds; half a heartbeat timeout is ample.
+        self.retry_initial = heartbeat_timeout / 2 if retry_initial is None else retry_initial
+        self.retry_max = max(retry_max, self.retry_initial)
         self.baudrate = baudrate
         self.hello: Hello | None = None
         self._counts = dict.fromkeys(_COUNTERS, 0)
@@ -150,7 +164,10 @@ class HostLink:
         self._up = False
         self._expect_seq: int | None = None
         self._parts: dict[int, SnapshotPart] = {}
-        self._snapshot_requested: float | None = None
+        self._pending_hello: Hello | None = None  # a HELLO whose LinkUp waits for its snapshot
+        self._retry_at: float | None = None  # when to ask again for what is missing; None: nothing asked
+        self._retry_delay = self.retry_initial
+        self._said_not_ready = False
 
     # -- public API ------------------------------------------------------------------------
 
@@ -182,6 +199,11 @@ class HostLink:
         return self._up
 
     @property
+    def ready(self) -> bool:
+        """True when the latest HELLO's snapshot has come (``LinkUp`` posted, none pending)."""
+        return self._up and self._pending_hello is None
+
+    @property
     def stats(self) -> dict[str, int]:
         """A copy of the counters (see the class docstring)."""
         d = dict(self._counts)
@@ -196,10 +218,11 @@ class HostLink:
         return d
 
     def request_snapshot(self) -> bool:
-        """Ask the MCU for a full snapshot (posted as ``Snapshot``); False if the port is not open."""
-        self._snapshot_requested = time.monotonic()
-        self._counts["snapshot_requests"] += 1
-        return self._send(RequestSnapshot())
+        """Ask the MCU for a full snapshot (posted as ``Snapshot``), again with backoff until it comes.
+
+        False if the port is not open.
+        """
+        return self._ask(RequestSnapshot())
 
     def configure(self, scan_ms: float, debounce_scans: int, heartbeat_ms: int = 0) -> bool:
         """Set the MCU's scan period (0.1..1000 ms), debounce (1..255 scans), heartbeat (ms, 0 = keep).
@@ -220,6 +243,30 @@ class HostLink:
             self.post(event)
         except Exception:
             log.exception("post(%r) failed", event)
+
+    def _ask(self, msg: RequestHello | RequestSnapshot, retry: bool = False) -> bool:
+        """Send a request and arm the retry timer; a retry doubles the delay up to ``retry_max``."""
+        if retry:
+            self._retry_delay = min(self._retry_delay * 2, self.retry_max)
+        elif self._retry_at is None:
+            self._retry_delay = self.retry_initial
+        self._retry_at = time.monotonic() + self._retry_delay
+        self._counts["hello_requests" if isinstance(msg, RequestHello) else "snapshot_requests"] += 1
+        return self._send(msg)
+
+    def _retry(self) -> None:
+        """The HELLO or snapshot asked for has not come: say so and ask again."""
+        self._counts["retries"] += 1
+        missing = "HELLO" if self.hello is None else "snapshot"
+        text = f"no {missing} from {self.url} after {self._retry_delay:.2f} s; asking again"
+        if self.ready:  # a resync while up: nothing the controller must act on
+            log.warning("%s", text)
+        else:
+            log.warning("not ready: %s", text)
+            if not self._said_not_ready:
+                self._said_not_ready = True
+                self._post(LinkError(f"not ready: {text}"))
+        self._ask(RequestHello() if self.hello is None else RequestSnapshot(), retry=True)
 
     def _send(self, msg: Message) -> bool:
         with self._wlock:
@@ -275,12 +322,14 @@ class HostLink:
         self._decoder.reset()
         self._expect_seq = None
         self._parts = {}
-        self._snapshot_requested = None
+        self._pending_hello = None
+        self._retry_at = None
+        self._said_not_ready = False
         self.hello = None
         with self._wlock:
             self._ser = ser
-        self._send(RequestHello())
-        last_rx = last_request = time.monotonic()
+        self._ask(RequestHello())
+        last_rx = time.monotonic()
         dec = self._decoder
         while not self._stop.is_set():
             try:
@@ -309,19 +358,13 @@ class HostLink:
             silence = now - last_rx
             if silence > self.reconnect_after:
                 return f"no frame for {silence:.1f} s"
-            if silence > self.heartbeat_timeout and now - last_request > self.heartbeat_timeout:
+            # Heartbeats prove the MCU is alive, not that our request got through: retry on a timer.
+            if self._retry_at is not None:
+                if now >= self._retry_at:
+                    self._retry()
+            elif silence > self.heartbeat_timeout:
                 self._counts["missed_heartbeats"] += 1
-                last_request = now
-                log.warning("no frame from %s for %.2f s; asking again", self.url, silence)
-                if self.hello is None:
-                    self._send(RequestHello())
-                else:
-                    self.request_snapshot()
-            elif (
-                self._snapshot_requested is not None
-                and now - self._snapshot_requested > self.heartbeat_timeout
-                and self.hello is not None
-            ):
+                log.warning("no frame from %s for %.2f s; asking for a snapshot", self.url, silence)
                 self.request_snapshot()
         return "stopped"
 
@@ -333,8 +376,9 @@ class HostLink:
             self._parts = {}
             if msg.protocol != PROTOCOL_VERSION:
                 self._post(LinkError(f"MCU speaks protocol {msg.protocol}, host {PROTOCOL_VERSION}"))
-            self._up = True
-            self._post(LinkUp(msg))
+            # LinkUp waits for the snapshot, so the controller never holds a layout without values.
+            self._pending_hello = msg
+            self._retry_at = None
             self.request_snapshot()
             return
         hello = self.hello
@@ -350,6 +394,9 @@ class HostLink:
             if msg.channel >= hello.channels:
                 self._counts["bad_channel"] += 1
                 self._post(LinkError(f"CHANGED for channel {msg.channel}, board has {hello.channels}"))
+                return
+            if not self._up:  # the coming snapshot holds it
+                self._counts["ignored_not_ready"] += 1
                 return
             self._counts["changes"] += 1
             self._post(SensorChanged(msg.channel, msg.value, msg.mcu_ms, now))
@@ -378,5 +425,10 @@ class HostLink:
             self._post(LinkError(f"snapshot of {part.total} channels, board has {hello.channels}"))
             return
         self._counts["snapshots"] += 1
-        self._snapshot_requested = None
+        self._retry_at = None
+        self._said_not_ready = False
+        if self._pending_hello is not None:
+            hello_up, self._pending_hello = self._pending_hello, None
+            self._up = True
+            self._post(LinkUp(hello_up))
         self._post(Snapshot(tuple(values)))

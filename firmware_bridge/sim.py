@@ -36,7 +36,7 @@ import tty
 from typing import Any, TextIO
 
 from firmware_bridge.firmware import arbitro_fw
-from firmware_bridge.protocol import KINDS, RequestSnapshot, encode
+from firmware_bridge.protocol import KINDS, MESSAGE_TYPES, RequestSnapshot, cobs_decode, encode
 from firmware_bridge.sim_machine import ManualClock, RealClock, SimMachine
 
 
@@ -201,6 +201,33 @@ class _TcpPort:
         self.unplug()
 
 
+class _LossyWire:
+    """What the firmware writes through: drops the frames ``lose`` asked for, passes the rest on."""
+
+    def __init__(self, port: _PtyPort | _TcpPort) -> None:
+        self.port = port
+        self.lock = threading.Lock()
+        self.to_lose: dict[int, int] = {}  # message type -> frames still to drop
+        self.lost = 0
+
+    def read(self) -> bytes:
+        return self.port.read()
+
+    def write(self, data: bytes) -> None:
+        body = cobs_decode(data.strip(b"\x00")) if self.to_lose else None
+        if body is not None and len(body) > 1:
+            with self.lock:
+                left = self.to_lose.get(body[1], 0)
+                if left:
+                    if left == 1:
+                        del self.to_lose[body[1]]
+                    else:
+                        self.to_lose[body[1]] = left - 1
+                    self.lost += 1
+                    return
+        self.port.write(data)
+
+
 def parse_channels(spec: str) -> list[tuple[str, int]]:
     """``"presence:283,count:28"`` -> ``[("presence", 283), ("count", 28)]``; ValueError if malformed."""
     blocks = []
@@ -221,7 +248,8 @@ class SimulatedBoard:
     sensors see (presence 0/1; count and piece 0..63); the firmware reports the change after
     ``debounce_scans`` scans of ``scan_ms``. ``values()`` is what the sensors see,
     ``reported()`` the firmware's debounced state. ``inject(data)`` writes raw bytes to the host
-    between two frames. Thread-safe for one controlling thread.
+    between two frames; ``lose(name, frames)`` drops the next frames of one message type on their
+    way to the host. Thread-safe for one controlling thread.
     """
 
     def __init__(
@@ -254,13 +282,14 @@ class SimulatedBoard:
             self.port = _PtyPort(os.path.join(self._tmpdir, "ttyARBITRO"))
         else:
             self.port = _TcpPort(port)
+        self.wire = _LossyWire(self.port)
         self._thread: threading.Thread | None = None
         self._closed = False
         self._boot()
 
     def _boot(self) -> None:
         """Start a fresh firmware (sequence 0, boot scan, HELLO), on a thread unless the clock is manual."""
-        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.port)
+        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.wire)
         if isinstance(self.clock, ManualClock):
             self.firmware.send_hello()
         else:
@@ -320,6 +349,15 @@ class SimulatedBoard:
     def inject(self, data: bytes) -> None:
         """Write raw bytes to the host, between two whole frames (for fault tests)."""
         self.port.write(data)
+
+    def lose(self, name: str, frames: int = 1) -> None:
+        """Drop the next ``frames`` frames of message ``name`` (``"Hello"``, ``"SnapshotPart"``...) the firmware sends.
+
+        The firmware's sequence numbers still count them, as for a frame lost on the cable.
+        """
+        mtype = next(t for t, cls in MESSAGE_TYPES.items() if cls.__name__ == name)
+        with self.wire.lock:
+            self.wire.to_lose[mtype] = self.wire.to_lose.get(mtype, 0) + frames
 
     def send_snapshot(self) -> None:
         """Make the firmware send an unsolicited SNAPSHOT at its next step.

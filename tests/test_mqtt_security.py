@@ -25,10 +25,34 @@ from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto"
-BOARD = "hall7"
+BOARD = "board1"  # the board whose players' block the sample ACL holds
 BASE = f"arbitro/{BOARD}"
+OTHER = "table13"  # a second board, added with the README's recipe
+OTHER_BASE = f"arbitro/{OTHER}"
+SEATS = [f"{board}-player{n}" for board in (BOARD, OTHER) for n in range(6)]
 ACCOUNTS = {name: f"pw-{name}-{uuid.uuid4().hex[:8]}"
-            for name in ("arbitro", "operator", "display", "homeassistant", *(f"player{n}" for n in range(6)))}
+            for name in ("arbitro", "operator", "display", "viewer", "homeassistant", *SEATS)}
+
+
+def acl_with_another_board(d: Path, board: str) -> Path:
+    """The sample ACL, unchanged, plus the block of ``board`` made by running the README's recipe."""
+    readme = (DEPLOY / "README.md").read_text()
+    recipe = re.search(r"^b=table13 .*?\n(block=.*?\nprintf .*?\n)", readme, flags=re.S | re.M)
+    assert recipe, "deploy/mosquitto/README.md lost the recipe for another board's players"
+    acl = d / "arbitro.acl"
+    acl.write_text((DEPLOY / "acl").read_text())
+    script = recipe.group(1).replace("/etc/mosquitto/arbitro.acl", str(acl)).replace("sudo tee", "tee")
+    subprocess.run(["bash", "-euc", f"b={board}\n{script}"], check=True, capture_output=True)
+    return acl
+
+
+def wait_log(broker: Broker, pattern: str, timeout: float = 10.0) -> re.Match:
+    """The first match of ``pattern`` in the broker's log, once it is there."""
+    deadline = time.monotonic() + timeout
+    while not (found := re.search(pattern, broker.log_text())):
+        assert time.monotonic() < deadline, f"the broker log never showed {pattern!r}"
+        time.sleep(0.02)
+    return found
 
 
 def make_certificates(d: Path) -> dict[str, Path]:
@@ -45,13 +69,13 @@ def make_certificates(d: Path) -> dict[str, Path]:
     return {"ca": d / "ca.crt", "cert": d / "server.crt", "key": d / "server.key"}
 
 
-def render_sample_conf(d: Path, port: int, tls_port: int, certs: dict[str, Path], passwd: Path) -> str:
+def render_sample_conf(d: Path, port: int, tls_port: int, certs: dict[str, Path], passwd: Path, acl: Path) -> str:
     """``deploy/mosquitto/arbitro.conf`` with the test's paths and ports; every line it replaces must
     be in the sample (so the test follows the sample, not a copy of it)."""
     text = (DEPLOY / "arbitro.conf").read_text()
     replacements = {
         "password_file /etc/mosquitto/arbitro.passwd": f"password_file {passwd}",
-        "acl_file /etc/mosquitto/arbitro.acl": f"acl_file {DEPLOY / 'acl'}",
+        "acl_file /etc/mosquitto/arbitro.acl": f"acl_file {acl}",
         "persistence_location /var/lib/mosquitto/": f"persistence_location {d}/",
         "listener 1883 127.0.0.1": f"listener {port} 127.0.0.1",
         "listener 8883": f"listener {tls_port} 127.0.0.1",
@@ -77,7 +101,9 @@ def secured(tmp_path_factory) -> Iterator[tuple[Broker, int, dict[str, Path]]]:
     certs = make_certificates(d)
     broker = Broker(d)
     tls_port = free_port()
-    broker.conf.write_text(render_sample_conf(d, broker.port, tls_port, certs, passwd))
+    acl = acl_with_another_board(d, OTHER)
+    assert acl.read_text().startswith((DEPLOY / "acl").read_text())
+    broker.conf.write_text(render_sample_conf(d, broker.port, tls_port, certs, passwd, acl))
     broker.start()
     yield broker, tls_port, certs
     broker.stop()
@@ -126,35 +152,74 @@ def test_anonymous_clients_and_wrong_passwords_are_refused(secured, service):
             client.close()
 
 
-def test_a_display_reads_the_public_topics_but_cannot_request_or_write(secured, service):
-    port = secured[0].port
-    display = login(port, "display", [f"{BASE}/#", "arbitro/#"], client_id="display-1")
+@pytest.fixture(scope="module")
+def other_board(secured) -> Iterator[Listener]:
+    """Board table13's state and two hands, retained, written with the service's account."""
+    pub = login(secured[0].port, "arbitro", [])
+    for topic, payload in ((f"{OTHER_BASE}/state", {"game": "serpientes", "board": OTHER}),
+                           (f"{OTHER_BASE}/player/0", {"player": 0, "hand": ["other board, seat 0"]}),
+                           (f"{OTHER_BASE}/player/1", {"player": 1, "hand": ["other board, seat 1"]})):
+        pub.client.publish(topic, json.dumps(payload), qos=1, retain=True).wait_for_publish(5)
+    yield pub
+    pub.close()
+
+
+def fence(pub: Listener, client: Listener, topic: str) -> None:
+    """Publish a marker on ``topic`` (readable by ``client``) after whatever ``pub`` sent, and wait for it:
+    what ``client`` was going to get from ``pub`` before it has arrived by then (one connection, QoS 1,
+    in order)."""
+    marker = uuid.uuid4().hex
+    pub.client.publish(topic, json.dumps({"fence": marker}), qos=1).wait_for_publish(5)
+    client.wait_for(lambda m: m[0] == topic and marker.encode() in m[1])
+
+
+def test_the_display_server_reads_every_hand_writes_names_only(secured, service, other_board):
+    broker, port = secured[0], secured[0].port
+    display = login(port, "display", ["arbitro/#"], client_id="display-1")
     watcher = login(port, "operator", [f"{BASE}/response/#"])
+    names = login(port, "display", [f"{BASE}/names"])
     try:
         assert display.wait_for(lambda m: m[0] == f"{BASE}/status")[1] == b"online"
-        state = display.latest_state(BASE)
-        assert state["game"] == "serpientes"
-        display.client.publish(f"{BASE}/request/new_game", json.dumps({"id": "evil", "game": "contigo"}), qos=1)
-        display.client.publish(f"{BASE}/state", b'{"game": "spoofed"}', qos=1, retain=True)
-        display.client.publish(f"{BASE}/status", b"offline", qos=1, retain=True)
-        time.sleep(0.5)
-        assert watcher.messages == []  # no answer: the request never reached the service
-        log = secured[0].log_text()
-        denied = re.search(rf"Denied PUBLISH from display-1 \(d0, q1, r0, (m\d+), '{BASE}/request/new_game'", log)
-        assert denied, "the broker log does not show the request denied"
-        assert f"Sending PUBACK to display-1 ({denied.group(1)}, rc135)" in log  # MQTT 5: "Not authorized"
+        assert display.latest_state(BASE)["game"] == "serpientes"
+        # Every seat of every board, so that it can hand each seat page its own hand.
+        for topic in (f"{BASE}/player/0", f"{BASE}/player/1", f"{OTHER_BASE}/player/0", f"{OTHER_BASE}/player/1"):
+            assert "hand" in json.loads(display.wait_for(lambda m, t=topic: m[0] == t)[1])
+        # It publishes the retained list of names...
+        listed = json.dumps(["Ana", "Bruno", "Chus"]).encode()
+        display.client.publish(f"{BASE}/names", listed, qos=1, retain=True).wait_for_publish(5)
+        assert names.wait_for(lambda m: m[0] == f"{BASE}/names")[1] == listed
+        # ...and nothing else: no request, no state, no status, no hand.
+        for topic, payload in ((f"{BASE}/request/new_game", json.dumps({"id": "evil", "game": "contigo"})),
+                               (f"{BASE}/state", '{"game": "spoofed"}'), (f"{BASE}/status", "offline"),
+                               (f"{BASE}/player/0", '{"hand": ["spoofed"]}')):
+            display.client.publish(topic, payload, qos=1, retain=topic != f"{BASE}/request/new_game")
+            denied = wait_log(broker, rf"Denied PUBLISH from display-1 \(d0, q1, r[01], (m\d+), '{re.escape(topic)}'")
+            assert f"Sending PUBACK to display-1 ({denied.group(1)}, rc135)" in broker.log_text()  # "Not authorized"
+        assert watcher.messages == []  # the request never reached the service: no answer
         assert service.call(lambda: service.game.name) == "serpientes"
-        late = login(port, "display", [f"{BASE}/state", f"{BASE}/status"])
+        late = login(port, "viewer", [f"{BASE}/player/0", f"{BASE}/state", f"{BASE}/status"])
         try:
             assert late.wait_for(lambda m: m[0] == f"{BASE}/status")[1] == b"online"
             assert late.latest_state(BASE)["game"] == "serpientes"
         finally:
             late.close()
-        # The display sees no private topic and no answers meant for the operator.
-        assert not [t for t, *_ in display.messages if "/player/" in t or "/response/" in t]
+        assert not [t for t, *_ in display.messages if "/response/" in t]
     finally:
-        display.close()
-        watcher.close()
+        for client in (display, watcher, names):
+            client.close()
+
+
+def test_a_viewer_reads_the_public_topics_only(secured, service, other_board):
+    viewer = login(secured[0].port, "viewer", [f"{BASE}/player/+", f"{OTHER_BASE}/player/+", "arbitro/+/names",
+                                               "arbitro/#"])
+    try:
+        assert viewer.latest_state(BASE)["game"] == "serpientes"
+        assert viewer.latest_state(OTHER_BASE)["board"] == OTHER
+        other_board.client.publish(f"{BASE}/player/0", b'{"hand": []}', qos=1)  # live, not only retained
+        fence(other_board, viewer, f"{BASE}/events")
+        assert not [t for t, *_ in viewer.messages if "/player/" in t or "/names" in t]
+    finally:
+        viewer.close()
 
 
 def test_the_operator_sends_requests_and_reads_the_answers(secured, service):
@@ -170,29 +235,42 @@ def test_the_operator_sends_requests_and_reads_the_answers(secured, service):
         op.close()
 
 
-def test_each_player_reads_only_his_own_hand(secured, service):
-    port = secured[0].port
-    players = [login(port, f"player{n}", [f"{BASE}/#", f"{BASE}/player/+", f"{BASE}/player/{1 - n}"])
-               for n in range(2)]
+def test_a_player_reads_only_his_own_seat_of_his_own_board(secured, service, other_board):
+    """Issue 12.6: seat 0 of board1 reads board1's player/0, not table13's seat 0 nor board1's seat 1."""
+    broker, port = secured[0], secured[0].port
+    others = {  # account -> what it must never receive
+        f"{BOARD}-player0": [f"{OTHER_BASE}/player/0", f"{BASE}/player/1", f"{OTHER_BASE}/state"],
+        f"{BOARD}-player1": [f"{OTHER_BASE}/player/1", f"{BASE}/player/0"],
+        f"{OTHER}-player0": [f"{BASE}/player/0", f"{OTHER_BASE}/player/1", f"{BASE}/state"],
+    }
+    # The forbidden topics are subscribed first, so their retained hands would come before any other.
+    players = {user: login(port, user, [*forbidden, "arbitro/#"], client_id=f"c-{user}")
+               for user, forbidden in others.items()}
     try:
-        for n, client in enumerate(players):
-            mine = json.loads(client.wait_for(lambda m, n=n: m[0] == f"{BASE}/player/{n}")[1])
-            assert mine["player"] == n and len(mine["hand"]) == 5
-            assert client.latest_state(BASE)["game"] == "serpientes"
-        other = login(port, "player0", [f"{BASE}/player/1"])
-        other.close()
-        time.sleep(0.3)
-        for n, client in enumerate(players):
-            seen = {t for t, *_ in client.messages if "/player/" in t}
-            assert seen == {f"{BASE}/player/{n}"}, seen
-            # A player cannot send requests either.
-            client.client.publish(f"{BASE}/request/resign", json.dumps({"player": 1 - n}), qos=1)
-        time.sleep(0.3)
+        for user, client in players.items():
+            board, seat = user.split("-player")
+            mine = json.loads(client.wait_for(lambda m, b=board, n=seat: m[0] == f"arbitro/{b}/player/{n}")[1])
+            assert mine["player"] == int(seat) and mine["hand"]
+            assert client.latest_state(f"arbitro/{board}")["game"] == "serpientes"
+        # Live updates of the other hands, then a fence each player can read.
+        for topic in (f"{OTHER_BASE}/player/0", f"{OTHER_BASE}/player/1", f"{BASE}/player/1"):
+            other_board.client.publish(topic, b'{"hand": ["live"]}', qos=1)
+        fence(other_board, players[f"{OTHER}-player0"], f"{OTHER_BASE}/events")
+        fence(other_board, players[f"{BOARD}-player0"], f"{BASE}/events")
+        fence(other_board, players[f"{BOARD}-player1"], f"{BASE}/events")
+        for user, client in players.items():
+            seen = {t for t, *_ in client.messages}
+            assert not seen & set(others[user]), (user, seen & set(others[user]))
+            assert all(t.startswith(f"arbitro/{user.split('-player')[0]}/") for t in seen), seen
+        # A player cannot send requests either.
+        players[f"{BOARD}-player0"].client.publish(f"{BASE}/request/resign", json.dumps({"player": 1}), qos=1)
+        wait_log(broker, rf"Denied PUBLISH from c-{BOARD}-player0 \(d0, q1, r0, m\d+, '{BASE}/request/resign'")
         assert service.call(lambda: service.resigned) is None
         # The public state never holds a hand: only its size.
-        assert "hand" not in keys(players[0].latest_state(BASE)) and "hand_size" in keys(players[0].latest_state(BASE))
+        state = players[f"{BOARD}-player0"].latest_state(BASE)
+        assert "hand" not in keys(state) and "hand_size" in keys(state)
     finally:
-        for client in players:
+        for client in players.values():
             client.close()
 
 

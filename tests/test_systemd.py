@@ -45,6 +45,22 @@ def test_the_unit_is_locked_down(tmp_path):
         assert line in text
 
 
+def test_the_unit_allows_exactly_the_device_nodes_it_needs():
+    """DevicePolicy=closed: only these nodes (issue 12.10: a Pi 5's NeoPixels need the RP1 PIO, /dev/pio0)."""
+    settings = [tuple(line.split("=", 1)) for line in UNIT.read_text().splitlines() if "=" in line and line[0] != "#"]
+    allowed = {value for key, value in settings if key == "DeviceAllow"}
+    assert allowed == {
+        "/dev/gpiochip0 rw", "/dev/gpiochip4 rw",  # lgpio: buttons, ring encoders (gpiochip4: early Pi 5 kernels)
+        "/dev/arbitro-sensors rw", "char-ttyACM rw",  # the sensor MCU, by its udev name or as ttyACM*
+        "/dev/spidev0.0 rw",  # NeoPixels over SPI (Pi 3/4)
+        "/dev/pio0 rw",  # NeoPixels through the RP1's PIO (Pi 5)
+    }
+    assert ("DevicePolicy", "closed") in settings
+    # Raspberry Pi OS gives /dev/pio0 (and the GPIO chips) to group gpio, SPI to spi, ttyACM to dialout.
+    groups = {value for key, value in settings if key == "SupplementaryGroups"}
+    assert groups == {"gpio dialout spi"}
+
+
 def test_the_service_says_ready_and_pings_the_watchdog(tmp_path, monkeypatch):
     path = str(tmp_path / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:

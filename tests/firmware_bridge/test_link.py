@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import queue
 import random
@@ -42,6 +43,14 @@ def wait_for(
         if seen is not None:
             seen.append(event)
     raise AssertionError(f"no {kind.__name__} within {timeout} s")
+
+
+def until(cond: Callable[[], bool], timeout: float = 3.0) -> None:
+    """Wait until ``cond()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.005)
 
 
 def drain(q: queue.Queue, seconds: float, pump: Callable[[], None] | None = None) -> list:
@@ -214,12 +223,28 @@ class FakeMcu:
                         return msg
         raise AssertionError(f"host sent no {kind.__name__}")
 
+    def requests(self, kind: type, n: int, timeout: float = 5.0) -> list[float]:
+        """When each of the next ``n`` ``kind`` requests arrived, sending heartbeats meanwhile (alive, unanswering)."""
+        times: list[float] = []
+        deadline = time.monotonic() + timeout
+        next_beat = 0.0
+        while len(times) < n:
+            now = time.monotonic()
+            assert now < deadline, f"host sent {len(times)} {kind.__name__}, not {n}"
+            if now >= next_beat:
+                self.send(P.Heartbeat(int(now * 1000) & 0xFFFFFFFF, 0))
+                next_beat = now + 0.05
+            if select.select([self.fd], [], [], 0.01)[0]:
+                got = self.decoder.feed(os.read(self.fd, 4096))
+                times += [time.monotonic() for _, msg in got if isinstance(msg, kind)]
+        return times
+
     def handshake(self, q: queue.Queue, channels: int = 10) -> None:
         self.expect(P.RequestHello)
         self.send(P.Hello(1, "fake", "0", (("presence", channels),), 1000, 3, 250))
-        wait_for(q, LinkUp)
         self.expect(P.RequestSnapshot)
         self.send(*P.split_snapshot([0] * channels, 0))
+        wait_for(q, LinkUp)
         wait_for(q, Snapshot)
 
 
@@ -322,11 +347,11 @@ def test_configure_is_confirmed_by_hello(events: queue.Queue, links: list) -> No
 
 
 def test_loop_url_opens(events: queue.Queue, links: list) -> None:
-    """``loop://`` echoes the host's own REQUEST_HELLO, which is no HELLO: nothing is posted."""
+    """``loop://`` echoes the host's own REQUEST_HELLO, which is no HELLO: the link is never ready."""
     link = HostLink("loop://", events.put, heartbeat_timeout=0.1)
     links.append(link)
     link.start()
-    time.sleep(0.3)
+    assert wait_for(events, LinkError).message.startswith("not ready: no HELLO")
     assert link.stats["connects"] == 1 and link.stats["frames"] >= 2 and not link.connected
     assert events.empty()
 
@@ -363,3 +388,61 @@ def test_mcu_reboot_is_a_new_link_up_and_snapshot(events: queue.Queue, links: li
         wait_for(events, LinkUp)
         assert list(wait_for(events, Snapshot).values) == board.values()
         assert link.stats["seq_gaps"] == 0
+
+
+# -- issue 12.2: a lost HELLO or snapshot is asked for again; not ready until both -----------------
+
+
+def test_lost_hello_and_lost_snapshot_are_asked_for_again(events: queue.Queue, links: list) -> None:
+    """The real firmware over a pty, its first HELLO answer and first snapshot lost on the wire.
+
+    Heartbeats keep arriving all along, so only a retry timer brings the link up.
+    """
+    with SimulatedBoard(BLOCKS) as board:
+        board.set(5, 1)
+        assert board.wait_idle()
+        assert board.firmware.tx_seq >= 1  # the boot HELLO is already out: lose the next ones
+        board.lose("Hello")
+        board.lose("SnapshotPart", 2)  # 311 channels: both parts of the first snapshot
+        link = HostLink(board.url, events.put)  # default timings: heartbeats every 250 ms < 1 s
+        links.append(link)
+        link.start()
+        seen: list = []
+        up = wait_for(events, LinkUp, seen=seen, timeout=5)
+        assert up.hello.blocks == tuple(BLOCKS)  # type: ignore[attr-defined]
+        assert [type(e) for e in seen] == [LinkError]
+        assert seen[0].message.startswith("not ready: no HELLO")
+        assert events.get(timeout=1).values == tuple(board.values())  # the Snapshot, right after
+        assert board.wire.lost == 3 and link.ready
+        stats = link.stats
+        assert stats["hellos"] == 1 and stats["hello_requests"] >= 2 and stats["snapshot_requests"] >= 2
+
+
+def test_unanswered_requests_repeat_with_backoff_and_nothing_is_up_meanwhile(
+    pty_pair, events: queue.Queue, links: list
+) -> None:
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put, heartbeat_timeout=5.0, retry_initial=0.1, retry_max=0.4)
+    links.append(link)
+    link.start()
+    hellos = mcu.requests(P.RequestHello, 5)
+    mcu.send(P.Hello(1, "fake", "0", (("presence", 4),)))
+    snaps = mcu.requests(P.RequestSnapshot, 3)
+    mcu.send(P.Changed(1, 1, 7))  # before the snapshot: the snapshot holds it
+    until(lambda: link.stats["ignored_not_ready"] == 1)
+    assert not link.ready and not link.connected
+    mcu.send(*P.split_snapshot([0, 1, 0, 0], 0))
+    seen: list = []
+    wait_for(events, LinkUp, seen=seen)
+    assert events.get(timeout=1).values == (0, 1, 0, 0)
+    assert [type(e) for e in seen] == [LinkError]  # said once, no LinkUp, Snapshot or SensorChanged
+    assert seen[0].message.startswith("not ready: no HELLO")
+    gaps = [b - a for a, b in itertools.pairwise(hellos)]
+    for gap, delay in zip(gaps, [0.1, 0.2, 0.4, 0.4], strict=True):  # doubling, capped at retry_max
+        assert gap > delay - 0.05, gaps
+    snap_gaps = [b - a for a, b in itertools.pairwise(snaps)]
+    for gap, delay in zip(snap_gaps, [0.1, 0.2], strict=True):
+        assert gap > delay - 0.05, snap_gaps
+    assert snap_gaps[0] < 0.35, snap_gaps  # the HELLO restarted the backoff (else 0.4)
+    assert link.stats["retries"] >= 6
