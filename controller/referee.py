@@ -18,8 +18,8 @@ The referee never applies an illegal action: it only ever applies actions taken 
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass
 
 from controller.games import CHANCE, Channel, ChannelKind, State
 from controller.games.base import Action
@@ -28,8 +28,16 @@ from controller.games.record import Match
 Diff = frozenset[tuple[str, int]]
 """The channels where a view differs from the current one, with their values in that view."""
 
-MAX_CHAIN_FIRSTS = 400  # first actions tried when looking for two actions in a row
+# Bounds on the work of one judgement (counts, never time, so a verdict never depends on the machine).
+MAX_CACHED_TABLES = 4  # move tables kept (LRU): the current state's, and a few an undo goes back to
+MAX_CACHED_VIEWS = 16  # views kept (LRU): the current state's and those a takeback compares with
 MAX_SILENT_FIRSTS = 8  # silent actions tried as the first of two (more: the player chooses with buttons)
+MAX_SILENT_SECONDS = 8  # second actions silent before the first asked about (engines make these costly)
+MAX_PAIR_CHANNELS = 32  # a board with more changed channels is never read as two actions in a row
+MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
+MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
+TOO_MUCH = ("the board changed in too many ways at once to check every pair of moves; "
+            "make one move at a time")
 
 
 @dataclass(frozen=True)
@@ -46,13 +54,60 @@ class Verdict:
     message: str = ""
 
 
-@dataclass
 class _Moves:
-    """The legal actions of one state, indexed by what they change on the board."""
+    """One state's view and, built on first use, its legal actions indexed by what they change."""
 
-    view: dict[str, int]
-    by_diff: dict[Diff, list[Action]] = field(default_factory=lambda: defaultdict(list))
-    silent: list[Action] = field(default_factory=list)  # actions that change nothing physical
+    __slots__ = ("_by_channel", "_by_diff", "_chans", "_silent", "lit", "state", "view")
+
+    def __init__(self, state: State, view: dict[str, int]) -> None:
+        self.state = state  # kept so the cache key (its id) is not reused while the entry lives
+        self.view = view
+        self._by_diff: dict[Diff, list[Action]] | None = None
+        self._chans: dict[Diff, frozenset[str]] = {}
+        self._by_channel: dict[str, list[Diff]] = {}
+        self._silent: list[Action] = []
+        self.lit: dict[str, int] | None = None  # the LED targets, once asked for
+
+    def _index(self) -> dict[Diff, list[Action]]:
+        if self._by_diff is None:
+            by_diff: dict[Diff, list[Action]] = {}
+            if self.state.current_player >= 0:
+                for action in self.state.legal_actions():
+                    d = frozenset(self.state.physical_changes(action).items())
+                    if d:
+                        by_diff.setdefault(d, []).append(action)
+                    else:
+                        self._silent.append(action)
+            for d in by_diff:  # in the order of the legal actions, which every use keeps
+                self._chans[d] = frozenset(c for c, _ in d)
+                for c, _ in d:
+                    self._by_channel.setdefault(c, []).append(d)
+            self._by_diff = by_diff
+        return self._by_diff
+
+    @property
+    def by_diff(self) -> dict[Diff, list[Action]]:
+        return self._index()
+
+    @property
+    def silent(self) -> list[Action]:
+        self._index()
+        return self._silent
+
+    def chans(self, d: Diff) -> frozenset[str]:
+        """The channels a diff of this state's table changes."""
+        return self._chans[d]
+
+    def touching(self, channel: str) -> list[Diff]:
+        """The diffs that change ``channel``, in the order of the legal actions."""
+        self._index()
+        return self._by_channel.get(channel, [])
+
+
+def _remember(cache: OrderedDict, key: int, value: object, size: int) -> None:
+    cache[key] = value
+    while len(cache) > size:
+        cache.popitem(last=False)
 
 
 def diff_views(before: dict[str, int], after: dict[str, int]) -> Diff:
@@ -83,32 +138,41 @@ class Referee:
         self.channels = {c.name: c for c in channels}
         self.allow_takeback = allow_takeback
         self.takeback_depth = takeback_depth
-        self._cache: dict[int, tuple[State, _Moves]] = {}
+        # By id(state), least recently used first; each entry keeps its state, so the id is not reused.
+        self._tables: OrderedDict[int, _Moves] = OrderedDict()
+        self._views: OrderedDict[int, tuple[State, dict[str, int]]] = OrderedDict()
+        self.expanded = 0
+        """States the last :meth:`judge` reached by applying a first action (the two-action search)."""
+        self.scanned = 0
+        """Second actions whose changes the last :meth:`judge` computed."""
+        self._quiet = 0  # second actions asked about that were silent before the first
+        self.gave_up = False
+        """True when the last :meth:`judge` stopped the two-action search at its bounds."""
 
     @property
     def state(self) -> State:
         return self.match.state
 
     def expected(self) -> dict[str, int]:
-        return self._moves(self.state).view
+        return self._view(self.state)
+
+    def _view(self, state: State) -> dict[str, int]:
+        entry = self._views.get(id(state))
+        if entry is not None and entry[0] is state:
+            self._views.move_to_end(id(state))
+            return entry[1]
+        view = state.physical_view()
+        _remember(self._views, id(state), (state, view), MAX_CACHED_VIEWS)
+        return view
 
     def _moves(self, state: State) -> _Moves:
-        key = id(state)
-        entry = self._cache.get(key)
-        if entry is not None and entry[0] is state:  # the state is kept, so its id is not reused
-            return entry[1]
-        if len(self._cache) > 64:
-            self._cache.clear()
-        moves = _Moves(state.physical_view())
-        if state.current_player >= 0:
-            for action in state.legal_actions():
-                d = frozenset(state.physical_changes(action).items())
-                if d:
-                    moves.by_diff[d].append(action)
-                else:
-                    moves.silent.append(action)
-        self._cache[key] = (state, moves)
-        return moves
+        entry = self._tables.get(id(state))
+        if entry is not None and entry.state is state:
+            self._tables.move_to_end(id(state))
+            return entry
+        entry = _Moves(state, self._view(state))
+        _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        return entry
 
     # -- judging -------------------------------------------------------------------------------
 
@@ -117,6 +181,8 @@ class Referee:
 
         ``takeback=False`` while the table is still carrying out what chance decided: a board not
         yet set up after a roll may look like an earlier position, and is never taken for one."""
+        self.expanded = self.scanned = self._quiet = 0
+        self.gave_up = False
         moves = self._moves(self.state)
         sensed_diff = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not sensed_diff:
@@ -150,32 +216,67 @@ class Referee:
         if self.state.current_player == CHANCE:
             return Verdict("violation", tuple(), tuple(sorted(c for c, _ in sensed_diff)),
                            "waiting for a roll; put the board back as it was: " + self.describe(moves.view, sensed))
-        return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)),
-                       message=self._explain(moves, sensed_diff, sensed))
+        message = self._explain(moves, sensed_diff, sensed)
+        if self.gave_up:
+            message += f" ({TOO_MUCH})"
+        return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), message=message)
 
     def _match(self, state: State, sensed_diff: Diff) -> list[tuple[Action, ...]] | None:
-        """Action sequences (one action, else two by the same player) whose view is the sensed one."""
+        """Action sequences (one action, else two by the same player) whose view is the sensed one.
+
+        Two in a row are looked for only where the second action leaves the channels the first
+        changed as they are, within the bounds above: a first action is tried only if every
+        channel it changes is one the board shows changed, the ones that also put the sensed
+        value there before the ones a second action would have to change again."""
         moves = self._moves(state)
         single = moves.by_diff.get(sensed_diff)
         if single:
             return [(a,) for a in single]
-        sensed_channels = {c for c, _ in sensed_diff}
-        firsts = [a for d, acts in moves.by_diff.items() if {c for c, _ in d} <= sensed_channels for a in acts]
+        if len(sensed_diff) > MAX_PAIR_CHANNELS:
+            return None
+        sensed_channels = frozenset(c for c, _ in sensed_diff)
+        agree: list[Diff] = []
+        disagree: list[Diff] = []
+        for d in moves.by_diff:
+            if d <= sensed_diff:
+                agree.append(d)
+            elif moves.chans(d) <= sensed_channels:
+                disagree.append(d)
+        firsts = [(d, a) for d in agree for a in moves.by_diff[d]]
         if len(moves.silent) <= MAX_SILENT_FIRSTS:  # a choice made by the move itself (reveal, then step)
-            firsts += moves.silent
+            firsts += [(frozenset(), a) for a in moves.silent]
+        firsts += [(d, a) for d in disagree for a in moves.by_diff[d]]
         player = state.current_player
-        for first in firsts[:MAX_CHAIN_FIRSTS]:
+        silent = set(moves.silent)
+        tried: set[str] = set()
+        for d, first in firsts:
+            if self.expanded >= MAX_CHAIN_STATES:
+                self.gave_up = True
+                return None
             nxt = state.apply(first)
+            self.expanded += 1
             if nxt.current_player != player:
                 continue
-            inner = self._moves(nxt)
-            rest = diff_views(inner.view, {**inner.view, **dict(sensed_diff)})
-            # Channels the first action changed and the sensed board shows back as they were.
-            rest |= frozenset((c, moves.view[c]) for c in inner.view
-                              if c not in sensed_channels and inner.view[c] != moves.view[c])
-            second = inner.by_diff.get(rest)
-            if second:
-                return [(first, second[0])]
+            if len(moves.by_diff.get(d, ())) > 1:  # two routes to one position need one look
+                text = nxt.to_text()
+                if text in tried:
+                    continue
+                tried.add(text)
+            # What the second action must change: the sensed channels the first did not set.
+            want = dict(sensed_diff - d)
+            seconds = nxt.legal_actions()
+            if silent:  # silent before the first action (a dispute, "done"): asked about only a few times
+                seconds = [a for a in seconds if a not in silent or self._ask_quiet()]
+            room = MAX_CHAIN_ACTIONS - self.scanned
+            changes = nxt.physical_changes
+            for i, second in enumerate(seconds[:room]):
+                if changes(second) == want:
+                    self.scanned += i + 1
+                    return [(first, second)]
+            self.scanned += min(len(seconds), room)
+            if len(seconds) > room:
+                self.gave_up = True
+                return None
         return None
 
     def _on_the_way_elsewhere(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
@@ -187,16 +288,36 @@ class Referee:
             state = state.apply(action)
         moves = self._moves(state)
         shown = diff_views(moves.view, {**self._moves(self.state).view, **dict(sensed_diff)})
-        return any(shown < d for d in moves.by_diff)
+        if not shown:
+            return False
+        rarest = min((c for c, _ in shown), key=lambda c: len(moves.touching(c)))
+        return any(shown < d for d in moves.touching(rarest))
 
-    def _lies_towards(self, moves: _Moves, sensed_diff: Diff, target_diff: Diff) -> bool:
-        target = dict(target_diff)
-        return all(c in target and self._between(c, moves.view[c], v, target[c]) for c, v in sensed_diff)
+    def _ask_quiet(self) -> bool:
+        """Count one question about an action that was silent before the first action; False once
+        there have been enough (many silent actions are choices made with the buttons)."""
+        if self._quiet >= MAX_SILENT_SECONDS:
+            return False
+        self._quiet += 1
+        return True
 
     def _on_the_way(self, moves: _Moves, sensed_diff: Diff) -> bool:
         """True when every sensed change lies between the current view and some legal action's view
         (a lifted piece not yet put down, beads in the hand)."""
-        return any(self._lies_towards(moves, sensed_diff, d) for d in moves.by_diff)
+        return bool(self._on_the_way_to(moves, sensed_diff))
+
+    def _on_the_way_to(self, moves: _Moves, partial: Diff) -> list[Diff]:
+        """The legal actions' diffs that every change of ``partial`` lies on the way to."""
+        if not partial:
+            return list(moves.by_diff)
+        # Any such diff changes every partial channel: look at those changing the rarest one.
+        rarest = min((c for c, _ in partial), key=lambda c: len(moves.touching(c)))
+        out = []
+        for d in moves.touching(rarest):
+            target = dict(d)
+            if all(c in target and self._between(c, moves.view[c], v, target[c]) for c, v in partial):
+                out.append(d)
+        return out
 
     def _between(self, channel: str, before: int, now: int, after: int) -> bool:
         kind = self.channels[channel].kind
@@ -215,7 +336,7 @@ class Referee:
             earlier = history[-1 - back]
             if earlier.current_player < 0:
                 continue
-            view = self._moves(earlier).view
+            view = self._view(earlier)  # the view alone: no move table is built for it
             if all(sensed.get(c, 0) == v for c, v in view.items()):
                 return back
         return 0
@@ -230,15 +351,16 @@ class Referee:
         moves = self._moves(self.state)
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
+        if not partial and moves.lit is not None:
+            return dict(moves.lit)
         out: dict[str, int] = {}
-        for d in moves.by_diff:
-            target = dict(d)
-            if partial and not all(c in target and self._between(c, current[c], v, target[c]) for c, v in partial):
-                continue
+        for d in self._on_the_way_to(moves, partial):  # in legal order: a later action's value wins
             for c, v in d:
                 kind = self.channels[c].kind
                 if kind == ChannelKind.OFFSET or v > current[c] or (kind == ChannelKind.PIECE and v):
                     out[c] = v
+        if not partial:
+            moves.lit = dict(out)
         return out
 
     def silent_actions(self) -> list[str]:
@@ -268,11 +390,12 @@ class Referee:
         return "; ".join(parts[:6]) + (f"; and {len(parts) - 6} more" if len(parts) > 6 else "")
 
     def _explain(self, moves: _Moves, sensed_diff: Diff, sensed: dict[str, int]) -> str:
-        sensed_channels = {c for c, _ in sensed_diff}
+        sensed_channels = frozenset(c for c, _ in sensed_diff)
         best, best_score = None, 0.0
-        for d, acts in moves.by_diff.items():
-            chans = {c for c, _ in d}
-            score = len(chans & sensed_channels) / len(chans | sensed_channels)
+        for d, acts in moves.by_diff.items():  # the first, in legal order, of the most alike
+            chans = moves.chans(d)
+            shared = len(chans & sensed_channels)
+            score = shared / (len(chans) + len(sensed_channels) - shared)
             if score > best_score:
                 best, best_score = acts[0], score
         if best is not None and best_score == 1.0:
