@@ -280,18 +280,15 @@ class Referee:
         return None
 
     def _on_the_way_elsewhere(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
-        """True when the board that ``sequence`` fits shows exactly part of another legal action of
-        the state its last action is taken in, the rest still to come (a stick lifted from the tail:
-        a crash, or a step whose stick is still in the hand)."""
-        state = self.state
-        for action in sequence[:-1]:
-            state = state.apply(action)
-        moves = self._moves(state)
-        shown = diff_views(moves.view, {**self._moves(self.state).view, **dict(sensed_diff)})
-        if not shown:
+        """True when the board that a single action fits shows exactly part of another legal action,
+        the rest still to come (a stick lifted from the tail: a crash, or a step whose stick is still
+        in the hand). Two actions in a row are not looked at again: that would build the move table
+        of a state off the game for every such board."""
+        if len(sequence) != 1:
             return False
-        rarest = min((c for c, _ in shown), key=lambda c: len(moves.touching(c)))
-        return any(shown < d for d in moves.touching(rarest))
+        moves = self._moves(self.state)
+        rarest = min((c for c, _ in sensed_diff), key=lambda c: len(moves.touching(c)))
+        return any(sensed_diff < d for d in moves.touching(rarest))
 
     def _ask_quiet(self) -> bool:
         """Count one question about an action that was silent before the first action; False once
