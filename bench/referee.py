@@ -104,7 +104,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
     strip = LedStrip(RecordingPixels(layout.led_count))
     service = Service(config, strip, layout=layout, mqtt=mqtt,
                       link_factory=lambda url, post: HostLink(url, post, heartbeat_timeout=2.0))
-    start_view = service.state.physical_view()
+    start_view = service.session.state.physical_view()
     values = [0] * layout.sensor_count
     for channel, sensor in layout.sensor_of.items():
         values[sensor] = start_view[channel]
@@ -115,10 +115,10 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
 
     def timed(fn, key):
         def wrapper(*args, **kwargs):
-            if key not in marks and len(service.match.record.actions) > marks.get("before", 1e9):
+            if key not in marks and len(service.session.match.record.actions) > marks.get("before", 1e9):
                 marks[key] = time.monotonic()
                 if key == "led":
-                    marks["received"] = service.last_change or 0.0
+                    marks["received"] = service.last_sensed or 0.0
             return fn(*args, **kwargs)
         return wrapper
 
@@ -126,20 +126,20 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
     mqtt.publish_state = timed(mqtt.publish_state, "mqtt")
     service.start()
     rng = random.Random(seed)
-    kinds = {c.name: c.kind for c in service.channels}
+    kinds = {c.name: c.kind for c in service.session.channels}
     try:
-        _wait(service, lambda: service.board_known)
+        _wait(service, lambda: service.session.board_known)
         played = 0
         while played < moves:
-            state = service.call(lambda: service.state)
+            state = service.call(lambda: service.session.state)
             if state.is_terminal():
                 service.post(Command("new_game", {"seed": rng.randrange(1 << 30)}, lambda ok, r: None))
-                _wait(service, lambda: not service.state.is_terminal())
+                _wait(service, lambda: not service.session.state.is_terminal())
                 continue
-            before = service.call(lambda: len(service.match.record.actions))
+            before = service.call(lambda: len(service.session.match.record.actions))
 
             def moved(before: int = before) -> bool:
-                return len(service.match.record.actions) > before
+                return len(service.session.match.record.actions) > before
 
             if state.current_player == CHANCE:
                 service.post(ButtonEvent("roll"))
@@ -183,7 +183,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
 
 def _settle_setup(service: Service, mcu: TableMcu, layout, kinds) -> None:
     """Carry out on the board what a chance outcome asks for (tokens placed, rings set)."""
-    expected = service.call(service.referee.expected)
+    expected = service.call(service.session.referee.expected)
     for c, v in expected.items():
         if kinds[c] == ChannelKind.OFFSET:
             service.post(EncoderEvent(c, v))

@@ -103,7 +103,7 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
     service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=links,
                       mqtt=mqtt, inputs=inputs, journal=make_journal(config))
     if sim is not None:
-        view = service.state.physical_view()
+        view = service.session.state.physical_view()
         sim.set_many({sensor: view[channel] for channel, sensor in layout.sensor_of.items()})
         service.owned.append(sim)
     return service

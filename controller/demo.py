@@ -4,7 +4,7 @@ Everything real runs: the simulated sensor board runs the MCU firmware on a pseu
 host link decodes its frames, the service referees, the LEDs are a recording NeoPixel buffer, the
 buttons and ring encoders are gpiozero devices on its mock pin factory, and the state goes to a
 Mosquitto broker (a private one on loopback unless ``--broker`` names one). Bots play by doing what
-a player does at the table: lifting and placing pieces on the simulated board (:class:`Hands`),
+a player does at the table: lifting and placing pieces on the simulated board (``controller.hands``),
 turning rings, pressing the roll button; moves that leave no trace on the board go as MQTT
 ``choose`` requests. The board, its LEDs and the last events are drawn in the terminal.
 """
@@ -30,9 +30,9 @@ import paho.mqtt.client as mqtt
 from controller.app import build_service
 from controller.config import Config, ConfigError
 from controller.games import CHANCE, ChannelKind, State, game_names, get_game
+from controller.hands import Hands
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
-from controller.referee import shortest_turn
 from controller.service import Service
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
@@ -47,69 +47,6 @@ class DemoError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
-
-
-class Hands:
-    """What a player's hands do at the simulated table: sensors, ring encoders, buttons."""
-
-    def __init__(self, service: Service, sim: SimulatedBoard, pace: float = 0.0) -> None:
-        self.service = service
-        self.sim = sim
-        self.pace = pace
-        self.kinds = {c.name: c for c in service.channels}
-
-    def set_channels(self, changes: dict[str, int]) -> None:
-        """Make the sensed board show ``changes``: lifts first, then placements, ring turns last."""
-        layout = self.service.layout
-        order = sorted(changes, key=lambda c: (self.kinds[c].kind == ChannelKind.OFFSET, changes[c] > 0, c))
-        for channel in order:
-            if self.kinds[channel].kind == ChannelKind.OFFSET:
-                self.turn(channel, changes[channel])
-            else:
-                self.sim.set(layout.sensor_of[channel], changes[channel])
-            if self.pace:
-                time.sleep(self.pace / 4)
-
-    def turn(self, channel: str, target: int) -> None:
-        """Turn a ring's encoder the shorter way until it reads ``target``."""
-        ring = self.service.inputs.rings[channel]
-        spaces = ring.spec.spaces
-        steps = shortest_turn(ring.offset, target, spaces) * ring.spec.steps_per_space
-        a, b = ring.device.a.pin, ring.device.b.pin
-        for _ in range(abs(steps)):
-            first, second = (a, b) if steps > 0 else (b, a)
-            first.drive_low()
-            second.drive_low()
-            first.drive_high()
-            second.drive_high()
-
-    def press(self, button: str, hold: float = 0.0) -> None:
-        pin = self.service.inputs.buttons[button].pin
-        pin.drive_low()
-        if hold:
-            time.sleep(hold)
-        pin.drive_high()
-
-    def choose(self, text: str) -> None:
-        """Pick an action that leaves no trace on the board with the table's buttons: ``next``
-        until it is the one offered, then ``confirm``."""
-        choices = self.service.call(self.service.choices)
-        if text not in choices:
-            raise ValueError(f"{text!r} is not among the choices {choices}")
-        steps = (choices.index(text) - self.service.call(lambda: self.service.choice)) % len(choices)
-        for _ in range(steps):
-            self.press("next")
-        self.press("confirm")
-
-    def enact(self, state: State, action: Any) -> bool:
-        """Carry out ``action`` on the board; False when it leaves no trace (send it by MQTT)."""
-        before = state.physical_view()
-        after = state.apply(action).physical_view()
-        changes = {c: v for c, v in after.items() if before[c] != v}
-        if not changes:
-            return False
-        self.set_channels(changes)
-        return True
 
 
 class Requester:
@@ -188,10 +125,11 @@ def led_picture(layout: Layout, frame: tuple, positions: dict[str, tuple[float, 
 def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
     """The board (the engine's picture), its LEDs where they sit, the status bar, the last events."""
     frame = service.strip.last or ()
-    positions = service.game.channel_positions(service.match.record.options, service.match.record.num_players)
+    session = service.session
+    positions = session.game.channel_positions(session.match.record.options, session.match.record.num_players)
     lines = [state.render_text(), "", "LEDs under the board:"]
-    lines += led_picture(service.layout, frame, positions, ansi)
-    status = [frame[i] for i in service.layout.status_leds if i < len(frame)]
+    lines += led_picture(session.layout, frame, positions, ansi)
+    status = [frame[i] for i in session.layout.status_leds if i < len(frame)]
     lines.append("status LEDs: " + " ".join(
         (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))
         for r, g, b in status))
@@ -223,8 +161,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
         service.observers.append(keep_events)
         hands = Hands(service, sim, pace)
         # The table starts set up as the game begins: pieces where the rules put them.
-        start = service.state.physical_view()  # the loop has not started: nothing races this read
-        hands.set_channels({c: v for c, v in start.items() if service.kinds[c] != ChannelKind.OFFSET and v})
+        start = service.session.state.physical_view()  # the loop has not started: nothing races this read
+        hands.set_channels({c: v for c, v in start.items() if service.session.kinds[c] != ChannelKind.OFFSET and v})
         service.start()
         op: Requester | None = None
         try:
@@ -263,7 +201,7 @@ def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: 
 def _wait_for_change(service: Service, moves: int, timeout: float = 10.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        n, verdict = service.call(lambda: (len(service.match.record.actions), service.verdict.kind))
+        n, verdict = service.read(lambda s: (len(s.match.record.actions), s.verdict.kind))
         if n != moves:
             return "moved"
         if verdict in ("violation", "ambiguous"):
@@ -276,8 +214,7 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
           headless: bool, max_actions: int, events: list[str], ask_person: Callable[[State], Any]) -> None:
     last_drawn = -1
     while True:
-        state, moves, over = service.call(lambda: (service.state, len(service.match.record.actions),
-                                                   service.state.is_terminal() or service.resigned is not None))
+        state, moves, over = service.read(lambda s: (s.state, len(s.match.record.actions), s.over))
         if not headless and moves != last_drawn:
             print(draw(service, state, events, ansi=sys.stdout.isatty()), flush=True)
             last_drawn = moves
@@ -292,8 +229,8 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
             hands.press("roll")
             _wait_for_change(service, moves)
             # Whatever the die or draw asks of the table (place a token, turn a ring), the bot does.
-            expected = service.call(service.referee.expected)
-            sensed = dict(service.call(lambda: dict(service.sensed)))
+            expected = service.read(lambda s: s.referee.expected())
+            sensed = service.read(lambda s: dict(s.sensed))
             hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
             continue
         if seat is not None and state.current_player == seat:
@@ -306,7 +243,8 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
             if outcome == "ambiguous":
                 op.request("choose", action=text)
             elif outcome == "violation":
-                raise RuntimeError(f"the referee refused the bot's legal move {text}: {service.verdict.message}")
+                why = service.read(lambda s: s.verdict.message)
+                raise RuntimeError(f"the referee refused the bot's legal move {text}: {why}")
         else:
             answer = op.request("choose", action=text)
             if not answer["ok"]:

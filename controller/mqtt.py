@@ -38,12 +38,13 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from controller import commands
 from controller.config import MqttConfig
 
 log = logging.getLogger("arbitro.mqtt")
 
 MAX_REQUEST_BYTES = 4096
-COMMANDS = ("new_game", "undo", "roll", "enter", "choose", "resign", "configure", "state")
+COMMANDS = tuple(commands.COMMANDS)
 
 
 @dataclass(frozen=True)

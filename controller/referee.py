@@ -360,6 +360,20 @@ class Referee:
             moves.lit = dict(out)
         return out
 
+    def clean_move(self, sensed: dict[str, int]) -> bool:
+        """True when the sensed board is exactly one legal action's view, no part of another and
+        turning no ring: nothing the hands may still be doing could make it another move, so it can
+        be judged without waiting for the debounce window."""
+        if self.state.current_player < 0:
+            return False
+        moves = self._moves(self.state)
+        shown = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
+        if not shown or len(moves.by_diff.get(shown, ())) != 1:
+            return False
+        if any(self.channels[c].kind == ChannelKind.OFFSET for c, _ in shown):
+            return False  # a ring turns through the spaces before its target: always wait
+        return not self._on_the_way_elsewhere((moves.by_diff[shown][0],), shown)
+
     def silent_actions(self) -> list[str]:
         """Legal actions that change nothing on the board (taken from buttons or MQTT)."""
         return [self.state.action_to_text(a) for a in self._moves(self.state).silent]

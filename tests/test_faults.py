@@ -22,11 +22,11 @@ def test_another_game_while_the_sensor_board_is_away_is_refused_and_the_game_goe
         answer = op.request("arbitro/away1", "new_game", {"id": "n1", "game": "jeocinco"})
         assert answer["ok"] is False
         assert "Jeocinco needs its own board" in answer["error"] and "sensor link is down" in answer["error"]
-        assert service.running() and service.call(lambda: service.game.name) == "contigo"
+        assert service.running() and service.call(lambda: service.session.game.name) == "contigo"
         answer = op.request("arbitro/away1", "roll", {"id": "r1"})
         assert answer["ok"] is True, answer
         frame = service.call(lambda: service.strip.last)
-        assert frame is not None and len(frame) == service.layout.led_count
+        assert frame is not None and len(frame) == service.session.layout.led_count
     finally:
         op.close()
         service.stop()
@@ -52,7 +52,7 @@ def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(
     listener = Listener(broker.port, ["arbitro/t-contigo/events"])
     try:
         with Table("contigo", seed=4, journal=str(path), mqtt_port=broker.port) as table:
-            assert table.service.game.name == "contigo" and table.moves == 0
+            assert table.service.session.game.name == "contigo" and table.moves == 0
             warning = json.loads(listener.wait_for(lambda m: b'"warning"' in m[1])[1])
             assert f"unfinished jeocinco game {game_id}" in warning["message"]
             assert "set aside" in warning["message"]
@@ -62,7 +62,7 @@ def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(
     assert games[game_id]["finished"] and games[game_id]["result"]["abandoned"]
     # And the next start resumes the Contigo game, not the Jeocinco one: no crash loop.
     with Table("contigo", seed=4, journal=str(path)) as table:
-        assert table.service.game.name == "contigo"
+        assert table.service.session.game.name == "contigo"
 
 
 def test_a_journal_that_cannot_be_read_is_moved_aside_and_a_fresh_one_started(tmp_path, broker):

@@ -87,7 +87,7 @@ def test_a_tail_stick_held_in_the_air_is_progress_not_a_crash(tmp_path):
         assert table.verdict.kind == "progress"
         table.hands.set_channels({"edge:h:3:10": 1})  # put down at the head: the step it was on the way to
         table.wait(lambda s: len(s.match.record.actions) == 106, "the step")
-        assert table.service.call(lambda: table.service.match.record.actions[-1]) == "step straight"
+        assert table.service.call(lambda: table.service.session.match.record.actions[-1]) == "step straight"
 
 
 def test_a_crash_shown_on_the_board_is_taken_with_confirm(tmp_path):
@@ -96,9 +96,9 @@ def test_a_crash_shown_on_the_board_is_taken_with_confirm(tmp_path):
     with Table("serpientes", seed=1, players=3, options={"dealing": "physical"}, journal=path) as table:
         table.hands.set_channels({"edge:h:6:11": 0})  # the stick goes back to the box: a crash
         table.idle()
-        assert table.verdict.kind == "progress" and table.service.call(table.service.choices) == ["step right"]
+        assert table.verdict.kind == "progress" and table.service.call(table.service.session.choices) == ["step right"]
         table.hands.press("confirm")
         table.wait(lambda s: len(s.match.record.actions) == 106, "the crash")
-        assert table.service.call(lambda: table.service.match.record.actions[-1]) == "step right"
+        assert table.service.call(lambda: table.service.session.match.record.actions[-1]) == "step right"
         table.idle()
         assert table.verdict.kind == "in_sync"

@@ -25,16 +25,16 @@ def test_a_power_cut_mid_game_resumes_where_it_was_with_the_same_dice(tmp_path):
     with Table("contigo", seed=7, journal=path) as table:
         play(table, rng, 9)
         before = table.state.to_text()
-        record = Record.from_dict(table.service.match.record.to_dict())
+        record = Record.from_dict(table.service.session.match.record.to_dict())
     # The power comes back: the service reads the journal and carries on.
     with Table("contigo", seed=99, journal=path) as table:
         assert table.state.to_text() == before
-        assert table.service.match.record.actions == record.actions
-        assert table.service.match.record.seed == 7
+        assert table.service.session.match.record.actions == record.actions
+        assert table.service.session.match.record.seed == 7
         table.idle()
         assert table.verdict.kind in ("in_sync", "applied")
         play(table, rng, 6)
-        after = table.service.match.record.actions
+        after = table.service.session.match.record.actions
     # The same seed and actions, uninterrupted, give the same game: chance drew the same outcomes.
     replay = Match(Record("contigo", record.options, record.num_players, 7, after[: len(record.actions)]))
     for text in after[len(record.actions):]:
@@ -55,17 +55,17 @@ def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
         action = rng.choice(table.state.legal_actions())
         text = table.state.action_to_text(action)
         table.play(action)
-        done = list(table.service.match.record.actions)
+        done = list(table.service.session.match.record.actions)
         game_id = table.service.journal_id
     journal = Journal(path)
     journal.sync(game_id, done[:-1])  # the last write never reached the disk
     journal.close()
     with Table("contigo", seed=2, journal=path) as table:
         # The table starts from the journal's position, but the board still shows the move made.
-        board = Match(Record("contigo", table.service.match.record.options, 2, 2, done)).state.physical_view()
+        board = Match(Record("contigo", table.service.session.match.record.options, 2, 2, done)).state.physical_view()
         table.hands.set_channels({c: v for c, v in board.items() if table.state.physical_view()[c] != v})
         table.wait(lambda s: len(s.match.record.actions) == len(done), f"the referee to take {text} again")
-        assert table.service.match.record.actions == done
+        assert table.service.session.match.record.actions == done
 
 
 def test_a_board_changed_while_the_power_was_off_is_shown_as_the_setup_to_put_right(tmp_path):

@@ -187,7 +187,7 @@ def test_a_retained_request_is_refused_and_never_run_again(toy, broker):
         assert toy.mqtt.connected.wait(10)
         time.sleep(0.3)
         assert len([m for m in op.messages if m[0] == f"{BASE}/response/roll"]) == 1
-        assert op.json_on(f"{BASE}/events") == [] and toy.call(lambda: len(toy.match.record.actions)) == 0
+        assert op.json_on(f"{BASE}/events") == [] and toy.read(lambda s: len(s.match.record.actions)) == 0
     finally:
         op.client.publish(f"{BASE}/request/roll", b"", qos=1, retain=True)  # clear it
         op.close()

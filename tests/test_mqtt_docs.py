@@ -28,8 +28,10 @@ def test_every_command_and_event_type_is_documented_and_has_a_schema():
     assert set(requests) == set(COMMANDS)
     for command in COMMANDS:
         assert f"| `{command}` |" in DOC, command
-    emitted = set(re.findall(r'_event\(\s*"(\w+)"', (ROOT / "controller" / "service.py").read_text()))
-    emitted |= {"violation", "ambiguous", "setup"}  # emitted as _event(verdict.kind, ...)
+    emitted = set()
+    for part in ("session.py", "service.py"):
+        emitted |= set(re.findall(r'\.event\(\s*"(\w+)"', (ROOT / "controller" / part).read_text()))
+    emitted |= {"violation", "ambiguous", "setup"}  # emitted as event(verdict.kind, ...)
     emitted |= set(ANNOUNCEMENTS)  # the games' announcements, emitted after their move
     types = set(schemas.load("event")["properties"]["type"]["enum"])
     assert emitted == types

@@ -31,9 +31,10 @@ def snapshot(service: Service) -> tuple:
     def read() -> tuple:
         public = service.public_state()
         del public["seq"]
-        return (service.game.name, service.match.state.to_text(), tuple(service.match.record.actions),
-                service.match.record.seed, service.resigned, service.config.board.allow_takeback,
-                service.config.board.chance, service.layout.game, json.dumps(public, sort_keys=True))
+        s = service.session
+        return (s.game.name, s.match.state.to_text(), tuple(s.match.record.actions), s.match.record.seed, s.resigned,
+                service.config.board.allow_takeback, service.config.board.chance, s.layout.game,
+                json.dumps(public, sort_keys=True))
     return service.call(read)
 
 
@@ -122,7 +123,7 @@ def test_fifteen_hundred_bad_requests_in_three_phases_are_refused_and_change_not
                 assert op.request(BASE, "roll", {})["ok"]
             if phase == "over":
                 assert op.request(BASE, "choose", {"action": service.call(
-                    lambda: service.state.action_to_text(service.state.legal_actions()[0]))})["ok"]
+                    lambda: service.session.state.action_to_text(service.session.state.legal_actions()[0]))})["ok"]
                 assert op.request(BASE, "resign", {"player": 0})["ok"]
             before = snapshot(service)
             events = len(op.messages)

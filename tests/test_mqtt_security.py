@@ -196,7 +196,7 @@ def test_the_display_server_reads_every_hand_writes_names_only(secured, service,
             denied = wait_log(broker, rf"Denied PUBLISH from display-1 \(d0, q1, r[01], (m\d+), '{re.escape(topic)}'")
             assert f"Sending PUBACK to display-1 ({denied.group(1)}, rc135)" in broker.log_text()  # "Not authorized"
         assert watcher.messages == []  # the request never reached the service: no answer
-        assert service.call(lambda: service.game.name) == "serpientes"
+        assert service.call(lambda: service.session.game.name) == "serpientes"
         late = login(port, "viewer", [f"{BASE}/player/0", f"{BASE}/state", f"{BASE}/status"])
         try:
             assert late.wait_for(lambda m: m[0] == f"{BASE}/status")[1] == b"online"
@@ -265,7 +265,7 @@ def test_a_player_reads_only_his_own_seat_of_his_own_board(secured, service, oth
         # A player cannot send requests either.
         players[f"{BOARD}-player0"].client.publish(f"{BASE}/request/resign", json.dumps({"player": 1}), qos=1)
         wait_log(broker, rf"Denied PUBLISH from c-{BOARD}-player0 \(d0, q1, r0, m\d+, '{BASE}/request/resign'")
-        assert service.call(lambda: service.resigned) is None
+        assert service.call(lambda: service.session.resigned) is None
         # The public state never holds a hand: only its size.
         state = players[f"{BOARD}-player0"].latest_state(BASE)
         assert "hand" not in keys(state) and "hand_size" in keys(state)

@@ -42,7 +42,7 @@ def test_a_whole_game_is_refereed_through_sensors_buttons_and_encoders(game):
             table.play(rng.choice(state.legal_actions()))
         table.idle()
         final = table.service.call(table.service.public_state)
-        record = Record.from_dict(table.service.match.record.to_dict())
+        record = Record.from_dict(table.service.session.match.record.to_dict())
         by_board = sum(1 for e in events if e["type"] == "action" and e["by"] == "board")
         # The celebration: every board LED in a winner's colour (or white for a draw).
         winners = final["winners"]

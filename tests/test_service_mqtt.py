@@ -78,14 +78,14 @@ def test_a_thousand_malformed_requests_are_refused_and_change_nothing(toy_servic
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
         op.request(BASE, "roll", {})
-        before = toy_service.call(lambda: toy_service.match.state.to_text())
+        before = toy_service.call(lambda: toy_service.session.match.state.to_text())
         rng = random.Random(11)
         for i in range(1000):
             command, payload = _malformed(rng, i)
             answer = op.request(BASE, command, payload)
             assert answer["ok"] is False and answer["error"], (command, payload[:50], answer)
         assert toy_service.running()
-        assert toy_service.call(lambda: toy_service.match.state.to_text()) == before
+        assert toy_service.call(lambda: toy_service.session.match.state.to_text()) == before
         assert op.request(BASE, "state", {})["ok"] is True
     finally:
         op.close()

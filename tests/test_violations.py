@@ -131,7 +131,7 @@ def test_a_ring_turned_the_wrong_way_or_too_far():
         (channel, target), = changes(state, action).items()
         start = state.physical_view()[channel]
         spaces = (target - start) % 12
-        assert table.service.kinds[channel] == ChannelKind.OFFSET
+        assert table.service.session.kinds[channel] == ChannelKind.OFFSET
         # The ring's LEDs ask for the turn: as many as spaces to go, from the side it turns to.
         ring = table.layout.leds_of[channel]
         lit = [i for i in ring if table.frame()[i] == TURN]
@@ -177,7 +177,7 @@ def test_a_chattering_sensor_yields_no_action_and_a_slid_piece_one_action():
         table.wait(lambda s: len(s.match.record.actions) > moves, "the slid move")
         table.idle()
         assert table.moves == moves + 1
-        assert table.service.call(lambda: table.service.match.record.actions[-1]) == state.action_to_text(action)
+        assert table.service.read(lambda s: s.match.record.actions[-1]) == state.action_to_text(action)
 
 
 def _squares_between(a: str, b: str) -> list[str]:

@@ -8,8 +8,8 @@ from typing import Any
 
 from controller.app import build_service
 from controller.config import Config
-from controller.demo import Hands
 from controller.games import CHANCE, ChannelKind, State, get_game
+from controller.hands import Hands
 from controller.ledview import player_colour
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import load_layout
@@ -33,8 +33,9 @@ class Table:
         self.sim = SimulatedBoard(self.layout.blocks, board_kind=self.layout.board_kind)
         self.service = build_service(self.config, sensor_url=self.sim.url)
         self.hands = Hands(self.service, self.sim)
-        start = {**self.service.state.physical_view(), **(moved or {})}
-        self.hands.set_channels({c: v for c, v in start.items() if self.service.kinds[c] != ChannelKind.OFFSET and v})
+        session = self.service.session  # the loop has not started: nothing races these reads
+        start = {**session.state.physical_view(), **(moved or {})}
+        self.hands.set_channels({c: v for c, v in start.items() if session.kinds[c] != ChannelKind.OFFSET and v})
         self.service.start()
         self.wait(lambda s: s.board_known and s.verdict.kind == ("setup" if moved else "in_sync"),
                   "the board to be read")
@@ -55,32 +56,33 @@ class Table:
 
     # -- reading the service through its loop ---------------------------------------------------
 
-    def wait(self, predicate, what: str, timeout: float = 10.0) -> None:
+    def wait(self, predicate, what: str, timeout: float = 10.0, *, loop: bool = False) -> None:
+        """Until ``predicate(session)`` holds (``loop``: ``predicate(service)``, the loop itself)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.service.call(lambda: predicate(self.service)):
+            if self.service.call(lambda: predicate(self.service if loop else self.service.session)):
                 return
             time.sleep(0.003)
-        v = self.service.call(lambda: self.service.verdict)
+        v = self.service.call(lambda: self.service.session.verdict)
         raise TimeoutError(f"waited {timeout}s for {what}; verdict {v}")
 
     @property
     def state(self) -> State:
-        return self.service.call(lambda: self.service.state)
+        return self.service.call(lambda: self.service.session.state)
 
     @property
     def moves(self) -> int:
-        return self.service.call(lambda: len(self.service.match.record.actions))
+        return self.service.call(lambda: len(self.service.session.match.record.actions))
 
     @property
     def verdict(self):
-        return self.service.call(lambda: self.service.verdict)
+        return self.service.call(lambda: self.service.session.verdict)
 
     def idle(self, quiet: float = 0.06) -> None:
         """Wait until every sensor change has reached the service and the board has been judged."""
         self.sim.wait_idle()
         time.sleep(quiet)
-        self.wait(lambda s: s.settle_at is None and s.events.empty(), "the board to settle")
+        self.wait(lambda s: s.settle_at is None and s.events.empty(), "the board to settle", loop=True)
 
     def frame(self) -> tuple:
         return self.service.call(lambda: self.service.strip.last)
@@ -104,8 +106,8 @@ class Table:
             self.hands.choose(text)
         self.wait(lambda s: len(s.match.record.actions) > before, f"the referee to take {text}")
         if state.current_player == CHANCE:  # the table carries out what the die or draw says
-            expected = self.service.call(self.service.referee.expected)
-            sensed = self.service.call(lambda: dict(self.service.sensed))
+            expected = self.service.call(self.service.session.referee.expected)
+            sensed = self.service.call(lambda: dict(self.service.session.sensed))
             self.hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
 
 

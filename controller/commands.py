@@ -1,0 +1,122 @@
+"""The MQTT commands, declared once: their fields, types, ranges, and when a command may run.
+
+:func:`check` validates a request's arguments against this table before anything runs;
+:func:`schema` turns the table into the JSON Schema of ``request/<command>``. The shipped
+``controller/schemas/request.json`` (documentation and the display authors' contract) is checked
+against :func:`schema` by a test, both ways, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SEED_MAX = 2**63 - 1
+ACTION_TEXT_MAX = 200
+
+
+class CommandError(ValueError):
+    """A request this table refuses: an unknown field, a missing or mistyped one, a value out of range."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One argument of a command."""
+
+    types: tuple[type, ...]
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+    def check(self, command: str, name: str, value: Any) -> None:
+        if (isinstance(value, bool) and bool not in self.types) or not isinstance(value, self.types):
+            raise CommandError(f"{command}: {name!r} has the wrong type")
+        if isinstance(value, int) and not isinstance(value, bool):
+            too_low = self.minimum is not None and value < self.minimum
+            if too_low or (self.maximum is not None and value > self.maximum):
+                raise CommandError(f"{command}: {name} out of range")
+        if isinstance(value, str):
+            if self.max_length is not None and len(value) > self.max_length:
+                raise CommandError(f"{command}: {name} text too long")
+            if self.choices and value not in self.choices:
+                raise CommandError(f"{command}: {name} must be {' or '.join(repr(c) for c in self.choices)}")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: what it does, its fields, and whether it may run once the game is over."""
+
+    description: str
+    fields: dict[str, Field] = field(default_factory=dict)
+    after_the_end: bool = False
+
+
+COMMANDS: dict[str, Command] = {
+    "new_game": Command(
+        "start a new game (default: the same game, its fewest players, default options, a fresh seed)",
+        {"game": Field((str,)),
+         "num_players": Field((int,), minimum=0, description="0: the game's fewest"),
+         "options": Field((dict,)),
+         "seed": Field((int,), minimum=-1, maximum=SEED_MAX, description="-1: a fresh seed")},
+        after_the_end=True),
+    "undo": Command("undo the last action (and the chance steps that followed it)", after_the_end=True),
+    "roll": Command("resolve the pending chance step electronically (only while one is pending)"),
+    "enter": Command("enter the value of a physical die or card for the pending chance step",
+                     {"value": Field((str, int), required=True,
+                                     description="the outcome's text, or its last word (the die's value)")}),
+    "choose": Command("apply this action (its text) for the player to act",
+                      {"action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
+    "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),
+    "configure": Command("change table settings",
+                         {"allow_takeback": Field((bool,)), "chance": Field((str,), choices=("button", "auto"))},
+                         after_the_end=True),
+    "state": Command("answer with the current public state", after_the_end=True),
+}
+
+
+def check(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of request ``name`` once they fit the table (the request's ``id`` removed
+    before); raises :class:`CommandError` naming what does not fit."""
+    command = COMMANDS.get(name)
+    if command is None:
+        raise CommandError(f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
+    unknown = set(args) - set(command.fields)
+    if unknown:
+        raise CommandError(f"{name}: unknown field(s) {sorted(unknown)}")
+    for key, spec in command.fields.items():
+        if key in args:
+            spec.check(name, key, args[key])
+        elif spec.required:
+            raise CommandError(f"{name}: missing {key!r}")
+    return args
+
+
+_JSON_TYPES = {str: "string", int: "integer", bool: "boolean", dict: "object"}
+REQUEST_ID = {"oneOf": [{"type": "string", "maxLength": 128}, {"type": "integer"}],
+              "description": "echoed in the response"}
+
+
+def _field_schema(spec: Field) -> dict[str, Any]:
+    out: dict[str, Any]
+    if spec.choices:
+        out = {"enum": list(spec.choices)}
+    else:
+        names = [_JSON_TYPES[t] for t in spec.types]
+        out = {"type": names[0] if len(names) == 1 else names}
+    for key, value in (("minimum", spec.minimum), ("maximum", spec.maximum), ("maxLength", spec.max_length)):
+        if value is not None:
+            out[key] = value
+    if spec.description:
+        out["description"] = spec.description
+    return out
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of ``request/<name>``, made from the table."""
+    command = COMMANDS[name]
+    return {"description": command.description, "type": "object", "additionalProperties": False,
+            "required": [k for k, f in command.fields.items() if f.required],
+            "properties": {"id": REQUEST_ID, **{k: _field_schema(f) for k, f in command.fields.items()}}}
