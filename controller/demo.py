@@ -153,12 +153,11 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
     with SimulatedBoard(layout.blocks, board_kind=layout.board_kind, scan_ms=1.0, debounce_scans=3) as sim:
         service = build_service(config, sensor_url=sim.url, mqtt_client_id=f"arbitro-{board_id}")
 
-        def keep_events(kind: str, data: Any) -> None:
-            if kind == "event":
-                details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("type", "game", "move"))
-                events.append(f"[{data['move']:4}] {data['type']}: {details}")
+        def keep_events(event: dict[str, Any]) -> None:
+            details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "game", "move"))
+            events.append(f"[{event['move']:4}] {event['type']}: {details}")
 
-        service.observers.append(keep_events)
+        service.watchers.append(keep_events)
         hands = Hands(service, sim, pace)
         # The table starts set up as the game begins: pieces where the rules put them.
         start = service.session.state.physical_view()  # the loop has not started: nothing races this read

@@ -23,9 +23,12 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games.record import Record
+
+if TYPE_CHECKING:
+    from controller.session import Session
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -201,3 +204,59 @@ class RecentAnswers:
         """The answers not yet on disk, handed to :meth:`Journal.sync` (which stores them)."""
         out, self._unsaved = self._unsaved, []
         return out
+
+
+class BoardJournal:
+    """The journal kept equal to one board's session: an entry per game the session takes, its
+    actions and answers after every change, finished when the game ends (reopened by an undo)."""
+
+    def __init__(self, journal: Journal, board: str) -> None:
+        self.journal = journal
+        self.board = board
+        self.game_id: int | None = None
+        self.finished = False
+        self.serial = 0  # the session's game that ``game_id`` is
+
+    def open(self, session: Session, *, resume: bool) -> list[str]:
+        """Give ``session`` the board's unfinished game when ``resume``; what the operator must be
+        told (a journal moved aside, a game set aside)."""
+        notices = [self.journal.set_aside] if self.journal.set_aside else []
+        aside = self.resume(session) if resume else None
+        if aside:
+            log.error("%s", aside)
+            notices.append(aside)
+        return notices
+
+    def resume(self, session: Session) -> str | None:
+        """Give ``session`` the board's unfinished game, if any; a message when that game cannot go
+        on on this board and was set aside (finished as abandoned, still exportable)."""
+        found = self.journal.unfinished(self.board)
+        if found is None:
+            return None
+        game_id, record = found
+        try:
+            session.resume(record)
+        except (ValueError, KeyError) as exc:  # LayoutError and IllegalAction are ValueErrors
+            self.journal.finish(game_id, {"abandoned": True, "error": str(exc)})
+            return (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board ({exc}); "
+                    f"it is set aside (arbitro journal --export {game_id}) and a new {session.game.name} game starts")
+        self.game_id, self.finished, self.serial = game_id, False, session.serial
+        log.info("resumed %s after %d actions (journal game %d)", record.game, len(record.actions), game_id)
+        return None
+
+    def keep(self, session: Session) -> None:
+        """Write what changed: a new game's entry, the actions, the answers, the end."""
+        if session.serial != self.serial:
+            if self.game_id is not None and not self.finished:
+                self.journal.finish(self.game_id, {"abandoned": True})
+            self.game_id, self.finished, self.serial = self.journal.start(self.board, session.match.record), False, \
+                session.serial
+        assert self.game_id is not None
+        self.journal.sync(self.game_id, session.match.record.actions, session.answers.unsaved())
+        if session.over and not self.finished:
+            self.journal.finish(self.game_id, {"winners": session.winners(), "scores": list(session.state.scores()),
+                                               "resigned": session.resigned})
+            self.finished = True
+        elif not session.over and self.finished:  # an undo after the end reopens the game
+            self.journal.reopen(self.game_id)
+            self.finished = False

@@ -38,3 +38,16 @@ def watchdog_interval() -> float | None:
         return int(usec) / 2e6
     except ValueError:
         return None
+
+
+class Watchdog:
+    """Pings ``WATCHDOG=1`` every :func:`watchdog_interval` while the loop turns (nothing without one)."""
+
+    def __init__(self, now: float) -> None:
+        self.interval = watchdog_interval()
+        self.due: float | None = now if self.interval else None
+
+    def tick(self, now: float) -> None:
+        if self.interval is not None and self.due is not None and now >= self.due:
+            notify("WATCHDOG=1")
+            self.due = now + self.interval

@@ -25,7 +25,9 @@ from controller.games.record import Match, Record
 from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, player_colour
 from controller.referee import Referee, Verdict, shortest_turn
+from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
+from hardware.inputs import EncoderEvent
 from hardware.layout import Layout, LayoutError
 
 log = logging.getLogger("arbitro")
@@ -147,6 +149,12 @@ class Session:
         """The MCU's sensor ``sensor`` reads ``value``; True when it counts."""
         channel = self.layout.channel_of.get(sensor)
         return channel is not None and self.sense(channel, value)
+
+    def sense_event(self, event: SensorChanged | EncoderEvent) -> bool:
+        """A reading from the sensor board or a ring encoder; True when it counts."""
+        if isinstance(event, SensorChanged):
+            return self.sense_sensor(event.channel, event.value)
+        return self.sense(event.channel, event.offset)
 
     def snapshot(self, values: list[int]) -> str | None:
         """Every sensor at once (after a (re)connect); an error message when it does not fit the layout."""

@@ -56,7 +56,7 @@ def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
         text = table.state.action_to_text(action)
         table.play(action)
         done = list(table.service.session.match.record.actions)
-        game_id = table.service.journal_id
+        game_id = table.service.kept.game_id
     journal = Journal(path)
     journal.sync(game_id, done[:-1])  # the last write never reached the disk
     journal.close()

@@ -24,7 +24,7 @@ def test_a_whole_game_is_refereed_through_sensors_buttons_and_encoders(game):
     by_board = checked = 0
     with Table(game, options=options, seed=5) as table:
         events = []
-        table.service.observers.append(lambda kind, data: kind == "event" and events.append(data))
+        table.service.watchers.append(events.append)
         decisions = 0
         while True:
             state = table.state
