@@ -1,5 +1,5 @@
-"""Referee latency: from the last byte of a CHANGED frame written to the pty to the LED frame shown
-and the state handed to MQTT, per game.
+"""Referee latency: from the last byte of a CHANGED frame written to the pty to the LED frame shown,
+the state handed to MQTT and the state received by a real MQTT subscriber, per game.
 
     python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS]
 
@@ -9,14 +9,19 @@ a private Mosquitto). For each physical move the frames of its changes are writt
 apart; the clock starts just before the ``os.write`` of the last one. Reported separately:
 
 * ``link``: last byte written -> ``SensorChanged`` received by the host link;
-* ``debounce``: the service's settle window (configured), which the referee waits out;
-* ``judge``: end of the window -> LED frame handed to the strip (matching, applying, drawing);
-* ``led`` / ``mqtt``: the totals, last byte written -> LED frame / state handed to paho.
+* ``led``: last byte written -> ``LedStrip.show`` called with the new frame;
+* ``mqtt``: last byte written -> the new state handed to paho;
+* ``sub``: last byte written -> the new state received by a subscriber on the broker.
+
+Moves are reported in two rows: **clean** moves (the board is exactly one legal move, part of no
+other, no ring: judged at once) and **windowed** ones (everything else: judged once the board has
+been still for the debounce window, which their figures include).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import select
@@ -25,11 +30,13 @@ import threading
 import time
 from pathlib import Path
 
+import paho.mqtt.client as paho
+
 from bench.serial_link import FakeMcu
 from controller.config import Config
 from controller.games import CHANCE, ChannelKind, game_names
 from controller.localbroker import Broker
-from controller.mqtt import Command, MqttBridge
+from controller.mqtt import Command, MqttBridge, set_nodelay
 from controller.service import Service
 from firmware_bridge import protocol as P
 from firmware_bridge.link import HostLink
@@ -111,7 +118,21 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
     mcu = TableMcu(layout.blocks, values)
     config.sensors.url = mcu.path
     marks: dict[str, float] = {}
-    out: dict[str, list[float]] = {"link": [], "judge": [], "led": [], "mqtt": []}
+    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": []}
+    seen = threading.Condition()
+
+    def on_state(client: paho.Client, userdata: object, msg: paho.MQTTMessage) -> None:
+        moves = json.loads(msg.payload)["moves"]
+        with seen:
+            if "sub" not in marks and moves > marks.get("before", 1e9):
+                marks["sub"] = time.monotonic()
+                seen.notify_all()
+
+    display = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=f"bench-display-{game_name}")
+    display.on_message = on_state
+    display.on_connect = lambda c, *a: (set_nodelay(c), c.subscribe(f"arbitro/{config.board.id}/state", qos=1))
+    display.connect("127.0.0.1", broker_port)
+    display.loop_start()
 
     def timed(fn, key):
         def wrapper(*args, **kwargs):
@@ -169,15 +190,20 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
             marks["before"] = before
             t0 = mcu.change(layout.sensor_of[order[-1]], sensors[order[-1]])
             _wait(service, lambda: moved() and "led" in marks and "mqtt" in marks)
+            with seen:
+                seen.wait_for(lambda: "sub" in marks, 10)
             out["link"].append(marks["received"] - t0)
-            out["judge"].append(marks["led"] - marks["received"] - debounce_ms / 1000)
             out["led"].append(marks["led"] - t0)
             out["mqtt"].append(marks["mqtt"] - t0)
+            out["sub"].append(marks["sub"] - t0)
+            out["clean"].append(float(marks["led"] - marks["received"] < debounce_ms / 1000))
             played += 1
             time.sleep(0.002)
     finally:
         service.stop()
         mcu.close()
+        display.loop_stop()
+        display.disconnect()
     return out
 
 
@@ -208,14 +234,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-"))).start()
     try:
-        print(f"debounce window {args.debounce_ms:.0f} ms (included in led/mqtt totals)")
-        print(f"{'game':12} {'moves':>5} {'link p50/p99 ms':>16} {'judge p50/p99 ms':>17} "
-              f"{'led p50/p99 ms':>15} {'mqtt p50/p99 ms':>16}")
+        print(f"debounce window {args.debounce_ms:.0f} ms (windowed moves include it)")
+        print(f"{'game':12} {'moves':9} {'n':>4} {'link p50/p99 ms':>16} {'led p50/p99 ms':>15} "
+              f"{'mqtt p50/p99 ms':>16} {'sub p50/p99 ms':>15}")
         for name in args.games or game_names():
             r = measure(name, args.moves, args.debounce_ms, broker.port)
-            cells = [f"{_percentile(r[k], .5) * 1e3:6.2f}/{_percentile(r[k], .99) * 1e3:6.2f}"
-                     for k in ("link", "judge", "led", "mqtt")]
-            print(f"{name:12} {len(r['led']):5d} {cells[0]:>16} {cells[1]:>17} {cells[2]:>15} {cells[3]:>16}")
+            for label, clean in (("clean", 1.0), ("windowed", 0.0)):
+                rows = [i for i, c in enumerate(r["clean"]) if c == clean]
+                if not rows:
+                    continue
+                picked = {k: [r[k][i] for i in rows] for k in ("link", "led", "mqtt", "sub")}
+                cells = [f"{_percentile(v, .5) * 1e3:6.2f}/{_percentile(v, .99) * 1e3:6.2f}" for v in picked.values()]
+                print(f"{name:12} {label:9} {len(rows):4d} {cells[0]:>16} {cells[1]:>15} {cells[2]:>16} {cells[3]:>15}")
     finally:
         broker.stop()
 

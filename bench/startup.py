@@ -1,0 +1,82 @@
+"""Start-up: ``arbitro run`` started -> retained ``online`` (and the first state) seen by a
+subscriber, per game.
+
+    python -m bench.startup [GAME ...] [--runs N]
+
+Each run is a fresh process (``python -m controller.cli run``) with a simulated sensor board in
+process (``sensors.url = "sim"``), mock GPIO and a private Mosquitto, as on a table after power-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as paho
+
+from controller.games import game_names
+from controller.localbroker import Broker
+
+
+def start_once(game: str, port: int, folder: Path) -> tuple[float, float]:
+    """Seconds from the process start to ``online``, and to the first state, seen on the broker."""
+    board = f"start-{game}-{time.monotonic_ns()}"
+    config = folder / f"{board}.toml"
+    config.write_text(f'[board]\nid = "{board}"\ngame = "{game}"\n[sensors]\nurl = "sim"\n'
+                      f'[inputs]\npin_factory = "mock"\n[mqtt]\nport = {port}\n')
+    seen: dict[str, float] = {}
+    done = threading.Event()
+
+    def on_message(client: paho.Client, userdata: object, msg: paho.MQTTMessage) -> None:
+        kind = msg.topic.rsplit("/", 1)[-1]
+        if kind not in seen and (kind != "status" or msg.payload == b"online"):
+            seen[kind] = time.monotonic()
+        if len(seen) == 2:
+            done.set()
+
+    watcher = paho.Client(paho.CallbackAPIVersion.VERSION2)
+    watcher.on_message = on_message
+    watcher.connect("127.0.0.1", port)
+    watcher.subscribe([(f"arbitro/{board}/status", 1), (f"arbitro/{board}/state", 1)])
+    watcher.loop_start()
+    time.sleep(0.1)  # the subscription is in place before the service starts
+    t0 = time.monotonic()
+    service = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not done.wait(20):
+            raise TimeoutError(f"{game}: no online/state within 20 s")
+    finally:
+        service.terminate()
+        service.wait(10)
+        watcher.loop_stop()
+        watcher.disconnect()
+    return seen["status"] - t0, seen["state"] - t0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", help="games (default: all)")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-start-"))
+    broker = Broker(folder).start()
+    try:
+        print(f"{'game':12} {'online min/median/max s':>24} {'state min/median/max s':>24}")
+        for game in args.games or game_names():
+            runs = sorted(start_once(game, broker.port, folder) for _ in range(args.runs))
+            online = sorted(r[0] for r in runs)
+            state = sorted(r[1] for r in runs)
+            cells = [f"{v[0]:.3f}/{v[len(v) // 2]:.3f}/{v[-1]:.3f}" for v in (online, state)]
+            print(f"{game:12} {cells[0]:>24} {cells[1]:>24}")
+    finally:
+        broker.stop()
+
+
+if __name__ == "__main__":
+    main()
