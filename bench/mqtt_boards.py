@@ -99,7 +99,11 @@ class Collector:
                                   protocol=mqtt.MQTTv5)
         self.client.max_inflight_messages_set(100)
         subscribed = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p=None: (set_nodelay(c), c.subscribe("arbitro/+/events", 1))
+        def on_connect(c: mqtt.Client, *_: object) -> None:
+            set_nodelay(c)
+            c.subscribe("arbitro/+/events", 1)
+
+        self.client.on_connect = on_connect
         self.client.on_subscribe = lambda *a: subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect(host, port)

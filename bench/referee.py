@@ -130,7 +130,11 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
 
     display = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=f"bench-display-{game_name}")
     display.on_message = on_state
-    display.on_connect = lambda c, *a: (set_nodelay(c), c.subscribe(f"arbitro/{config.board.id}/state", qos=1))
+    def on_connect(client: paho.Client, *_: object) -> None:
+        set_nodelay(client)
+        client.subscribe(f"arbitro/{config.board.id}/state", qos=1)
+
+    display.on_connect = on_connect
     display.connect("127.0.0.1", broker_port)
     display.loop_start()
 
@@ -143,8 +147,8 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
             return fn(*args, **kwargs)
         return wrapper
 
-    strip.show = timed(strip.show, "led")
-    mqtt.publish_state = timed(mqtt.publish_state, "mqtt")
+    strip.show = timed(strip.show, "led")  # type: ignore[method-assign]  # the clock on the way in
+    mqtt.publish_state = timed(mqtt.publish_state, "mqtt")  # type: ignore[method-assign]
     service.start()
     rng = random.Random(seed)
     kinds = {c.name: c.kind for c in service.session.channels}

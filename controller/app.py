@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from adafruit_pixelbuf import PixelBuf
@@ -20,6 +21,7 @@ from adafruit_pixelbuf import PixelBuf
 from controller.config import Config, ConfigError, check_pins
 from controller.journal import Journal
 from controller.mqtt import MqttBridge
+from controller.ports import Link, Post
 from controller.service import Service
 from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip, RecordingPixels, open_neopixel
@@ -75,10 +77,10 @@ def make_inputs(config: Config, layout: Layout) -> Any:
     return inputs
 
 
-def link_factory(config: Config):
+def link_factory(config: Config) -> Callable[[str, Post], Link]:
     from firmware_bridge.link import HostLink
 
-    def make(url: str, post):
+    def make(url: str, post: Post) -> Link:
         return HostLink(url, post, heartbeat_timeout=config.sensors.heartbeat_timeout)
 
     return make

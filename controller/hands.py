@@ -14,6 +14,7 @@ from controller.games import ChannelKind, State
 from controller.referee import shortest_turn
 from controller.service import Service
 from firmware_bridge.sim import SimulatedBoard
+from hardware.inputs import TableInputs
 
 
 class Hands:
@@ -24,6 +25,8 @@ class Hands:
         self.sim = sim
         self.pace = pace
         self.kinds = {c.name: c for c in service.session.channels}
+        assert isinstance(service.inputs, TableInputs), "hands need the table's gpiozero inputs"
+        self.inputs = service.inputs
 
     def set_channels(self, changes: dict[str, int]) -> None:
         """Make the sensed board show ``changes``: lifts first, then placements, ring turns last."""
@@ -39,7 +42,7 @@ class Hands:
 
     def turn(self, channel: str, target: int) -> None:
         """Turn a ring's encoder the shorter way until it reads ``target``."""
-        ring = self.service.inputs.rings[channel]
+        ring = self.inputs.rings[channel]
         spaces = ring.spec.spaces
         steps = shortest_turn(ring.offset, target, spaces) * ring.spec.steps_per_space
         a, b = ring.device.a.pin, ring.device.b.pin
@@ -51,7 +54,7 @@ class Hands:
             second.drive_high()
 
     def press(self, button: str, hold: float = 0.0) -> None:
-        pin = self.service.inputs.buttons[button].pin
+        pin = self.inputs.buttons[button].pin
         pin.drive_low()
         if hold:
             time.sleep(hold)

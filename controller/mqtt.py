@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
@@ -95,7 +96,7 @@ class MqttBridge:
         self.held: deque[bytes] = deque()  # events published while not live
         self._event_seq = 0
         self._last_info: mqtt.MQTTMessageInfo | None = None
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
                         protocol=mqtt.MQTTv5)
         if cfg.username:
             c.username_pw_set(cfg.username, cfg.password or None)
@@ -103,7 +104,7 @@ class MqttBridge:
             c.tls_set(ca_certs=cfg.ca_certs or None, certfile=cfg.certfile or None,
                       keyfile=cfg.keyfile or None, cert_reqs=ssl.CERT_REQUIRED)
         c.will_set(f"{self.base}/status", b"offline", qos=1, retain=True)
-        c.reconnect_delay_set(min_delay=0.2, max_delay=5)
+        c.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]  # seconds, a float is fine
         c.on_connect = self._on_connect
         c.on_subscribe = self._on_subscribe
         c.on_disconnect = self._on_disconnect
@@ -261,7 +262,7 @@ class MqttBridge:
         def reply(ok: bool, result: Any) -> None:
             body: dict[str, Any] = {"id": request_id, "command": name[:64], "ok": ok}
             body["result" if ok else "error"] = result
-            out = Properties(PacketTypes.PUBLISH)
+            out = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho leaves it untyped
             if correlation is not None:
                 out.CorrelationData = correlation
             client.publish(response_topic, json.dumps(body, separators=(",", ":")), qos=1,

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TypeVar
 
 from controller.games import CHANCE, Channel, ChannelKind, State
 from controller.games.base import Action
 from controller.games.record import Match
+
+V = TypeVar("V")
 
 Diff = frozenset[tuple[str, int]]
 """The channels where a view differs from the current one, with their values in that view."""
@@ -104,7 +107,7 @@ class _Moves:
         return self._by_channel.get(channel, [])
 
 
-def _remember(cache: OrderedDict, key: int, value: object, size: int) -> None:
+def _remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None:
     cache[key] = value
     while len(cache) > size:
         cache.popitem(last=False)

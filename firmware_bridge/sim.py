@@ -270,7 +270,7 @@ class SimulatedBoard:
         if clock not in ("real", "manual"):
             raise ValueError(f"clock must be 'real' or 'manual', not {clock!r}")
         self.blocks = [(kind, int(count)) for kind, count in blocks]
-        self.config: dict[str, Any] = arbitro_fw.default_config(
+        self.config: dict[str, Any] = arbitro_fw.default_config(  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
             self.blocks, board_kind, round(scan_ms * 1000), debounce_scans, heartbeat_ms
         )
         self.machine = SimMachine(self.config, noise=noise)
@@ -289,9 +289,9 @@ class SimulatedBoard:
 
     def _boot(self) -> None:
         """Start a fresh firmware (sequence 0, boot scan, HELLO), on a thread unless the clock is manual."""
-        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.wire)
+        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.wire)  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
         if isinstance(self.clock, ManualClock):
-            self.firmware.send_hello()
+            self.firmware.send_hello()  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
         else:
             self._thread = threading.Thread(target=self.firmware.run, name="sim-firmware", daemon=True)
             self._thread.start()
@@ -310,7 +310,8 @@ class SimulatedBoard:
     @property
     def channels(self) -> int:
         """Number of channels."""
-        return self.firmware.n
+        n: int = self.firmware.n
+        return n
 
     def set(self, channel: int, value: int) -> None:
         """Make sensor ``channel`` read ``value``."""
@@ -344,7 +345,7 @@ class SimulatedBoard:
         end = self.clock.now_us + round(ms * 1000)
         while self.clock.now_us + self.firmware.scan_us <= end:
             self.clock.advance_us(self.firmware.scan_us)
-            self.firmware.step()
+            self.firmware.step()  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
 
     def inject(self, data: bytes) -> None:
         """Write raw bytes to the host, between two whole frames (for fault tests)."""

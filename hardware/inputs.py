@@ -45,7 +45,8 @@ class _Ring:
 
     @property
     def offset(self) -> int:
-        return (self.zero + self.device.steps // self.spec.steps_per_space) % self.spec.spaces
+        steps: int = self.device.steps
+        return (self.zero + steps // self.spec.steps_per_space) % self.spec.spaces
 
     def calibrate(self, offset: int) -> None:
         self.zero = (offset - self.device.steps // self.spec.steps_per_space) % self.spec.spaces
@@ -62,11 +63,11 @@ class TableInputs:
             button = Button(pin, hold_time=hold_time, pin_factory=pin_factory)
             state = {"held": False}
 
-            def held(name: str = name, state: dict = state) -> None:
+            def held(name: str = name, state: dict[str, bool] = state) -> None:
                 state["held"] = True
                 self.post(ButtonEvent(name, held=True))
 
-            def released(name: str = name, state: dict = state) -> None:
+            def released(name: str = name, state: dict[str, bool] = state) -> None:
                 if not state["held"]:
                     self.post(ButtonEvent(name))
                 state["held"] = False

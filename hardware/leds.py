@@ -21,7 +21,7 @@ RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 
 
-class RecordingPixels(PixelBuf):
+class RecordingPixels(PixelBuf):  # type: ignore[misc]  # adafruit_pixelbuf has no type information
     """A simulated NeoPixel strip: records each transmitted buffer (GRB bytes, brightness applied)."""
 
     def __init__(self, n: int, *, brightness: float = 1.0, byteorder: str = "GRB", keep: int = 1000) -> None:

@@ -36,8 +36,10 @@ def board_svg(state: dict[str, Any]) -> str:
 
 def _freeze(view: dict[str, Any]) -> str:
     # The position text (where there is one) names the whole picture; otherwise the view itself.
-    return view.get("position") if isinstance(view.get("position"), str) and view.get("game") != "serpientes" \
-        else json.dumps(view, sort_keys=True)
+    position = view.get("position")
+    if isinstance(position, str) and view.get("game") != "serpientes":
+        return position
+    return json.dumps(view, sort_keys=True)
 
 
 _cache: dict[tuple, str] = {}  # the hall page and every open board page share one picture per state
@@ -136,8 +138,8 @@ def _jeocinco(view: dict[str, Any], targets: list[str]) -> tuple[str, Any]:
         if kind == "tower" and name in B.PENT_NAMES:
             return svg._xy(*B.PENT_CENTRES[B.PENT_NAMES.index(name)])
         if kind == "bridge" and name in B.BRIDGE_NAMES:
-            (ax, ay), (bx, by) = B.BRIDGE_POINTS[B.BRIDGE_NAMES.index(name)]
-            return svg._xy((ax + bx) / 2, (ay + by) / 2)
+            (px, py), (qx, qy) = B.BRIDGE_POINTS[B.BRIDGE_NAMES.index(name)]
+            return svg._xy((px + qx) / 2, (py + qy) / 2)
         return None
 
     return svg.render_svg(state, highlight=slots), place

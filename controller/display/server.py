@@ -189,7 +189,7 @@ class Display:
             client.username_pw_set(c.username, c.password)
         if c.tls_ca is not None:
             client.tls_set(ca_certs=c.tls_ca or None)
-        client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # a restarted broker is back within 2 s
+        client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # type: ignore[arg-type]  # seconds: back within 2 s
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = lambda cl, u, m: self._threadsafe(self._on_message, m.topic, m.payload)
