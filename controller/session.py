@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from controller import commands
 from controller.config import BoardConfig
@@ -33,7 +33,6 @@ from hardware.layout import Layout, LayoutError
 log = logging.getLogger("arbitro")
 
 STATE_SCHEMA = 1
-ButtonName = Literal["roll", "confirm", "undo", "next"]
 
 
 class Session:

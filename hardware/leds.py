@@ -61,7 +61,6 @@ class LedStrip:
         self.make = make
         self.n = len(pixels)
         self.last: tuple[RGB, ...] | None = None
-        self.frames_sent = 0
 
     def can_show(self, n: int) -> bool:
         """True when the strip has, or can be opened again with, ``n`` LEDs."""
@@ -91,5 +90,4 @@ class LedStrip:
             self.pixels[i] = colour
         self.pixels.show()
         self.last = frame
-        self.frames_sent += 1
         return True

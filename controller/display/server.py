@@ -192,7 +192,7 @@ class Display:
         client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # type: ignore[arg-type]  # seconds: back within 2 s
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
-        client.on_message = lambda cl, u, m: self._threadsafe(self._on_message, m.topic, m.payload)
+        client.on_message = lambda _client, _userdata, m: self._threadsafe(self._on_message, m.topic, m.payload)
         client.connect_async(c.broker_host, c.broker_port, keepalive=10)
         client.loop_start()
         self.client = client
