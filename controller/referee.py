@@ -283,13 +283,17 @@ class Referee:
         return None
 
     def _on_the_way_elsewhere(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
-        """True when the board that a single action fits shows exactly part of another legal action,
-        the rest still to come (a stick lifted from the tail: a crash, or a step whose stick is still
-        in the hand). Two actions in a row are not looked at again: that would build the move table
-        of a state off the game for every such board."""
-        if len(sequence) != 1:
+        """True when the board that ``sequence`` fits shows exactly part of another legal action of
+        the state its last action is taken in, the rest still to come (a stick lifted from the tail:
+        a crash, or a step whose stick is still in the hand). Of two actions in a row only a silent
+        first one is looked past (Serpientes' ``run`` then a step): its state has the same view, and
+        its move table is built for this question alone, never kept."""
+        if len(sequence) == 1:
+            moves = self._moves(self.state)
+        elif len(sequence) == 2 and not self.state.physical_changes(sequence[0]):
+            moves = _Moves(self.state.apply(sequence[0]), self._view(self.state))
+        else:
             return False
-        moves = self._moves(self.state)
         rarest = min((c for c, _ in sensed_diff), key=lambda c: len(moves.touching(c)))
         return any(sensed_diff < d for d in moves.touching(rarest))
 

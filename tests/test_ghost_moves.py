@@ -48,6 +48,13 @@ SERPIENTES_BEFORE_STEP = (
 ).rstrip(",").split(",")
 
 
+SERPIENTES_BEFORE_RUN = [*SERPIENTES_BEFORE_STEP, *(
+    "step right,discard,done,discard,add,done,half-turn,keep,done,discard,done,keep,run,step left,keep,"
+    "add,done,keep,add,add,add,add,add,done,half-turn,discard,add,add,done,discard,run,step straight,run,"
+    "step straight,discard,"
+).rstrip(",").split(",")]
+
+
 def resume_at(path, game: str, options: dict, players: int, seed: int, actions: list[str]) -> None:
     journal = Journal(path)
     record = Record(game, get_game(game).options(options), players, seed, actions)
@@ -102,3 +109,18 @@ def test_a_crash_shown_on_the_board_is_taken_with_confirm(tmp_path):
         assert table.service.call(lambda: table.service.session.match.record.actions[-1]) == "step right"
         table.idle()
         assert table.verdict.kind == "in_sync"
+
+
+def test_a_tail_stick_lifted_before_the_run_is_pressed_is_progress_too(tmp_path):
+    """In the play phase ``run`` leaves no trace: the referee looks past it, and still sees a stick
+    in the hand rather than run-then-crash."""
+    path = str(tmp_path / "journal.sqlite")
+    resume_at(path, "serpientes", {"dealing": "physical"}, 3, 1, SERPIENTES_BEFORE_RUN)
+    with Table("serpientes", seed=1, players=3, options={"dealing": "physical"}, journal=path) as table:
+        assert table.state.phase == "play"
+        table.hands.set_channels({"edge:h:0:7": 0})  # the tail stick in the hand
+        table.idle(quiet=0.15)
+        assert table.moves == len(SERPIENTES_BEFORE_RUN) and table.verdict.kind == "progress"
+        table.hands.set_channels({"edge:h:0:5": 1})  # and down at the head: run, then the step
+        table.wait(lambda s: len(s.match.record.actions) == len(SERPIENTES_BEFORE_RUN) + 2, "run and the step")
+        assert table.service.read(lambda s: s.match.record.actions[-2:]) == ["run", "step left"]
