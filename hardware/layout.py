@@ -34,6 +34,7 @@ Offset channels (Scriptorium's ring encoders) are read on the Pi's GPIO, not by 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -157,7 +158,7 @@ class Layout:
                 out.append(None)
                 continue
             points = sorted((zeros[name] + int(delta), int(value)) for value, delta in kind["levels"].items())
-            thresholds = tuple(max(0, min(65535, (a + b + 1) // 2)) for (a, _), (b, _) in zip(points, points[1:]))
+            thresholds = tuple(max(0, min(65535, (a + b + 1) // 2)) for (a, _), (b, _) in itertools.pairwise(points))
             out.append((thresholds, tuple(v for _, v in points)))
         return out
 
@@ -189,7 +190,8 @@ class Layout:
         calibration flashed). ``arbitro firmware flash --layout`` makes them agree."""
         self.check_hello(hello.blocks)
         if hello.board_kind != self.board_kind:
-            raise LayoutError(f"the sensor board says it is {hello.board_kind!r}, the layout is for {self.board_kind!r}")
+            raise LayoutError(f"the sensor board says it is {hello.board_kind!r}, "
+                              f"the layout is for {self.board_kind!r}")
         want = self.board_config()["CONFIG_ID"]
         have = hello.firmware.partition(" cfg ")[2]
         if have != want:
