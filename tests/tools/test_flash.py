@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.tools.flash import MPREMOTE, FlashError, flash, mpremote_command
+from controller.tools.flash import MPREMOTE, flash, mpremote_command
 from firmware_bridge.sim_pico import SimPico
 from hardware.layout import LayoutError, load_layout
 
