@@ -369,7 +369,7 @@ class Firmware:
                 elif self.cal[j] is not None:
                     value = calibrated(reading, self.cal[j])
                 else:
-                    value = (reading + 512) >> 10
+                    value = min(63, (reading + 512) >> 10)  # a full-scale reading would round to 64
                 ch = self.analog_ch[j]
                 if value != raw[ch]:
                     raw[ch] = value
