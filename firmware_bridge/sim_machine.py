@@ -212,8 +212,9 @@ class SimMachine:
         if not 0 <= value <= limit:
             raise ValueError(f"channel {channel} ({kind}) value {value} out of range 0..{limit}")
         j = self.analog_input.get(channel)
-        if j is not None and self.cal[j] is not None and value not in self.cal[j][1]:
-            raise ValueError(f"channel {channel} ({kind}) is calibrated for {sorted(self.cal[j][1])}, not {value}")
+        cal = self.cal[j] if j is not None else None
+        if cal is not None and value not in cal[1]:
+            raise ValueError(f"channel {channel} ({kind}) is calibrated for {sorted(cal[1])}, not {value}")
 
     def reading_for(self, j: int, value: int) -> int:
         """The ADC reading analog input ``j`` gives for ``value``: the middle of its calibrated band."""
@@ -233,8 +234,9 @@ class SimMachine:
         j = self.analog_input[channel]
         with self._lock:
             self.raw[channel] = reading
-            if self.cal[j] is not None:
-                thresholds, values = self.cal[j]
+            cal = self.cal[j]
+            if cal is not None:
+                thresholds, values = cal
                 self.values[channel] = values[sum(1 for t in thresholds if reading >= t)]
             else:
                 self.values[channel] = min(63, (reading + 512) >> 10)

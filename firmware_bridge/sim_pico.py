@@ -148,7 +148,7 @@ class SimPico:
             def write(self, data: bytes) -> None:
                 pico._write(data)
 
-        fw.UsbCdcPort = Port
+        fw.UsbCdcPort = Port  # type: ignore[attr-defined]  # main.py's USB CDC: the pty
         clock = RealClock()
         modules = {"arbitro_fw": fw, "board_config": board_config, "machine": self.machine,
                    "time": clock, "micropython": types.SimpleNamespace(kbd_intr=lambda c: None)}
