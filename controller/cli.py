@@ -205,12 +205,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sim", help="a simulated sensor board on a pty or TCP port; prints its URL, reads commands")
     p.add_argument("--channels", default="presence:64", help="channel blocks KIND:COUNT,... (presence, count, piece)")
-    p.add_argument("--layout", help='JSON {"board_kind": K, "blocks": [["presence", 36], ...]} (not with --channels)')
+    p.add_argument("--layout", help="a layout file: its blocks, channel names (set sq:c3 1) and firmware config")
     p.add_argument("--tcp", type=int, metavar="PORT", help="serve socket://127.0.0.1:PORT (0: any free port)")
     p.add_argument("--board-kind", default="generic", help="board kind announced in HELLO")
     p.add_argument("--scan-ms", type=float, default=1.0, help="scan period (ms)")
     p.add_argument("--debounce", type=int, default=3, help="scans a new value must hold before it is reported")
     p.set_defaults(func=_sim)
+
+    from controller.tools import cli as tools_cli  # firmware flash, diagnose, layout, calibrate
+
+    tools_cli.add_commands(sub)
     return parser
 
 

@@ -50,6 +50,7 @@ from firmware_bridge.protocol import (
     Message,
     RequestHello,
     RequestSnapshot,
+    SetRaw,
     SnapshotPart,
     encode,
 )
@@ -234,6 +235,11 @@ class HostLink:
         if not (100 <= scan_us <= 1_000_000 and 1 <= debounce_scans <= 255 and 0 <= heartbeat_ms <= 65535):
             raise ValueError("scan_ms 0.1..1000, debounce_scans 1..255, heartbeat_ms 0..65535")
         return self._send(Configure(scan_us, debounce_scans, heartbeat_ms))
+
+    def set_raw(self, on: bool) -> bool:
+        """Raw mode on or off (``protocol.SetRaw``); the MCU answers with HELLO, so ``LinkUp`` and a
+        ``Snapshot`` in the new units follow. False if the port is not open."""
+        return self._send(SetRaw(1 if on else 0))
 
     # -- internals -------------------------------------------------------------------------
 

@@ -279,8 +279,36 @@ class RequestHello(Message):
     TYPE: ClassVar[int] = 0x12
 
 
+@dataclass(frozen=True)
+class SetRaw(Message):
+    """Host -> MCU: ``on`` 1: analog channels report the bare ADC reading ``read_u16() >> 8`` (0..255),
+    uncalibrated, for ``arbitro calibrate``; 0: back to values. The MCU answers with a HELLO (so the
+    host takes a fresh snapshot, already in the new units). Payload: on u8."""
+
+    TYPE: ClassVar[int] = 0x13
+    on: int
+
+    def payload(self) -> bytes:
+        return bytes([1 if self.on else 0])
+
+    @classmethod
+    def parse(cls, payload: bytes) -> SetRaw:
+        if len(payload) != 1:
+            raise ValueError("bad SET_RAW length")
+        return cls(payload[0])
+
+
+@dataclass(frozen=True)
+class Stop(Message):
+    """Host -> MCU: leave the scan loop; the Pico's ``main.py`` returns to the MicroPython REPL (Ctrl-C
+    is off while the firmware runs), so ``mpremote`` can copy new files. No payload, no answer."""
+
+    TYPE: ClassVar[int] = 0x14
+
+
 MESSAGE_TYPES: dict[int, type[Message]] = {
-    cls.TYPE: cls for cls in (Hello, SnapshotPart, Changed, Heartbeat, Error, RequestSnapshot, Configure, RequestHello)
+    cls.TYPE: cls
+    for cls in (Hello, SnapshotPart, Changed, Heartbeat, Error, RequestSnapshot, Configure, RequestHello, SetRaw, Stop)
 }
 
 

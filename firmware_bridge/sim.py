@@ -1,6 +1,7 @@
 """A simulated sensor board: the real firmware, on CPython, behind a pty or a TCP port.
 
-``SimulatedBoard(blocks)`` builds a firmware config for the reference pin plan, a
+``SimulatedBoard(blocks)`` builds a firmware config for the reference pin plan (or takes the
+``board_config`` values generated from a layout, as ``arbitro firmware flash`` writes them), a
 ``SimMachine`` (virtual sensors) and the unchanged ``arbitro_fw.Firmware``, and runs the
 firmware's own ``run()`` loop on a thread. ``url`` is what to give ``HostLink``:
 
@@ -264,6 +265,7 @@ class SimulatedBoard:
         heartbeat_ms: int = 250,
         clock: str = "real",
         noise: int = 0,
+        board_config: dict[str, Any] | None = None,
     ) -> None:
         if transport not in ("pty", "tcp"):
             raise ValueError(f"transport must be 'pty' or 'tcp', not {transport!r}")
@@ -273,6 +275,12 @@ class SimulatedBoard:
         self.config: dict[str, Any] = arbitro_fw.default_config(  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
             self.blocks, board_kind, round(scan_ms * 1000), debounce_scans, heartbeat_ms
         )
+        if board_config is not None:  # exactly what the Pico would run (its own scan settings too)
+            from firmware_bridge.boardconfig import as_module
+
+            self.config = arbitro_fw.config_from(as_module(board_config))
+            self.config["watchdog_ms"] = 0
+            self.blocks = [(kind, int(count)) for kind, count in self.config["blocks"]]
         self.machine = SimMachine(self.config, noise=noise)
         self.clock = ManualClock() if clock == "manual" else RealClock()
         self._tmpdir: str | None = None
@@ -320,6 +328,10 @@ class SimulatedBoard:
     def set_many(self, values: dict[int, int]) -> None:
         """``set`` several channels at once (reported in the same scan)."""
         self.machine.set_many(values)
+
+    def set_raw(self, channel: int, reading: int) -> None:
+        """Make analog ``channel``'s ADC read ``reading`` (0..65535; see ``SimMachine.set_raw``)."""
+        self.machine.set_raw(channel, reading)
 
     def values(self) -> list[int]:
         """What the sensors see now, by channel."""
@@ -420,7 +432,8 @@ def load_layout(path: str) -> tuple[str, list[tuple[str, int]]]:
 
 
 CONSOLE_HELP = """commands (one per line; each answered "ok ..." or "error: ..."):
-  set CH VALUE [CH VALUE ...]   change what sensors see (presence 0/1, count/piece 0..63)
+  set CH VALUE [CH VALUE ...]   change what sensors see (presence 0/1, count/piece 0..63);
+                                CH is a number or, with --layout, a channel name (sq:c3)
   show                          print the channels that are not 0, as CH=VALUE
   snapshot                      make the board send a SNAPSHOT now
   wait                          wait until the firmware has reported every change
@@ -429,8 +442,20 @@ CONSOLE_HELP = """commands (one per line; each answered "ok ..." or "error: ..."
   help | quit"""
 
 
-def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO) -> int:
-    """Execute console commands (``CONSOLE_HELP``) from ``lines`` until ``quit`` or end of input."""
+def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO, names: dict[str, int] | None = None) -> int:
+    """Execute console commands (``CONSOLE_HELP``) from ``lines`` until ``quit`` or end of input.
+
+    ``names``: channel name -> sensor channel (a layout's ``sensor_of``), for ``set sq:c3 1``."""
+    names = names or {}
+    number_of = {c: n for n, c in sorted(names.items(), key=lambda item: item[1])}
+
+    def channel(word: str) -> int:
+        if word in names:
+            return names[word]
+        if not word.isdigit():
+            raise ValueError(f"no channel {word!r}" + (" in the layout" if names else " (a number, or --layout)"))
+        return int(word)
+
     for line in lines:
         words = line.split()
         if not words or words[0].startswith("#"):
@@ -442,10 +467,10 @@ def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO) -> int:
             if cmd == "set":
                 if not args or len(args) % 2:
                     raise ValueError("set CH VALUE [CH VALUE ...]")
-                board.set_many({int(args[i]): int(args[i + 1]) for i in range(0, len(args), 2)})
+                board.set_many({channel(args[i]): int(args[i + 1]) for i in range(0, len(args), 2)})
                 print("ok", file=out)
             elif cmd == "show":
-                shown = " ".join(f"{ch}={v}" for ch, v in enumerate(board.values()) if v)
+                shown = " ".join(f"{number_of.get(ch, ch)}={v}" for ch, v in enumerate(board.values()) if v)
                 print(f"ok {shown}".rstrip(), file=out)
             elif cmd == "snapshot":
                 board.send_snapshot()
@@ -473,9 +498,12 @@ def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO) -> int:
 
 def main(args: argparse.Namespace) -> int:
     """``arbitro sim``: start a board from ``--channels`` or ``--layout``, print its URL, run the console."""
+    names: dict[str, int] = {}
+    board_config: dict[str, Any] | None = None
     try:
         if args.layout:
             board_kind, blocks = load_layout(args.layout)
+            names, board_config = _layout_names(args.layout)
         else:
             board_kind, blocks = args.board_kind, parse_channels(args.channels)
     except (OSError, ValueError) as e:
@@ -483,7 +511,24 @@ def main(args: argparse.Namespace) -> int:
         return 2
     transport = "tcp" if args.tcp is not None else "pty"
     with SimulatedBoard(
-        blocks, board_kind, transport, scan_ms=args.scan_ms, debounce_scans=args.debounce, port=args.tcp or 0
+        blocks, board_kind, transport, scan_ms=args.scan_ms, debounce_scans=args.debounce, port=args.tcp or 0,
+        board_config=board_config,
     ) as board:
         print(board.url, flush=True)
-        return run_console(board, sys.stdin, sys.stdout)
+        return run_console(board, sys.stdin, sys.stdout, names)
+
+
+def _layout_names(path: str) -> tuple[dict[str, int], dict[str, Any] | None]:
+    """A full board layout's channel names and firmware config (the firmware it would be flashed
+    with); nothing for a file that only gives blocks (a bare ``{"board_kind", "blocks"}``)."""
+    from hardware.layout import LayoutError
+    from hardware.layout import load_layout as load_board_layout
+
+    with open(path, encoding="utf-8") as f:
+        if "channels" not in json.load(f):
+            return {}, None
+    try:
+        layout = load_board_layout(path)
+    except LayoutError as e:
+        raise ValueError(str(e)) from e
+    return dict(layout.sensor_of), layout.board_config()

@@ -11,7 +11,9 @@ a ``SimMachine`` placed in ``sys.modules["machine"]`` serves the Pico's ``main.p
 - presence: the chain bit reads 0 when present if ``presence_active_low`` (else 1); the chain
   latches its inputs when SH/LD goes low, as the real part does.
 - count / piece: the ADC reads ``value * 1024`` (+ optional ``noise`` in ``[-noise, noise]``,
-  which must stay below 512 to quantize back to ``value``).
+  which must stay below 512 to quantize back to ``value``); for an input the config calibrates
+  (``analog_cal``), the middle of the band the firmware maps to ``value``. ``set_raw(channel,
+  reading)`` sets the ADC reading itself (a sensor model: what a real hall sensor would read).
 
 Clocks (MicroPython's ``time.ticks_*`` API): ``RealClock`` follows ``time.monotonic_ns``;
 ``ManualClock`` only moves when ``advance_us`` is called (``sleep_us`` advances it too), for
@@ -175,12 +177,15 @@ class SimMachine:
         self.presence_bit: dict[int, int] = {}
         self.analog_input: dict[int, int] = {}
         self.analog_channel: list[int] = []
+        self.raw: dict[int, int] = {}  # analog channel -> ADC reading set with set_raw
         for ch, kind in enumerate(self.kinds):
             if kind == "presence":
                 self.presence_bit[ch] = len(self.presence_bit)
             else:
                 self.analog_input[ch] = len(self.analog_channel)
                 self.analog_channel.append(ch)
+        cal = list(config.get("analog_cal", []))
+        self.cal = [cal[j] if j < len(cal) else None for j in range(len(self.analog_channel))]
         self.enable_pins = tuple(config["mux_enable_pins"])[: (len(self.analog_channel) + 15) // 16]
         self.mux_pins = frozenset(self.select_pins + self.enable_pins)
         self._select_bit = {pin: b for b, pin in enumerate(self.select_pins)}
@@ -206,12 +211,42 @@ class SimMachine:
         limit = 1 if kind == "presence" else 63
         if not 0 <= value <= limit:
             raise ValueError(f"channel {channel} ({kind}) value {value} out of range 0..{limit}")
+        j = self.analog_input.get(channel)
+        cal = self.cal[j] if j is not None else None
+        if cal is not None and value not in cal[1]:
+            raise ValueError(f"channel {channel} ({kind}) is calibrated for {sorted(cal[1])}, not {value}")
+
+    def reading_for(self, j: int, value: int) -> int:
+        """The ADC reading analog input ``j`` gives for ``value``: the middle of its calibrated band."""
+        cal = self.cal[j]
+        if cal is None:
+            return value * 1024
+        thresholds, values = cal
+        i = values.index(value)
+        low = thresholds[i - 1] if i > 0 else 0
+        high = thresholds[i] if i < len(thresholds) else 65536
+        return (low + high) // 2
+
+    def set_raw(self, channel: int, reading: int) -> None:
+        """Make analog ``channel``'s ADC read ``reading`` (0..65535), whatever value that maps to."""
+        if channel not in self.analog_input or not 0 <= reading <= 0xFFFF:
+            raise ValueError(f"channel {channel} is not analog, or {reading} is not 0..65535")
+        j = self.analog_input[channel]
+        with self._lock:
+            self.raw[channel] = reading
+            cal = self.cal[j]
+            if cal is not None:
+                thresholds, values = cal
+                self.values[channel] = values[sum(1 for t in thresholds if reading >= t)]
+            else:
+                self.values[channel] = min(63, (reading + 512) >> 10)
 
     def set(self, channel: int, value: int) -> None:
         """Make channel ``channel`` physically read ``value`` (``ValueError`` if ``check`` fails)."""
         self.check(channel, value)
         with self._lock:
             self.values[channel] = value
+            self.raw.pop(channel, None)
             bit = self.presence_bit.get(channel)
             if bit is not None:
                 mask = 0x80 >> (bit % 8)
@@ -252,7 +287,10 @@ class SimMachine:
             return 0xFFFF
         if j >= len(self.analog_channel):
             return 0
-        raw = self.values[self.analog_channel[j]] * 1024
+        channel = self.analog_channel[j]
+        raw = self.raw.get(channel)
+        if raw is None:
+            raw = self.reading_for(j, self.values[channel])
         if self.noise:
             raw += self._rng.randint(-self.noise, self.noise)
         return max(0, min(0xFFFF, raw))

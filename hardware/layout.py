@@ -11,8 +11,21 @@ operator points ``layout`` in the configuration at their own file for a board wi
                    "enc:inner": {"encoder": {"a": 17, "b": 18, "steps_per_space": 2}, "leds": [...]}},
       "status_leds": [64, 65, 66, 67],               # a bar showing turn, chance, violations
       "led_count": 68,
-      "buttons": {"roll": 5, "confirm": 6, "undo": 13, "next": 19}
+      "buttons": {"roll": 5, "confirm": 6, "undo": 13, "next": 19},
+      "firmware": {"scan_us": 2000},                 # optional: the Pico's settings (FIRMWARE_DEFAULTS)
+      "calibration": {...}                           # optional: from ``arbitro calibrate`` (see below)
     }
+
+``calibration`` holds what ``arbitro calibrate`` measured on the analog (``count``/``piece``)
+sensors, in ADC units of ``read_u16()`` (0..65535)::
+
+    {"zero": {"pit:n-a": 32800, ...},                 # each analog channel's reading with nothing on it
+     "count": {"channel": "pit:n-a", "levels": {"0": 0, "1": 2100, "2": 3900, ...}},
+     "piece": {"channel": "sq:a1", "levels": {"0": 0, "1": 6000, "2": 11000, "3": -6000, ...}}}
+
+``levels`` are each value's reading minus the empty reading, measured on one channel of the
+kind; every channel of that kind gets its own zero plus those levels, cut half way between
+neighbouring levels (``analog_cal``). The firmware applies the thresholds (``board_config``).
 
 Logical channels come from the game (``Game.channels``); sensor channels are the MCU's flat index.
 Offset channels (Scriptorium's ring encoders) are read on the Pi's GPIO, not by the MCU.
@@ -20,6 +33,8 @@ Offset channels (Scriptorium's ring encoders) are read on the Pi's GPIO, not by 
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -33,6 +48,9 @@ MCU_KINDS = {ChannelKind.PRESENCE: "presence", ChannelKind.COUNT: "count", Chann
 
 DEFAULT_BUTTONS = {"roll": 5, "confirm": 6, "undo": 13, "next": 19}
 ENCODER_PINS = [(17, 18), (22, 23), (24, 25), (26, 27)]
+# The Pico's settings unless the layout's "firmware" says otherwise; more than 32 analog inputs
+# take about 0.8 ms to read on MicroPython, hence the longer scan period then.
+FIRMWARE_DEFAULTS = {"scan_us": 1000, "debounce_scans": 3, "heartbeat_ms": 250, "watchdog_ms": 2000}
 
 
 class LayoutError(ValueError):
@@ -59,6 +77,8 @@ class Layout:
     status_leds: list[int]
     led_count: int
     buttons: dict[str, int]
+    firmware: dict[str, int] = field(default_factory=dict)
+    calibration: dict[str, Any] = field(default_factory=dict)
     channel_of: dict[int, str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -92,6 +112,8 @@ class Layout:
                 status_leds=[int(i) for i in data.get("status_leds", [])],
                 led_count=int(data["led_count"]),
                 buttons={str(k): int(v) for k, v in data.get("buttons", DEFAULT_BUTTONS).items()},
+                firmware={str(k): int(v) for k, v in data.get("firmware", {}).items()},
+                calibration=dict(data.get("calibration", {})),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, LayoutError):
@@ -107,9 +129,74 @@ class Layout:
         for e in self.encoders:
             channels[e.channel] = {"encoder": {"a": e.a, "b": e.b, "steps_per_space": e.steps_per_space,
                                                "spaces": e.spaces}, "leds": self.leds_of.get(e.channel, [])}
-        return {"game": self.game, "board_kind": self.board_kind, "blocks": [list(b) for b in self.blocks],
-                "channels": channels, "status_leds": self.status_leds, "led_count": self.led_count,
-                "buttons": self.buttons}
+        out = {"game": self.game, "board_kind": self.board_kind, "blocks": [list(b) for b in self.blocks],
+               "channels": channels, "status_leds": self.status_leds, "led_count": self.led_count,
+               "buttons": self.buttons}
+        if self.firmware:
+            out["firmware"] = self.firmware
+        if self.calibration:
+            out["calibration"] = self.calibration
+        return out
+
+    # -- the sensor firmware's view of the layout ------------------------------------------------
+
+    def analog_channels(self) -> list[str]:
+        """The layout's count and piece channels in the order of the MCU's analog inputs (sensor order)."""
+        analog = [s for s in range(self.sensor_count) if self.kind_of_sensor(s) != "presence"]
+        return [self.channel_of.get(s, "") for s in analog]
+
+    def analog_cal(self) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
+        """Per analog input: (ascending thresholds on read_u16, the value of each band), or None
+        (the firmware's plain quantization) for an input whose kind was never calibrated."""
+        cal = self.calibration
+        zeros = {str(k): int(v) for k, v in cal.get("zero", {}).items()}
+        out: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
+        for s, name in zip((s for s in range(self.sensor_count) if self.kind_of_sensor(s) != "presence"),
+                           self.analog_channels(), strict=True):
+            kind = cal.get(self.kind_of_sensor(s))
+            if not kind or name not in zeros:
+                out.append(None)
+                continue
+            points = sorted((zeros[name] + int(delta), int(value)) for value, delta in kind["levels"].items())
+            thresholds = tuple(max(0, min(65535, (a + b + 1) // 2)) for (a, _), (b, _) in itertools.pairwise(points))
+            out.append((thresholds, tuple(v for _, v in points)))
+        return out
+
+    def board_config(self) -> dict[str, Any]:
+        """The firmware's ``board_config`` names for this layout (``firmware_bridge.boardconfig``).
+
+        CONFIG_ID is a digest of everything else: the firmware reports it in HELLO, so a board
+        flashed from another layout (or before a new calibration) is told apart (``check_firmware``).
+        """
+        settings = {**FIRMWARE_DEFAULTS, **self.firmware}
+        if "scan_us" not in self.firmware and len(self.analog_channels()) > 32:
+            settings["scan_us"] = 2000
+        values: dict[str, Any] = {
+            "BOARD_KIND": self.board_kind,
+            "BLOCKS": [(k, n) for k, n in self.blocks],
+            "SCAN_US": settings["scan_us"],
+            "DEBOUNCE_SCANS": settings["debounce_scans"],
+            "HEARTBEAT_MS": settings["heartbeat_ms"],
+            "WATCHDOG_MS": settings["watchdog_ms"],
+            "ANALOG_CAL": self.analog_cal(),
+        }
+        digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()
+        values["CONFIG_ID"] = digest[:12]
+        return values
+
+    def check_firmware(self, hello: Any) -> None:
+        """Refuse a sensor board whose HELLO (``firmware_bridge.protocol.Hello``) is not this layout's
+        firmware: other blocks, another board kind, or another configuration id (another layout or
+        calibration flashed). ``arbitro firmware flash --layout`` makes them agree."""
+        self.check_hello(hello.blocks)
+        if hello.board_kind != self.board_kind:
+            raise LayoutError(f"the sensor board says it is {hello.board_kind!r}, "
+                              f"the layout is for {self.board_kind!r}")
+        want = self.board_config()["CONFIG_ID"]
+        have = hello.firmware.partition(" cfg ")[2]
+        if have != want:
+            raise LayoutError(f"the sensor board runs configuration {have or '(none)'!r}, this layout's is {want!r}: "
+                              f"flash it with `arbitro firmware flash --layout FILE`")
 
     def check_itself(self) -> None:
         n = self.sensor_count

@@ -1,6 +1,7 @@
 """arbitro sensor firmware for the Raspberry Pi Pico (RP2040), MicroPython.
 
-Copy this file and ``main.py`` to the Pico. The same file runs unchanged on CPython in tests and
+Copy this file, ``main.py`` and a ``board_config.py`` generated from the board's layout to the
+Pico (``arbitro firmware flash --layout FILE`` does both). The same file runs unchanged on CPython in tests and
 in ``arbitro sim``: everything that touches hardware comes in through ``Firmware(config, machine,
 clock, port)`` -- on the Pico the real ``machine`` and ``time`` modules and ``UsbCdcPort()``; on
 CPython ``firmware_bridge.sim_machine``'s doubles. Hence MicroPython-only syntax rules here: no
@@ -14,8 +15,11 @@ What it does, every ``scan_us`` microseconds (``step``):
    presence channel 0; hall switches pull low when a magnet is present unless
    ``presence_active_low`` is False), then walks the CD74HC4067 analog multiplexers (analog input
    j = mux ``j // 16`` selected by its active-low enable pin, input ``j % 16`` on S0..S3, all
-   multiplexer outputs wired to one ADC pin) and quantizes each reading: value =
-   ``(read_u16() + 512) >> 10`` (0..63; one bead or one piece-code level per 1024 counts).
+   multiplexer outputs wired to one ADC pin) and turns each reading into a value: through the
+   input's calibration (``analog_cal``: ascending thresholds on ``read_u16()`` and the value of
+   each band, recorded by ``arbitro calibrate``) when it has one, else ``(read_u16() + 512) >> 10``
+   (0..63; one level per 1024 counts). In raw mode (SET_RAW, for calibrating) every analog
+   channel reports ``read_u16() >> 8`` (0..255) instead.
 3. Debounces: a channel whose raw value differs from its reported (stable) value is reported
    with a CHANGED frame once it has read the same new value on ``debounce_scans`` consecutive
    scans (1 = report at once); a bounce back to the stable value cancels it.
@@ -39,6 +43,8 @@ T_ERROR = 0x05
 T_REQUEST_SNAPSHOT = 0x10
 T_CONFIGURE = 0x11
 T_REQUEST_HELLO = 0x12
+T_SET_RAW = 0x13
+T_STOP = 0x14
 
 ERR_BAD_FRAME = 1
 ERR_UNKNOWN_TYPE = 2
@@ -134,6 +140,8 @@ def default_config(blocks, board_kind="generic", scan_us=1000, debounce_scans=3,
     ``blocks`` is a list of (kind, count) with kind "presence", "count" or "piece".
     """
     return {
+        "config_id": "",
+        "analog_cal": [],
         "board_kind": board_kind,
         "blocks": [(kind, int(count)) for kind, count in blocks],
         "scan_us": scan_us,
@@ -150,6 +158,32 @@ def default_config(blocks, board_kind="generic", scan_us=1000, debounce_scans=3,
         "adc_pin": ADC_PIN,
         "watchdog_ms": 0,
     }
+
+
+def config_from(module):
+    """The firmware config a generated ``board_config`` module describes (``arbitro firmware flash``).
+
+    Its names: BOARD_KIND, BLOCKS, SCAN_US, DEBOUNCE_SCANS, HEARTBEAT_MS, WATCHDOG_MS, CONFIG_ID,
+    ANALOG_CAL, and optionally PINS (a dict overriding the reference pin plan's entries).
+    """
+    config = default_config(module.BLOCKS, module.BOARD_KIND, module.SCAN_US, module.DEBOUNCE_SCANS,
+                            module.HEARTBEAT_MS)
+    config["watchdog_ms"] = module.WATCHDOG_MS
+    config["config_id"] = module.CONFIG_ID
+    config["analog_cal"] = list(module.ANALOG_CAL)
+    config.update(getattr(module, "PINS", {}))
+    return config
+
+
+def calibrated(raw, cal):
+    """The value of an ADC reading ``raw`` (0..65535) under ``cal`` = (thresholds, values): the value
+    of the band ``raw`` falls in; thresholds ascend, values has one more entry than thresholds."""
+    thresholds, values = cal
+    i = 0
+    n = len(thresholds)
+    while i < n and raw >= thresholds[i]:
+        i += 1
+    return values[i]
 
 
 class UsbCdcPort:
@@ -224,6 +258,10 @@ class Firmware:
         self.rx = bytearray()
         self.rx_skip = False
         self.running = True
+        self.raw_mode = False
+        self.config_id = config.get("config_id", "")
+        cal = list(config.get("analog_cal", []))
+        self.cal = [cal[j] if j < len(cal) else None for j in range(self.n_analog)]
         self._setup(machine)
         self.uptime_ms = 0
         self._last_ms = clock.ticks_ms()
@@ -325,7 +363,13 @@ class Firmware:
                         if (flip >> b) & 1:
                             select[b].value((sel >> b) & 1)
                     self.cur_sel = sel
-                value = (adc.read_u16() + 512) >> 10
+                reading = adc.read_u16()
+                if self.raw_mode:
+                    value = reading >> 8
+                elif self.cal[j] is not None:
+                    value = calibrated(reading, self.cal[j])
+                else:
+                    value = min(63, (reading + 512) >> 10)  # a full-scale reading would round to 64
                 ch = self.analog_ch[j]
                 if value != raw[ch]:
                     raw[ch] = value
@@ -343,7 +387,8 @@ class Firmware:
     def send_hello(self):
         """HELLO with the channel blocks and the settings in force."""
         kind = self.board_kind.encode()
-        fw = FIRMWARE_VERSION.encode()
+        # The config id ties the firmware to the layout it was generated from (the host checks it).
+        fw = (FIRMWARE_VERSION + (" cfg " + self.config_id if self.config_id else "")).encode()
         out = bytearray([PROTOCOL_VERSION, len(kind)])
         out.extend(kind)
         out.append(len(fw))
@@ -409,6 +454,15 @@ class Firmware:
             if heartbeat:
                 self.heartbeat_ms = heartbeat
             self.send_hello()
+        elif mtype == T_SET_RAW and len(payload) == 1:
+            # Calibration reads the ADC itself; HELLO makes the host take a fresh snapshot.
+            self.raw_mode = payload[0] != 0
+            self.read_sensors()  # the next snapshot already in the new mode's units
+            self.stable[:] = self.raw
+            self.pending = set()
+            self.send_hello()
+        elif mtype == T_STOP:
+            self.running = False  # main.py returns to the REPL, so mpremote can write new files
         else:
             self.send_error(ERR_UNKNOWN_TYPE, "type " + str(mtype))
 

@@ -1,17 +1,25 @@
-"""Pico entry point (MicroPython): copy this file and arbitro_fw.py to the board's filesystem.
+"""Pico entry point (MicroPython): runs the firmware with the board's ``board_config.py``.
 
-Edit BLOCKS and BOARD_KIND for the board that is wired (one presence bit per shift-register
-input, one analog input per COUNT or PIECE channel, in block order). Not imported on CPython.
+``arbitro firmware flash --layout FILE`` generates ``board_config.py`` from the layout (channel
+blocks, board kind, calibration, the id HELLO reports) and copies it with this file and
+``arbitro_fw.py`` to the board; never edit it by hand. Not imported on CPython (tests run it with
+doubles of ``machine``, ``time`` and ``micropython``).
+
+The firmware disables Ctrl-C (a 0x03 byte inside a frame must not stop it), so mpremote cannot
+break in; a STOP frame from the host (``arbitro firmware flash`` sends one first) ends ``run()``
+and this file returns to the REPL.
 """
 
 import time
 
 import arbitro_fw
+import board_config
 import machine
+import micropython
 
-BOARD_KIND = "contigo"
-BLOCKS = [("piece", 36), ("count", 28)]
-
-config = arbitro_fw.default_config(BLOCKS, BOARD_KIND, scan_us=2000, debounce_scans=3, heartbeat_ms=250)
-config["watchdog_ms"] = 2000
-arbitro_fw.Firmware(config, machine, time, arbitro_fw.UsbCdcPort()).run()
+config = arbitro_fw.config_from(board_config)
+firmware = arbitro_fw.Firmware(config, machine, time, arbitro_fw.UsbCdcPort())
+try:
+    firmware.run()
+finally:
+    micropython.kbd_intr(3)  # Ctrl-C again, for the REPL

@@ -228,7 +228,7 @@ MICROPYTHON_MISSING = {"dataclasses", "typing", "binascii", "__future__", "abc",
 def test_firmware_sources_stay_micropython_compatible(name: str) -> None:
     """No f-strings, annotations, walrus, match, or modules MicroPython lacks; imports are known ones."""
     tree = ast.parse((FIRMWARE_DIR / name).read_text())
-    allowed = {"struct", "sys", "select", "micropython", "machine", "time", "arbitro_fw"}
+    allowed = {"struct", "sys", "select", "micropython", "machine", "time", "arbitro_fw", "board_config"}
     for node in ast.walk(tree):
         assert not isinstance(node, ast.JoinedStr), f"f-string at line {node.lineno}"
         assert not isinstance(node, ast.AnnAssign | ast.NamedExpr | ast.Match), f"line {node.lineno}"
@@ -252,15 +252,12 @@ def test_pico_main_py_runs_on_cpython(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
     import types
 
-    source = (FIRMWARE_DIR / "main.py").read_text()
-    assigns = {
-        n.targets[0].id: ast.literal_eval(n.value)
-        for n in ast.parse(source).body
-        if isinstance(n, ast.Assign)
-        and isinstance(n.targets[0], ast.Name)
-        and n.targets[0].id in ("BLOCKS", "BOARD_KIND")
-    }
-    machine = SimMachine(fw.default_config(assigns["BLOCKS"], assigns["BOARD_KIND"]))
+    from firmware_bridge.boardconfig import as_module
+    from hardware.layout import load_layout
+
+    layout = load_layout("contigo")
+    board_config = as_module(layout.board_config())  # what `arbitro firmware flash` writes
+    machine = SimMachine(fw.config_from(board_config))
     machine.set(3, P.piece_code(1))  # player 1 single piece on square 3
     clock = ManualClock()
     stdin_r, stdin_w = os.pipe()
@@ -286,6 +283,7 @@ def test_pico_main_py_runs_on_cpython(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "time", fake_time)
     monkeypatch.setitem(sys.modules, "arbitro_fw", fw)
+    monkeypatch.setitem(sys.modules, "board_config", board_config)
     monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda c: None))
     monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=stdin, fileno=stdin.fileno))
     monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=types.SimpleNamespace(write=out.extend)))
@@ -296,7 +294,8 @@ def test_pico_main_py_runs_on_cpython(monkeypatch: pytest.MonkeyPatch) -> None:
         stdin.close()
         os.close(stdin_w)
     msgs = [m for _, m in P.Decoder().feed(bytes(out))]
-    assert isinstance(msgs[0], P.Hello) and msgs[0].blocks == tuple(assigns["BLOCKS"])
+    assert isinstance(msgs[0], P.Hello) and list(msgs[0].blocks) == layout.blocks
+    layout.check_firmware(msgs[0])  # board kind and configuration id too
     assert msgs[0].scan_us == 2000
     snap = [m for m in msgs if isinstance(m, P.SnapshotPart)]
     assert len(snap) == 1 and snap[0].values[3] == 3 and snap[0].total == 64

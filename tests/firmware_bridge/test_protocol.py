@@ -27,6 +27,8 @@ MESSAGES: list[P.Message] = [
     P.RequestSnapshot(),
     P.Configure(2000, 5, 500),
     P.RequestHello(),
+    P.SetRaw(1),
+    P.Stop(),
 ]
 
 

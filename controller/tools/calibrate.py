@@ -1,0 +1,109 @@
+"""``arbitro calibrate``: thresholds for the analog (``count`` / ``piece``) sensors, stored with the layout.
+
+Linear hall sensors differ in their reading with nothing on them (the quiescent voltage varies
+by a few per cent from part to part) far more than in how they respond to a magnet, so:
+
+1. With the board cleared, every analog channel's empty reading is its **zero**.
+2. On one channel of each kind (``--count-channel`` / ``--piece-channel``, default the first),
+   the builder places each known bead count (1 .. ``max_count``) or piece (each code) in turn;
+   each reading minus that channel's zero is the value's **level**.
+3. Levels closer than ``min_gap`` ADC units are refused (the two would be mistaken for each other).
+
+The layout's ``calibration`` then holds the zeros and levels; ``Layout.analog_cal()`` turns them
+into per-channel thresholds, which ``arbitro firmware flash`` writes into ``board_config.py``.
+Readings are taken in the firmware's raw mode (``read_u16() >> 8``), averaged over ``samples``
+snapshots, and stored in ``read_u16`` units.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from controller.tools.board import BoardLink
+from controller.tools.console import Console, Prompt
+from firmware_bridge.protocol import piece_of
+from hardware.layout import Layout, LayoutError
+
+
+def to_u16(raw8: float) -> int:
+    """A raw-mode reading (``read_u16() >> 8``) back in ``read_u16`` units (the middle of its step)."""
+    return round(raw8 * 256 + 128)
+
+
+def piece_words(code: int) -> str:
+    player, double = piece_of(code) or (0, False)
+    return f"player {player + 1}'s {'double' if double else 'single'} piece"
+
+
+class Calibration:
+    """See the module docstring; ``run()`` returns the layout with its new ``calibration``."""
+
+    def __init__(self, layout: Layout, board: BoardLink, console: Console, *, max_count: int = 8,
+                 pieces: list[int] | None = None, count_channel: str = "", piece_channel: str = "",
+                 samples: int = 3, min_gap: int = 512, timeout: float = 120.0) -> None:
+        self.layout = layout
+        self.board = board
+        self.console = console
+        self.max_count = max_count
+        self.pieces = pieces or [1, 2, 3, 4]
+        self.chosen = {"count": count_channel, "piece": piece_channel}
+        self.samples = samples
+        self.min_gap = min_gap
+        self.timeout = timeout
+
+    def channels_of(self, kind: str) -> list[str]:
+        return sorted((c for c, s in self.layout.sensor_of.items() if self.layout.kind_of_sensor(s) == kind),
+                      key=lambda c: self.layout.sensor_of[c])
+
+    def read(self, sensor: int) -> float:
+        return sum(self.board.sync()[sensor] for _ in range(self.samples)) / self.samples
+
+    def run(self) -> Layout:
+        kinds = [k for k in ("count", "piece") if self.channels_of(k)]
+        if not kinds:
+            raise LayoutError("the layout has no count or piece channels: nothing to calibrate")
+        self.board.set_raw(True)
+        try:
+            self.console.say(Prompt("Clear the board: take every piece and bead off.", "clear"))
+            self.console.ask("Press Enter when the board is empty.")
+            totals = [0.0] * self.layout.sensor_count
+            for _ in range(self.samples):
+                for s, v in enumerate(self.board.sync()[: self.layout.sensor_count]):
+                    totals[s] += v
+            zero = {c: to_u16(totals[self.layout.sensor_of[c]] / self.samples)
+                    for k in kinds for c in self.channels_of(k)}
+            calibration: dict[str, Any] = {"zero": zero}
+            for kind in kinds:
+                calibration[kind] = self.measure(kind, zero)
+        finally:
+            self.board.set_raw(False)
+        data = self.layout.to_dict()
+        data["calibration"] = calibration
+        return Layout.from_dict(data)
+
+    def measure(self, kind: str, zero: dict[str, int]) -> dict[str, Any]:
+        channel = self.chosen[kind] or self.channels_of(kind)[0]
+        if channel not in zero:
+            raise LayoutError(f"{channel} is not a {kind} channel of the layout")
+        sensor = self.layout.sensor_of[channel]
+        values = range(1, self.max_count + 1) if kind == "count" else self.pieces
+        levels = {"0": 0}
+        for value in values:
+            what = f"{value} bead{'s' if value > 1 else ''} in" if kind == "count" else f"{piece_words(value)} on"
+            self.console.say(Prompt(f"put {what} {channel}", "place", channel, value))
+            # the reading must leave the empty level, then hold (``read`` averages several snapshots)
+            if not self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero[channel]) >= self.min_gap, self.timeout):
+                raise LayoutError(f"{channel}'s sensor did not change for {what.rsplit(' ', 1)[0]}")
+            self.console.ask("Press Enter when it is in place.")
+            levels[str(value)] = to_u16(self.read(sensor)) - zero[channel]
+            self.console.say(Prompt(f"  level {levels[str(value)]:+d}; take {'them' if kind == 'count' else 'it'} off",
+                                    "lift", channel, 0))
+            self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero[channel]) < self.min_gap, self.timeout)
+        ordered = sorted(levels.items(), key=lambda item: item[1])
+        for (a, la), (b, lb) in itertools.pairwise(ordered):
+            if lb - la < self.min_gap:
+                raise LayoutError(f"{kind} {a} and {b} read too alike on {channel} ({la:+d}, {lb:+d}): "
+                                  f"stronger or stacked magnets, or a closer sensor, are needed")
+        self.console.say(f"{kind}: levels on {channel}: {levels}")
+        return {"channel": channel, "levels": levels}

@@ -1,0 +1,181 @@
+"""``arbitro diagnose``: bring-up checks of a built board, every finding by the element's name.
+
+1. The sensor board: its HELLO against the layout (blocks, board kind, configuration id).
+2. Stuck channels: with the board cleared, every sensor channel that reads something.
+3. Live sensors: the builder passes a magnet (a piece) over every element; each change is
+   printed by name as it comes; channels that never changed are named as silent.
+4. LEDs: each LED of the strip lit in turn, then each game element's LEDs lit in turn with its
+   name (the builder watches; ``pace`` seconds each), then asked whether all were right.
+5. Buttons and encoders (gpiozero, the layout's pins): each button must be pressed, each ring
+   turned; those not seen are named.
+
+``run()`` returns a ``Report``; ``arbitro diagnose`` exits 1 when it has problems.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.tools.board import BoardLink
+from controller.tools.console import Console, Prompt
+from hardware.layout import Layout, LayoutError
+from hardware.leds import OFF, LedStrip
+
+WHITE = (255, 255, 255)
+
+
+@dataclass
+class Report:
+    firmware: str = ""
+    problems: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+    silent: list[str] = field(default_factory=list)
+    seen: dict[str, int] = field(default_factory=dict)
+    leds_ok: bool | None = None
+    inputs_missing: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.problems or self.stuck or self.silent or self.inputs_missing or self.leds_ok is False)
+
+
+class Diagnosis:
+    """See the module docstring. ``inputs``: a ``hardware.inputs.TableInputs`` (or None to skip step 5)
+    whose ``post`` this binds; ``pace``: seconds each LED stays lit; ``timeout``: seconds to wait
+    for each button or ring."""
+
+    def __init__(self, layout: Layout, board: BoardLink, strip: LedStrip, console: Console, *,
+                 inputs: Any = None, pace: float = 0.3, timeout: float = 30.0) -> None:
+        self.layout = layout
+        self.board = board
+        self.strip = strip
+        self.console = console
+        self.inputs = inputs
+        self.pace = pace
+        self.timeout = timeout
+        self.report = Report()
+
+    def name(self, sensor: int) -> str:
+        return self.layout.channel_of.get(sensor, f"sensor {sensor} (no channel)")
+
+    def run(self) -> Report:
+        self.check_firmware()
+        self.check_sensors()
+        self.check_leds()
+        if self.inputs is not None:
+            self.check_inputs()
+        r = self.report
+        self.console.say("diagnosis: " + ("all good" if r.ok else "; ".join(self.summary())))
+        return r
+
+    def summary(self) -> list[str]:
+        r = self.report
+        out = list(r.problems)
+        if r.stuck:
+            out.append(f"stuck: {', '.join(r.stuck)}")
+        if r.silent:
+            out.append(f"silent: {', '.join(r.silent)}")
+        if r.leds_ok is False:
+            out.append("LEDs: the builder saw something wrong")
+        if r.inputs_missing:
+            out.append(f"not seen: {', '.join(r.inputs_missing)}")
+        return out
+
+    def check_firmware(self) -> None:
+        hello = self.board.hello
+        assert hello is not None, "start the board link first"
+        self.report.firmware = hello.firmware
+        self.console.say(f"sensor board: {hello.board_kind}, {hello.firmware}, channels {list(hello.blocks)}")
+        try:
+            self.layout.check_firmware(hello)
+        except LayoutError as exc:
+            self.report.problems.append(str(exc))
+            self.console.say(f"  PROBLEM: {exc}")
+
+    def check_sensors(self) -> None:
+        self.console.say(Prompt("Clear the board: take every piece and bead off.", "clear"))
+        self.console.ask("Press Enter when the board is empty.")
+        rest = self.board.sync()
+        n = self.layout.sensor_count
+        self.report.stuck = [f"{self.name(s)}={v}" for s, v in enumerate(rest[:n]) if v]
+        for item in self.report.stuck:
+            self.console.say(f"  stuck: {item}")
+        seen = self.report.seen
+
+        def changed(sensor: int, value: int) -> None:
+            seen[self.name(sensor)] = seen.get(self.name(sensor), 0) + 1
+            self.console.say(f"  {self.name(sensor)} = {value}")
+
+        self.board.on_change = changed
+        live = threading.Event()
+        live.set()
+
+        def follow() -> None:  # shows changes while the main thread waits for Enter
+            while live.is_set():
+                self.board.pump(0.05)
+
+        follower = threading.Thread(target=follow, name="diagnose-live", daemon=True)
+        follower.start()
+        self.console.say(Prompt("Now put a piece on (or pass a magnet over) every element, one after another, "
+                                "and take it off again; each change is shown by name.", "sweep"))
+        try:
+            self.console.ask("Press Enter when every element has been touched.")
+        finally:
+            live.clear()
+            follower.join()
+        self.board.sync()  # every change sent before Enter is in
+        self.board.on_change = None
+        named = set(self.layout.sensor_of)
+        self.report.silent = sorted(c for c in named if c not in seen)
+        self.console.say(f"  {len(seen)} of {len(named)} channels answered"
+                         + (f"; silent: {', '.join(self.report.silent)}" if self.report.silent else ""))
+
+    def check_leds(self) -> None:
+        n = self.strip.n
+        self.console.say(Prompt(f"LEDs: each of the {n} LEDs lights white in turn, in strip order.", "look"))
+        for i in range(n):
+            self._show([i])
+        self.console.say(Prompt("LEDs: now each game element's LEDs, with its name.", "look"))
+        for name, leds in self.layout.leds_of.items():
+            if leds:
+                self.console.say(f"  {name}: LEDs {leds}")
+                self._show(leds)
+        self._show([])
+        answer = self.console.ask("Did every LED light, and under the element named? [y/n]").lower()
+        self.report.leds_ok = not answer.startswith("n")
+
+    def _show(self, leds: list[int]) -> None:
+        frame = [OFF] * self.strip.n
+        for i in leds:
+            frame[i] = WHITE
+        self.strip.show(frame)
+        if self.pace and leds:
+            time.sleep(self.pace)  # for the builder's eyes, not for any condition
+
+    def check_inputs(self) -> None:
+        from hardware.inputs import ButtonEvent, EncoderEvent
+
+        events: queue.Queue[object] = queue.Queue()
+        self.inputs.post = events.put
+        for name in self.layout.buttons:
+            self.console.say(Prompt(f"press the {name} button", "press", name))
+            if not self._expect(events, lambda e, name=name: isinstance(e, ButtonEvent) and e.name == name):
+                self.report.inputs_missing.append(f"button {name}")
+        for enc in self.layout.encoders:
+            self.console.say(Prompt(f"turn {enc.channel} by one space", "turn", enc.channel, 1))
+            if not self._expect(events, lambda e, c=enc.channel: isinstance(e, EncoderEvent) and e.channel == c):
+                self.report.inputs_missing.append(f"encoder {enc.channel}")
+
+    def _expect(self, events: queue.Queue[object], match: Any) -> bool:
+        deadline = time.monotonic() + self.timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                if match(events.get(timeout=left)):
+                    return True
+            except queue.Empty:
+                break
+        return False

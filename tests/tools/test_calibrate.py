@@ -1,0 +1,70 @@
+"""`arbitro calibrate` against the simulated board with modelled hall sensors: per-sensor zeros
+differ, bead levels are not linear, pieces are told apart by polarity and stacking."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.tools.board import BoardLink
+from controller.tools.calibrate import Calibration
+from firmware_bridge.sim import SimulatedBoard
+from hardware.layout import Layout, LayoutError, load_layout
+from tests.tools.builder import Builder
+
+PIECE_LEVELS = {0: 0, 1: 5000, 2: 9000, 3: -5000, 4: -9000}  # N up, two N, S up, two S
+
+
+def zero(sensor: int) -> int:
+    return 30000 + (sensor * 677) % 3000  # quiescent readings spread over ~5 %
+
+
+def reading(layout: Layout, sensor: int, value: int) -> int:
+    """What a linear hall sensor under ``value`` beads (or piece ``value``) reads."""
+    if layout.kind_of_sensor(sensor) == "count":
+        return zero(sensor) + round(9000 * (1 - 0.75**value))  # each bead adds less
+    return zero(sensor) + PIECE_LEVELS[value]
+
+
+def calibrate(layout: Layout, sim: SimulatedBoard, **kwargs: object) -> tuple[Layout, Builder]:
+    builder = Builder(sim, dict(layout.sensor_of), place=lambda s, v: sim.set_raw(s, reading(layout, s, v)))
+    board = BoardLink(sim.url)
+    board.start()
+    try:
+        return Calibration(layout, board, builder, timeout=5, **kwargs).run(), builder  # type: ignore[arg-type]
+    finally:
+        board.close()
+
+
+def test_calibrated_firmware_reads_every_sensor_right() -> None:
+    layout = load_layout("contigo")
+    with SimulatedBoard(layout.blocks, board_config=layout.board_config()) as sim:
+        for sensor in range(layout.sensor_count):
+            sim.set_raw(sensor, reading(layout, sensor, 0) + 4000)  # left on: the builder clears it
+        calibrated, builder = calibrate(layout, sim, max_count=5, pieces=[1, 2, 3, 4])
+        assert not sim.firmware.raw_mode  # back to values
+    cal = calibrated.calibration
+    assert cal["count"]["channel"] == "pit:nw" and cal["piece"]["channel"] == "sq:a1"  # the first ones
+    assert cal["zero"]["pit:s-c"] - zero(layout.sensor_of["pit:s-c"]) in range(-256, 257)
+    assert any("put 3 beads in pit:nw" in line for line in builder.said)
+    assert calibrated.board_config()["CONFIG_ID"] != layout.board_config()["CONFIG_ID"]
+    assert Layout.from_dict(calibrated.to_dict()).calibration == cal  # stored with the layout
+
+    # The firmware flashed with the new layout reads beads and pieces on every other sensor too.
+    with SimulatedBoard(calibrated.blocks, board_config=calibrated.board_config()) as sim:
+        placed = {"pit:s-c": 4, "pit:e-2": 1, "pit:w-6": 5, "pit:nw": 0, "sq:c3": 3, "sq:f6": 2, "sq:b5": 4}
+        for c, v in placed.items():
+            sim.set_raw(calibrated.sensor_of[c], reading(layout, calibrated.sensor_of[c], v))
+        assert sim.wait_idle()
+        assert {c: sim.reported()[calibrated.sensor_of[c]] for c in placed} == placed
+    # while the plain quantization of the same readings is nonsense
+    assert (reading(layout, layout.sensor_of["pit:s-c"], 4) + 512) >> 10 != 4
+
+
+def test_pieces_that_read_alike_are_refused() -> None:
+    layout = load_layout("contigo")
+    PIECE_LEVELS[2] = 5200  # a double that reads like a single: too weak a second magnet
+    try:
+        with SimulatedBoard(layout.blocks) as sim, pytest.raises(LayoutError, match="piece 1 and 2 read too alike"):
+            calibrate(layout, sim, max_count=2, pieces=[1, 2])
+    finally:
+        PIECE_LEVELS[2] = 9000
