@@ -175,6 +175,11 @@ class Session:
         self.link_is_up = True
         self.hello = hello
         self.event("link", up=True)
+        if " cfg " in hello.firmware or hello.board_kind != self.layout.board_kind:
+            try:  # the channels fit; a configuration flashed from another layout or calibration is told
+                self.layout.check_firmware(hello)
+            except LayoutError as exc:
+                self.event("warning", message=str(exc))
         return None
 
     def link_down(self, reason: str) -> None:

@@ -12,6 +12,7 @@ from controller.config import BoardConfig
 from controller.games import CHANCE, registry
 from controller.games.record import Match, Record
 from controller.session import Session
+from firmware_bridge.protocol import Hello
 from hardware.layout import Layout, load_layout, reference_layout
 from tests.support.toy import SQUARES, ToyGame, ToyState
 
@@ -205,3 +206,16 @@ def test_a_replayed_session_makes_the_same_game():
 def test_every_square_of_the_toy_layout_is_a_channel(toy_game):
     s = session_for("toy")
     assert set(s.layout.sensor_of) == {f"sq:{q}" for q in SQUARES}
+
+
+def test_a_sensor_board_flashed_from_another_layout_is_told_but_refereed():
+    s = session_for("contigo")
+    layout = s.layout
+    own = layout.board_config()["CONFIG_ID"]
+    assert s.link_up(Hello(1, layout.board_kind, f"arbitro-fw 0.1.0 cfg {own}", tuple(layout.blocks))) is None
+    assert kinds(s.take_events()) == ["link"]
+    assert s.link_up(Hello(1, layout.board_kind, "arbitro-fw 0.1.0 cfg 0000", tuple(layout.blocks))) is None
+    _link, warning = s.take_events()
+    assert warning["type"] == "warning" and "arbitro firmware flash --layout" in warning["message"]
+    error = s.link_up(Hello(1, layout.board_kind, "x", (("presence", 3),)))
+    assert error is not None and "channels" in error  # another board's sensors: nothing can be refereed

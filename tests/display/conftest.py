@@ -3,6 +3,7 @@ server (in a thread of the test process) on a free port."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,15 @@ import pytest
 from controller.display.server import DisplayConfig, RunningDisplay
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/dev test installs it); never `playwright install`
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOC_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """Where the live test saves its pictures: the README's (``docs/screenshots``) when
+    ``ARBITRO_SCREENSHOTS=1`` (to renew them), else a temporary folder (a test run leaves the tree
+    as it was)."""
+    return DOC_SCREENSHOTS if os.environ.get("ARBITRO_SCREENSHOTS") == "1" else tmp_path
 
 
 @pytest.fixture(scope="session")

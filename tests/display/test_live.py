@@ -1,6 +1,6 @@
 """In real headless Chromium: every game drawn live from a simulated table, the hall listing every
 board, a move on the board showing on the page within a second, a wrong board told in words.
-The screenshots in the README come from this test."""
+The screenshots in the README come from this test, run with ARBITRO_SCREENSHOTS=1."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import time
 from playwright.sync_api import expect
 
 from controller.games import CHANCE, game_names
-from tests.display.conftest import SCREENSHOTS
 from tests.support.table import Table
 
 WARM_UP = {"contigo": 9, "jeocinco": 10, "scriptorium": 8, "serpientes": 14}  # moves before the pictures
@@ -37,7 +36,7 @@ def seq_of(table: Table) -> int:
     return table.service.call(lambda: table.service._state_seq)
 
 
-def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display, page):
+def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display, page, screenshots):
     rng = random.Random(7)
     tables = {game: Table(game, seed=7, mqtt_port=broker.port) for game in game_names()}
     try:
@@ -52,8 +51,8 @@ def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display
             card = page.locator(f'.card[data-board="t-{game}"]')
             expect(card.locator("svg")).to_be_visible()
             expect(card).to_contain_text(f"{tables[game].moves} moves")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "hall.png"))
+        screenshots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(screenshots / "hall.png"))
 
         moves = {}
         for game, table in list(tables.items()):
@@ -62,7 +61,7 @@ def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display
             expect(page.locator("#picture svg")).to_be_visible()
             expect(page.locator("#turn")).not_to_be_empty()
             assert page.locator("#moves li").count() > 0
-            page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
+            page.screenshot(path=str(screenshots / f"{game}.png"), full_page=True)
 
             before = page.locator("#picture").inner_html()
             text = board_move(table, rng)  # returns once the referee has taken the move

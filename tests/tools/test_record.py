@@ -11,8 +11,8 @@ from typing import Any
 
 from controller.app import build_service
 from controller.config import Config
-from controller.demo import Hands
 from controller.games import CHANCE, get_game
+from controller.hands import Hands
 from controller.tools.board import BoardLink
 from controller.tools.record import Recorder
 from firmware_bridge.sim import SimulatedBoard
@@ -50,10 +50,10 @@ class WiredHands(Hands):
 def wait(service: Any, predicate: Any, what: str, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if service.call(lambda: predicate(service)):
+        if service.read(predicate):
             return
         time.sleep(0.003)
-    raise TimeoutError(f"waited {timeout}s for {what}; verdict {service.call(lambda: service.verdict)}")
+    raise TimeoutError(f"waited {timeout}s for {what}; verdict {service.read(lambda s: s.verdict)}")
 
 
 def test_recorded_layout_finds_the_wiring_and_referees_a_game(tmp_path: Path) -> None:
@@ -88,25 +88,25 @@ def test_recorded_layout_finds_the_wiring_and_referees_a_game(tmp_path: Path) ->
                                    "mqtt": {"enabled": False}})
         service = build_service(config, sensor_url=sim.url)
         hands = WiredHands(service, sim, wiring)
-        hands.set_channels({c: v for c, v in service.state.physical_view().items() if v})
+        hands.set_channels({c: v for c, v in service.session.state.physical_view().items() if v})
         service.start()
         try:
             wait(service, lambda s: s.board_known and s.verdict.kind == "in_sync", "the board to be read")
             for _ in range(4):  # who starts, then pawn and bead moves
-                state = service.call(lambda: service.state)
-                before = service.call(lambda: len(service.match.record.actions))
+                state = service.read(lambda s: s.state)
+                before = service.read(lambda s: len(s.match.record.actions))
                 if state.current_player == CHANCE:
                     hands.press("roll")
                 else:
                     assert hands.enact(state, state.legal_actions()[0])
                 wait(service, lambda s, n=before: len(s.match.record.actions) > n, "the referee to take the move")
                 if state.current_player == CHANCE:
-                    expected = service.call(service.referee.expected)
-                    sensed = service.call(lambda: dict(service.sensed))
+                    expected = service.read(lambda s: s.referee.expected())
+                    sensed = service.read(lambda s: dict(s.sensed))
                     hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
-            actions = service.call(lambda: list(service.match.record.actions))
+            actions = service.read(lambda s: list(s.match.record.actions))
             assert len(actions) == 4 and "a1-a4" in actions, actions  # pawn moves, seen on the real wiring
-            assert service.call(lambda: service.verdict.kind) in ("applied", "in_sync")
+            assert service.read(lambda s: s.verdict.kind) in ("applied", "in_sync")
         finally:
             service.stop()
             service.inputs.close()
