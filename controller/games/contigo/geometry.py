@@ -89,6 +89,14 @@ def direction_between(a: int, b: int) -> tuple[int, int] | None:
     return None
 
 
+def leg(a: int, b: int) -> tuple[int, int]:
+    """(direction, distance) from a to b, which lie on one row or column (a leg of an L)."""
+    db = direction_between(a, b)
+    if db is None:
+        raise ValueError(f"{square_name(b)} is not straight from {square_name(a)}")
+    return db
+
+
 def _lines() -> tuple[tuple[int, ...], ...]:
     rows = [tuple(r * SIZE + f for f in range(SIZE)) for r in range(SIZE)]
     cols = [tuple(r * SIZE + f for r in range(SIZE)) for f in range(SIZE)]
