@@ -171,6 +171,16 @@ def write_fields(game: str, fields: Iterable[tuple[str, object]]) -> str:
 
 
 S = TypeVar("S", bound="State")
+A = TypeVar("A", bound=Hashable)
+
+
+def find_action(action: object, legal: Sequence[A]) -> A | None:
+    """The action of ``legal`` equal to ``action`` (so typed as the engine's own), or None: how an
+    engine that checks every action against its legal list takes a caller's value in."""
+    try:
+        return legal[legal.index(action)]
+    except (ValueError, TypeError):
+        return None
 
 
 def canonical(state: S, text: str) -> S:
