@@ -5,11 +5,14 @@ from __future__ import annotations
 import itertools
 from html import escape
 
+from controller.games.base import COLOUR_HEX
 from controller.games.serpientes import board as B
+from controller.games.serpientes.engine import SNAKE_COLOURS, SerpientesState
 
 CELL = 40
 MARGIN = 30
-COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+COLOURS = tuple(COLOUR_HEX[c] for c in SNAKE_COLOURS)
+"""Each seat's sticks as drawn."""
 
 
 def _xy(n: int) -> tuple[int, int]:
@@ -17,7 +20,7 @@ def _xy(n: int) -> tuple[int, int]:
     return MARGIN + c * CELL, MARGIN + r * CELL
 
 
-def render_svg(state) -> str:
+def render_svg(state: SerpientesState) -> str:
     """The board of ``state`` as a standalone SVG document (grid, tokens, snakes, heads, scores)."""
     size = 2 * MARGIN + (B.SIZE - 1) * CELL
     height = size + 20 * state.num_players + 10
