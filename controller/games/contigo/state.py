@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, TypeGuard
 
 from controller.games.base import (
@@ -822,7 +823,7 @@ def _alignment_winner(board: list[int], p: int, vacated: int, landed: int, rules
     return None
 
 
-def _has_line(board, p: int, lines, need: int) -> bool:
+def _has_line(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]], need: int) -> bool:
     code = 1 + 2 * p
     for line in lines:
         count = 0

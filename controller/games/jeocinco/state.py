@@ -242,7 +242,7 @@ class JeocincoState(State):
 
     # ---- construction -------------------------------------------------------------------------
     @classmethod
-    def _from(cls, w) -> JeocincoState:
+    def _from(cls, w: _W) -> JeocincoState:
         s = object.__new__(cls)
         s.fast, s.rounds, s.dcap, s.n, s.diag = w.fast, w.rounds, w.dcap, w.n, w.diag
         s.op = tuple(tuple(x) for x in w.op)
