@@ -47,7 +47,6 @@ def _pit_names() -> tuple[str, ...]:
 
 PIT_NAMES = _pit_names()
 PIT_INDEX = {name: i for i, name in enumerate(PIT_NAMES)}
-CORNER_PITS = frozenset(PIT_INDEX[c] for c in ("nw", "ne", "se", "sw"))
 assert len(PIT_NAMES) == NPITS
 
 

@@ -95,7 +95,6 @@ PENT_INDEX: dict[str, int] = {n: i for i, n in enumerate(PENT_NAMES)}
 ALL = (1 << NUM_SLOTS) - 1
 
 PENT_COLOUR: tuple[int, ...] = tuple(p % 4 for p in range(NUM_PENTS))
-PENT_HEX: tuple[int, ...] = tuple(p // 4 for p in range(NUM_PENTS))
 PENT_SLOTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(s for s in range(NUM_SLOTS) if p in SLOT_PENTS[s]) for p in range(NUM_PENTS))
 PENT_MASK: tuple[int, ...] = tuple(sum(1 << s for s in PENT_SLOTS[p]) for p in range(NUM_PENTS))

@@ -305,14 +305,6 @@ class JeocincoState(State):
             return self.order[sum(1 for c in self.col if c >= 0)]
         return self.actor
 
-    @property
-    def phase_name(self) -> str:
-        return self.phase
-
-    @property
-    def _phase(self) -> str:
-        return self.phase
-
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == "roll":
             return list(_DICE_P)

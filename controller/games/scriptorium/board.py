@@ -138,10 +138,6 @@ def parse_location(text: str) -> int | None:
     return "_imo".index(text[0]) * N + p
 
 
-def colour_at(offsets: tuple[int, ...], part: int, position: int) -> int:
-    return COLOUR[part][offsets[part]][position]
-
-
 def meets_middle(offsets: tuple[int, ...], ring: int) -> tuple[str, ...]:
     """The line families by which ``ring`` (Inner or Outer) meets the Middle: every line of the
     family joins two spaces of the same colour."""

@@ -1,4 +1,5 @@
-"""Players' names and colours: one owner (the game), the same on LEDs, displays and in texts."""
+"""The envelope every game shares (base.py): declared options, player counts, players' names and
+colours (one owner, the game: the same on LEDs, displays and in texts)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,22 @@ def test_leds_show_the_games_colours():
     assert player_colour(1, game_colours(state)) == LED_RGB["orange"]
     assert player_colour(1) == PLAYER_COLOURS[1]  # no state: the palette by seat, as before
     assert player_colour(0, (None, None)) == NO_COLOUR
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_options_are_declared_once(game):
+    schema = {o.name: o for o in game.option_schema}
+    assert game.default_options() == {name: o.default for name, o in schema.items()}
+    assert all(o.doc for o in schema.values()), "say what each option does"
+    for o in schema.values():
+        bad = "no such value" if isinstance(o.default, bool) else (o.maximum + 1 if isinstance(o.default, int) else 7)
+        with pytest.raises(ValueError, match=o.name):
+            game.options({o.name: bad})
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_player_counts_are_checked_once(game):
+    assert game.check_players(None) == game.players(None)
+    for n in (game.min_players - 1, game.max_players + 1, True, "2"):
+        with pytest.raises(ValueError, match="players"):
+            game.check_players(n)
