@@ -59,7 +59,7 @@ def test_options_are_declared_once(game):
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
 def test_player_counts_are_checked_once(game):
-    assert game.check_players(None) == game.players(None)
+    assert game.resolve(None, None)[1] == game.players(None)
     for n in (game.min_players - 1, game.max_players + 1, True, "2"):
         with pytest.raises(ValueError, match="players"):
-            game.check_players(n)
+            game.resolve(None, n)

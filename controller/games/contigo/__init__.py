@@ -25,6 +25,14 @@ class ContigoGame(Game):
     max_players = 4
     option_schema = OPTIONS
 
+    def check_players(self, num_players: int | None) -> int:
+        # The count allowed depends on the game played (alignment 2 or 4, capture 2): check_variant
+        # says which, in those words.
+        n = self.players(None) if num_players is None else num_players
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ValueError(f"contigo: number of players must be a whole number, not {num_players!r}")
+        return n
+
     def check_variant(self, options: dict[str, Any], num_players: int) -> None:
         validate(options, num_players)
 
