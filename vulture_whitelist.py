@@ -1,8 +1,24 @@
-"""Names vulture reports as unused that are used, each with why (``vulture ... vulture_whitelist.py``)."""
+"""Names vulture reports as unused that are used: by callers it does not see, by name at run time,
+or as data fields; each with why.
+
+Run by the README's test command as ``vulture controller firmware_bridge hardware bench tests
+vulture_whitelist.py --min-confidence 60`` (see ``scripts/dev``).
+"""
 
 from vulture.whitelist_utils import Whitelist
 
+from controller.games import base, record
+
 _ = Whitelist()
+
+base.ANNOUNCEMENTS  # the event types the conformance suite and docs/mqtt.md check announcements against
+base.Announcement.type  # a TypedDict key: set in every engine's announcements, read by the service's events
+base.Game.channel_positions  # API method (each engine overrides it): controller/demo.py draws the LEDs with it
+record.Record.replay  # the conformance suite replays every record through it (tests/test_conformance.py)
+record.Record.to_dict  # `arbitro journal --export` writes records with it
+record.Record.from_dict  # `arbitro replay` reads them back
+record.Match.apply_text  # the service and `arbitro replay` apply action texts through it
+record.Match.undo  # the service's undo (button and MQTT)
 
 # The wire protocol names every error code the Pico's firmware may send, also those only it raises.
 _.ERR_SCAN_OVERRUN
@@ -22,6 +38,7 @@ _.reported
 # pytest finds fixtures by name; the registry finds an engine module's GAME by name.
 _.mock_pins
 _.twin
+_.screenshots
 _.GAME
 # paho reads MQTT 5 properties by attribute name.
 _.SessionExpiryInterval

@@ -11,13 +11,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from controller.games.base import PALETTE, ColourName, State
 from hardware.layout import Layout
 from hardware.leds import OFF, RGB
 
-PLAYER_COLOURS: list[RGB] = [(255, 32, 0), (0, 64, 255), (0, 200, 40), (230, 180, 0), (170, 0, 200), (0, 190, 190)]
+LED_RGB: dict[ColourName, RGB] = {
+    "red": (255, 32, 0), "orange": (255, 70, 0), "yellow": (230, 180, 0), "green": (0, 200, 40),
+    "blue": (0, 64, 255), "violet": (170, 0, 200), "brown": (110, 35, 0), "cyan": (0, 190, 190),
+}
+"""How a NeoPixel shows each of the games' colours (``controller.games.base.ColourName``): the
+display's hex values look wrong on an LED (too dim, yellow turns green), so the LEDs have their own.
+A brown stick can only be a dim orange."""
+NO_COLOUR: RGB = (60, 60, 60)
+"""A player the game has given no colour yet (Jeocinco while colours are chosen)."""
+PLAYER_COLOURS: list[RGB] = [LED_RGB[c] for c in PALETTE]
+"""By seat, for callers that know no state (the games' own colours come from ``game_colours``)."""
 RED: RGB = (255, 0, 0)
 AMBER: RGB = (255, 110, 0)
 BLUE: RGB = (0, 0, 255)
@@ -38,9 +49,21 @@ class LedScene:
     ambiguous: bool = False
     aligned: bool = False
     offsets_to_turn: tuple[tuple[str, int], ...] = ()  # (encoder channel, spaces still to turn)
+    colours: tuple[ColourName | None, ...] = ()
+    """Each player's colour in the game (``game_colours(state)``); empty: the palette by seat."""
 
 
-def player_colour(player: int) -> RGB:
+def game_colours(state: State) -> tuple[ColourName | None, ...]:
+    """Each player's colour as the game gives it, for :attr:`LedScene.colours`."""
+    return tuple(state.player_colour(p) for p in range(state.num_players))
+
+
+def player_colour(player: int, colours: Sequence[ColourName | None] = ()) -> RGB:
+    """The LED colour of ``player``: his colour in the game when ``colours`` (``game_colours``) is
+    given, else the palette by seat."""
+    if colours and 0 <= player < len(colours):
+        name = colours[player]
+        return NO_COLOUR if name is None else LED_RGB[name]
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 
 
@@ -55,12 +78,12 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
     board_leds = [i for leds in layout.leds_of.values() for i in leds]
     status = layout.status_leds
     if scene.player == -2:
-        colours = [player_colour(w) for w in scene.winners] or [WHITE]
+        colours = [player_colour(w, scene.colours) for w in scene.winners] or [WHITE]
         for n, i in enumerate(board_leds):
             frame[i] = colours[(n + int(blink_on)) % len(colours)]
         _light(frame, status, colours[0])
         return frame
-    colour = player_colour(scene.player) if scene.player >= 0 else AMBER
+    colour = player_colour(scene.player, scene.colours) if scene.player >= 0 else AMBER
     for channel in scene.targets:
         _light(frame, layout.leds_of.get(channel, ()), colour)
     for channel, spaces in scene.offsets_to_turn:  # clockwise from the first LED, or back from the last

@@ -26,23 +26,37 @@ a player enters for a physical die), so every game replays exactly from its seed
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from enum import StrEnum
+from typing import Any, ClassVar, Final, Literal, TypedDict, TypeGuard, TypeVar, get_args
 
-CHANCE = -1
+CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
 
-TERMINAL = -2
+TERMINAL: Final = -2
 """``current_player`` once the game is over."""
 
 Action = Hashable
-"""An engine's action: any hashable, immutable value (usually a small frozen dataclass or tuple)."""
+"""An engine's action: any hashable, immutable value. Every engine uses tagged tuples
+(``("place", 12)``) and names their exact shapes in a type alias of its own."""
 
+OptionValue = bool | int | str
 Options = Mapping[str, Any]
+"""Variant options as given (a caller's mapping). Resolved options (:meth:`Game.options`) hold only
+values their :class:`Option` accepts."""
 
-ANNOUNCEMENTS = ("capture", "tower", "dispute", "bridge_lost", "crash", "ate", "sync", "aligned", "pin")
+AnnouncementType = Literal["capture", "tower", "dispute", "bridge_lost", "crash", "ate", "sync", "aligned", "pin"]
+ANNOUNCEMENTS: Final[tuple[AnnouncementType, ...]] = get_args(AnnouncementType)
 """The kinds of things ``State.announcements`` may report (each becomes an MQTT event type)."""
+
+
+class Announcement(TypedDict):
+    """Something a move made happen that players and displays want announced."""
+
+    type: AnnouncementType
+    player: int | None
+    text: str
 
 
 class IllegalAction(ValueError):
@@ -62,8 +76,9 @@ class BadPosition(ValueError):
     """A position text that does not describe a state of this game."""
 
 
-class ChannelKind:
-    """What a sensor channel reports."""
+class ChannelKind(StrEnum):
+    """What a sensor channel reports. A ``StrEnum``: each kind equals its name as text, the word
+    layout files and the MCU protocol use."""
 
     PRESENCE = "presence"
     """0 or 1: a piece, stick, pawn or pin is there."""
@@ -80,9 +95,132 @@ class Channel:
     """One logical sensor channel: a slot, square, pit, ring position, grid edge or encoder."""
 
     name: str
-    kind: str
+    kind: ChannelKind
     maximum: int = 1
     """Largest value the channel can report (1 for presence)."""
+
+
+# --------------------------------------------------------------------------- players and colours
+
+ColourName = Literal["red", "orange", "yellow", "green", "blue", "violet", "brown", "cyan"]
+"""The colours a game may give its players (the pieces' colours on the real board)."""
+
+COLOUR_HEX: Final[Mapping[ColourName, str]] = {
+    "red": "#d62728", "orange": "#f77f00", "yellow": "#e0b000", "green": "#2a9d48",
+    "blue": "#1f5fbf", "violet": "#8e44ad", "brown": "#8c564b", "cyan": "#17a2b8",
+}
+"""How displays draw each colour. The LEDs have their own values for the same names
+(``controller.ledview.LED_RGB``): a NeoPixel needs other numbers to look the same."""
+
+NO_COLOUR_HEX: Final = "#888888"
+"""A player the game has given no colour yet (Jeocinco before the colours are chosen)."""
+
+PALETTE: Final[tuple[ColourName, ...]] = ("red", "blue", "green", "yellow", "violet", "cyan")
+"""Colours of games whose pieces have none of their own, by seat."""
+
+
+def is_colour(name: object) -> TypeGuard[ColourName]:
+    """Whether ``name`` is one of the colour names (a layout file's colours are plain text)."""
+    return name in COLOUR_HEX
+
+
+class PlayerInfo(TypedDict):
+    """A player as displays and MQTT show him: ``colour`` is ``#rrggbb``."""
+
+    index: int
+    name: str
+    colour: str
+
+
+# --------------------------------------------------------------------------- position texts
+
+def parse_int(text: str, lo: int = 0, hi: int = 10**6) -> int:
+    """A whole number written plainly (ASCII digits, no sign, no leading zero) from ``lo`` to ``hi``;
+    ``ValueError`` otherwise."""
+    if not (text.isascii() and text.isdigit()) or (len(text) > 1 and text[0] == "0") or len(text) > 7:
+        raise ValueError(f"{text[:20]!r} is not a whole number")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise ValueError(f"{value} is not from {lo} to {hi}")
+    return value
+
+
+def read_fields(text: object, game: str, keys: Sequence[str]) -> dict[str, str]:
+    """The fields of a one-line position text ``<game> key=value key=value ...`` holding exactly
+    ``keys``, in that order; :class:`BadPosition` for anything else."""
+    if not isinstance(text, str) or "\n" in text:
+        raise BadPosition(f"a {game} position is one line of text")
+    words = text.split(" ")
+    if words[0] != game:
+        raise BadPosition(f"a {game} position starts with '{game}'")
+    if len(words) != len(keys) + 1:
+        raise BadPosition(f"a {game} position has {len(keys)} fields after '{game}' ({'=... '.join(keys)}=...),"
+                          f" not {len(words) - 1}")
+    fields: dict[str, str] = {}
+    for key, word in zip(keys, words[1:], strict=True):
+        k, sep, value = word.partition("=")
+        if k != key or not sep:
+            raise BadPosition(f"expected the field {key}=... but found {word[:40]!r}")
+        fields[key] = value
+    return fields
+
+
+def write_fields(game: str, fields: Iterable[tuple[str, object]]) -> str:
+    """The one-line position text ``<game> key=value ...`` that :func:`read_fields` reads back."""
+    return " ".join([game, *(f"{key}={value}" for key, value in fields)])
+
+
+S = TypeVar("S", bound="State")
+A = TypeVar("A", bound=Hashable)
+
+
+def find_action(action: object, legal: Sequence[A]) -> A | None:
+    """The action of ``legal`` equal to ``action`` (so typed as the engine's own), or None: how an
+    engine that checks every action against its legal list takes a caller's value in."""
+    try:
+        return legal[legal.index(action)]
+    except (ValueError, TypeError):
+        return None
+
+
+def canonical(state: S, text: str) -> S:
+    """``state``, read from ``text``, if ``text`` is exactly how it is written: a position has one text."""
+    written = state.to_text()
+    if written != text:
+        diff = next((f"{a[:40]!r} should read {b[:40]!r}" for a, b in zip(text.split(" "), written.split(" "),
+                                                                           strict=False) if a != b),
+                    "the text has extra or missing parts")
+        raise BadPosition(f"not a position in its canonical form: {diff}")
+    return state
+
+
+# --------------------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class Option:
+    """One variant option, declared once: the default says its type (true/false, a whole number
+    from ``minimum`` to ``maximum``, or a text from ``choices``)."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[str, ...] = ()
+    """For a text option, the values it may take (empty: the game checks the text itself)."""
+    minimum: int = 0
+    maximum: int = 0
+    doc: str = ""
+
+    def check(self, game: str, value: object) -> None:
+        """``ValueError`` naming the option when ``value`` is not one it accepts."""
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{game}: option {self.name} must be true or false, not {value!r}")
+        elif isinstance(self.default, int):
+            if isinstance(value, bool) or not isinstance(value, int) or not self.minimum <= value <= self.maximum:
+                raise ValueError(f"{game}: option {self.name} must be a whole number from {self.minimum} to"
+                                 f" {self.maximum}, not {value!r}")
+        elif not isinstance(value, str) or (self.choices and value not in self.choices):
+            allowed = " or ".join(repr(c) for c in self.choices) if self.choices else "a text"
+            raise ValueError(f"{game}: option {self.name} must be {allowed}, not {value!r}")
 
 
 class State(ABC):
@@ -169,12 +307,42 @@ class State(ABC):
         before, after = self.physical_view(), self.apply(action).physical_view()
         return {c: v for c, v in after.items() if before[c] != v}
 
-    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
+    def announcements(self, action: Action, after: State) -> list[Announcement]:
         """What the legal ``action`` made happen, beyond itself, that players and displays want
         announced, each as ``{"type": one of ANNOUNCEMENTS, "player": index or None, "text": words}``:
         a capture, a tower, a crash, the rings aligning. ``after`` is ``self.apply(action)``.
         Public information only; none by default."""
         return []
+
+    def safe_action_text(self, action: object) -> str:
+        """The action's text if it has one here, else its repr (for error messages about junk)."""
+        try:
+            return self.action_to_text(action)
+        except Exception:
+            return repr(action)
+
+    def illegal(self, action: object, reason: str) -> IllegalAction:
+        """The :class:`IllegalAction` to raise for ``action``, named by its text when it has one."""
+        return IllegalAction(self.safe_action_text(action), reason)
+
+    # ------------------------------------------------------------------ players
+    def player_name(self, player: int) -> str:
+        """How texts and displays name ``player`` (``"player 0"`` unless the game names its seats)."""
+        return f"player {player}"
+
+    def player_colour(self, player: int) -> ColourName | None:
+        """The colour of ``player``'s pieces on the board (None while the game has given none); the
+        LEDs and displays show him in it."""
+        return PALETTE[player % len(PALETTE)]
+
+    def player_info(self) -> list[PlayerInfo]:
+        """Every player's index, name and colour (``#rrggbb``) for MQTT's state and displays."""
+        out: list[PlayerInfo] = []
+        for p in range(self.num_players):
+            colour = self.player_colour(p)
+            out.append({"index": p, "name": self.player_name(p),
+                        "colour": NO_COLOUR_HEX if colour is None else COLOUR_HEX[colour]})
+        return out
 
     def public_view(self) -> dict[str, Any]:
         """A JSON-able picture of what every player may see (for MQTT and displays)."""
@@ -202,23 +370,48 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int] = 0
     """Players in a game when none are given (0: ``min_players``)."""
+    option_schema: ClassVar[tuple[Option, ...]] = ()
+    """Every variant option: name, default and the values it accepts."""
 
     def players(self, num_players: int | None = None) -> int:
         """``num_players``, or the game's default when it is None or 0."""
         return num_players or self.default_players or self.min_players
 
-    @abstractmethod
     def default_options(self) -> dict[str, Any]:
         """Every variant option with its default value."""
+        return {o.name: o.default for o in self.option_schema}
 
     def options(self, given: Options | None = None) -> dict[str, Any]:
-        """``given`` merged over the defaults; unknown keys are a :class:`ValueError`."""
+        """``given`` merged over the defaults, every value checked against its :class:`Option`;
+        unknown keys and bad values are a :class:`ValueError`."""
+        schema = {o.name: o for o in self.option_schema}
         merged = self.default_options()
         for key, value in (given or {}).items():
             if key not in merged:
                 raise ValueError(f"{self.name}: unknown option {key!r} (known: {sorted(merged)})")
+            if key in schema:
+                schema[key].check(self.name, value)
             merged[key] = value
         return merged
+
+    def check_players(self, num_players: int | None) -> int:
+        """The number of players (the default for None), or a :class:`ValueError` outside the game's range."""
+        n = self.players(None) if num_players is None else num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.name}: {self.min_players} to {self.max_players} players, not {num_players!r}")
+        return n
+
+    def check_variant(self, options: dict[str, Any], num_players: int) -> None:
+        """A :class:`ValueError` for a combination of options and players the rules do not allow
+        (each value on its own is already checked). None by default."""
+        return None
+
+    def resolve(self, options: Options | None, num_players: int | None) -> tuple[dict[str, Any], int]:
+        """The options (defaults filled in) and number of players of a variant, all checked."""
+        opts = self.options(options)
+        n = self.check_players(num_players)
+        self.check_variant(opts, n)
+        return opts, n
 
     @abstractmethod
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> State:
@@ -247,4 +440,3 @@ class Game(ABC):
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
         """An upper bound on the number of actions (chance included) of any game; where the rules
         allow endless play, the engine ends the game by a documented rule within it."""
-

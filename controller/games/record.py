@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games.base import CHANCE, Action, State
+from controller.games.base import CHANCE, Action, Announcement, State
 from controller.games.registry import get_game
 
 
@@ -21,8 +21,10 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise ValueError("not a chance node")
-    actions, weights = zip(*outcomes, strict=True)
-    return rng.choices(actions, weights=weights, k=1)[0]
+    actions = [a for a, _ in outcomes]
+    weights = [w for _, w in outcomes]
+    chosen: Action = rng.choices(actions, weights=weights, k=1)[0]
+    return chosen
 
 
 @dataclass
@@ -73,7 +75,7 @@ class Match:
         self._chance_nodes = [0]  # chance nodes resolved before each state of the history
         self.public_log: list[str] = []
         """Each recorded action as everyone may see it (``State.public_action_text``)."""
-        self.announced: list[list[dict[str, Any]]] = []
+        self.announced: list[list[Announcement]] = []
         """What each recorded action made happen (``State.announcements``)."""
         for text in record.actions:
             action = self.state.action_from_text(text)

@@ -25,7 +25,10 @@ def get_game(name: str) -> Game:
         module = ENGINES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(ENGINES) or 'none'}") from None
-    return import_module(module).GAME
+    game = import_module(module).GAME
+    if not isinstance(game, Game):
+        raise TypeError(f"{module}.GAME is not a Game")
+    return game
 
 
 def all_games() -> list[Game]:

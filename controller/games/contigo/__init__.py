@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.games.base import Channel, ChannelKind, Game, Options
 from controller.games.contigo.geometry import PIT_NAMES, SQUARE_NAMES
-from controller.games.contigo.rules import DEFAULTS, TOTAL_BEADS, validate
+from controller.games.contigo.rules import OPTIONS, TOTAL_BEADS, validate
 from controller.games.contigo.state import ContigoState, new_state, state_from_text
 
 __all__ = ["GAME", "ContigoGame", "ContigoState"]
@@ -23,25 +23,28 @@ class ContigoGame(Game):
     title = "Contigo"
     min_players = 2
     max_players = 4
+    option_schema = OPTIONS
 
-    def default_options(self) -> dict[str, Any]:
-        return dict(DEFAULTS)
+    def check_players(self, num_players: int | None) -> int:
+        # The count allowed depends on the game played (alignment 2 or 4, capture 2): check_variant
+        # says which, in those words.
+        n = self.players(None) if num_players is None else num_players
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ValueError(f"contigo: number of players must be a whole number, not {num_players!r}")
+        return n
 
-    def _resolve(self, options: Options | None, num_players: int | None) -> tuple[dict[str, Any], int]:
-        opts = self.options(options)
-        n = 2 if num_players is None else num_players
-        validate(opts, n)
-        return opts, n
+    def check_variant(self, options: dict[str, Any], num_players: int) -> None:
+        validate(options, num_players)
 
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> ContigoState:
-        opts, n = self._resolve(options, num_players)
+        opts, n = self.resolve(options, num_players)
         return new_state(opts, n)
 
     def state_from_text(self, text: str) -> ContigoState:
         return state_from_text(self, text)
 
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
-        opts, n = self._resolve(options, num_players)
+        opts, n = self.resolve(options, num_players)
         top_code = 2 * n if opts["game"] == "capture" else 2 * n - 1
         return ([Channel(f"sq:{s}", ChannelKind.PIECE, top_code) for s in SQUARE_NAMES]
                 + [Channel(f"pit:{p}", ChannelKind.COUNT, TOTAL_BEADS) for p in PIT_NAMES])
@@ -74,12 +77,12 @@ class ContigoGame(Game):
         ]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
-        opts, _ = self._resolve(options, num_players)
+        opts, _ = self.resolve(options, num_players)
         if opts["game"] == "capture":
             # who starts, then per turn a pawn move, pick-ups and drops (each at least one bead)
-            return 1 + opts["turn_limit"] * (1 + 2 * TOTAL_BEADS)
+            return 1 + int(opts["turn_limit"]) * (1 + 2 * TOTAL_BEADS)
         # who starts, then two actions (pawn move, bead move) per turn
-        return 1 + 2 * opts["turn_limit"]
+        return 1 + 2 * int(opts["turn_limit"])
 
 
 GAME = ContigoGame()

@@ -47,7 +47,6 @@ def _pit_names() -> tuple[str, ...]:
 
 PIT_NAMES = _pit_names()
 PIT_INDEX = {name: i for i, name in enumerate(PIT_NAMES)}
-CORNER_PITS = frozenset(PIT_INDEX[c] for c in ("nw", "ne", "se", "sw"))
 assert len(PIT_NAMES) == NPITS
 
 
@@ -87,6 +86,14 @@ def direction_between(a: int, b: int) -> tuple[int, int] | None:
         if b in ray:
             return d, ray.index(b) + 1
     return None
+
+
+def leg(a: int, b: int) -> tuple[int, int]:
+    """(direction, distance) from a to b, which lie on one row or column (a leg of an L)."""
+    db = direction_between(a, b)
+    if db is None:
+        raise ValueError(f"{square_name(b)} is not straight from {square_name(a)}")
+    return db
 
 
 def _lines() -> tuple[tuple[int, ...], ...]:

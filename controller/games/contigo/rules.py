@@ -3,30 +3,32 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
+from controller.games.base import ColourName, Option
 from controller.games.contigo.geometry import NPITS, NSQ, SQUARE_INDEX, rotate
 
-COLORS = ("red", "blue", "green", "yellow")
+COLORS: tuple[ColourName, ...] = ("red", "blue", "green", "yellow")
+"""Each seat's colour, which is also the player's name in texts ("start red", "result=blue")."""
 LETTERS = "rbgy"
 BEADS_PER_PIT = 2
 TOTAL_BEADS = BEADS_PER_PIT * NPITS  # 56
 CAPTURE_MEN = 12  # men per player in the capture game (one double = two of them stacked)
 CAPTURE_WIN = 7  # men to capture to win
 
-DEFAULTS: dict[str, Any] = {
-    "game": "alignment",
-    "form": "straight",
-    "win": "four",
-    "turn_limit": 200,
-    "spread_limit": 0,
-}
 GAMES = ("alignment", "capture")
 FORMS = ("straight", "L")
 WINS = ("four", "five")
 MAX_TURN_LIMIT = 10_000
 MAX_SPREAD_LIMIT = 56
-"""``spread_limit`` 0 (the default) is no limit; 1..56 makes larger pick-ups go all into one pit."""
+OPTIONS = (
+    Option("game", "alignment", choices=GAMES, doc="the alignment game (2 or 4 players) or the capture game (2)"),
+    Option("form", "straight", choices=FORMS, doc="straight moves, or the advanced form's L moves"),
+    Option("win", "four", choices=WINS, doc="four on a line, or the 2-player variant's five in a row or column"),
+    Option("turn_limit", 200, minimum=1, maximum=MAX_TURN_LIMIT, doc="turns before the game ends in a draw"),
+    Option("spread_limit", 0, minimum=0, maximum=MAX_SPREAD_LIMIT,
+           doc="0 is no limit; 1..56 makes larger pick-ups go all into one pit"),
+)
 
 
 def single(p: int) -> int:
@@ -40,20 +42,9 @@ def double(p: int) -> int:
 
 
 def validate(options: dict[str, Any], num_players: int) -> None:
-    """Raise ValueError with a clear message for any bad option value or player count."""
-    game, form, win = options["game"], options["form"], options["win"]
-    if game not in GAMES:
-        raise ValueError(f"contigo: option game must be one of {GAMES}, not {game!r}")
-    if form not in FORMS:
-        raise ValueError(f"contigo: option form must be one of {FORMS}, not {form!r}")
-    if win not in WINS:
-        raise ValueError(f"contigo: option win must be one of {WINS}, not {win!r}")
-    for key, bottom, top in (("turn_limit", 1, MAX_TURN_LIMIT), ("spread_limit", 0, MAX_SPREAD_LIMIT)):
-        value = options[key]
-        if not isinstance(value, int) or isinstance(value, bool) or not bottom <= value <= top:
-            raise ValueError(f"contigo: option {key} must be a whole number from {bottom} to {top}, not {value!r}")
-    if not isinstance(num_players, int) or isinstance(num_players, bool):
-        raise ValueError(f"contigo: number of players must be a whole number, not {num_players!r}")
+    """Raise ValueError for a game, options and player count that do not go together (each value
+    on its own is checked by :data:`OPTIONS` and the player range)."""
+    game, win = options["game"], options["win"]
     if game == "alignment" and num_players not in (2, 4):
         raise ValueError(f"contigo: the alignment game is for 2 or 4 players, not {num_players}")
     if game == "capture" and num_players != 2:
@@ -104,8 +95,25 @@ def initial_board(game: str, num_players: int) -> tuple[int, ...]:
     return tuple(board)
 
 
+Drops = tuple[tuple[int, int], ...]
+"""(pit, beads) per pit a bead move drops into, pits in ring order."""
+StartAction = tuple[Literal["start"], int]
+"""Chance: who starts (the hidden bead)."""
+MoveAction = tuple[Literal["m"], int, int]
+"""A pawn move: from square, to square (a capture when an enemy is there)."""
+PassAction = tuple[Literal["p"], int, int]
+"""Capture game: the double on the first square hands its second man to the single on the second."""
+BeadAction = tuple[Literal["b"], int, Drops]
+"""A bead move in one action: from pit, drops (the alignment game's k beads go into one pit)."""
+TakeAction = tuple[Literal["t"], int, int]
+"""Capture game: pick up that many beads from a pit."""
+DropAction = tuple[Literal["d"], int, int]
+"""Capture game: drop that many of the beads in the hand into a pit."""
+ContigoAction = StartAction | MoveAction | PassAction | BeadAction | TakeAction | DropAction
+
+
 @cache
-def bead_tables() -> tuple[tuple[tuple, ...], tuple[tuple[int, ...], ...]]:
+def bead_tables() -> tuple[tuple[tuple[BeadAction, ...], ...], tuple[tuple[int, ...], ...]]:
     """The alignment game's bead actions from each pit, ordered by beads taken, and prefix lengths.
 
     Returns (ACTIONS, END): ACTIONS[src] lists the bead actions taking k = 1, 2, ... beads from
@@ -116,14 +124,15 @@ def bead_tables() -> tuple[tuple[tuple, ...], tuple[tuple[int, ...], ...]]:
     either way round the ring (one action when both ways reach the same pit). The capture game's
     bead move is several actions (take, then drop pit by pit), listed by the state.
     """
-    actions_all, ends_all = [], []
+    actions_all: list[tuple[BeadAction, ...]] = []
+    ends_all: list[tuple[int, ...]] = []
     for src in range(NPITS):
-        actions: list[tuple] = []
-        seen: set[tuple] = set()
+        actions: list[BeadAction] = []
+        seen: set[BeadAction] = set()
         ends = [0]
         for k in range(1, TOTAL_BEADS + 1):
             for dst in ((src + k) % NPITS, (src - k) % NPITS):
-                action = ("b", src, ((dst, k),))
+                action: BeadAction = ("b", src, ((dst, k),))
                 if dst != src and action not in seen:
                     seen.add(action)
                     actions.append(action)

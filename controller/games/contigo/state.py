@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, TypeGuard
 
-from controller.games.base import CHANCE, TERMINAL, Action, BadPosition, Game, IllegalAction, State
+from controller.games.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Announcement,
+    BadPosition,
+    ColourName,
+    Game,
+    IllegalAction,
+    State,
+    canonical,
+    parse_int,
+    read_fields,
+    write_fields,
+)
 from controller.games.contigo.geometry import (
     DIR_NAMES,
     GOV,
@@ -21,6 +36,7 @@ from controller.games.contigo.geometry import (
     SQUARE_INDEX,
     SQUARE_NAMES,
     direction_between,
+    leg,
     ring_distance,
 )
 from controller.games.contigo.rules import (
@@ -28,16 +44,56 @@ from controller.games.contigo.rules import (
     CAPTURE_MEN,
     CAPTURE_WIN,
     COLORS,
-    DEFAULTS,
     LETTERS,
+    OPTIONS,
     TOTAL_BEADS,
+    BeadAction,
+    ContigoAction,
+    DropAction,
+    MoveAction,
+    PassAction,
+    StartAction,
+    TakeAction,
     bead_tables,
     initial_board,
     validate,
 )
 
 PHASES = ("start", "move", "beads", "drop", "over")
-OPTION_KEYS = tuple(DEFAULTS)
+OPTION_KEYS = tuple(o.name for o in OPTIONS)
+POSITION_KEYS = ("game", "form", "win", "turn_limit", "spread_limit", "players", "board", "pits", "to", "phase",
+                 "hand", "turn", "captured", "result")
+"""The fields of a position text, in order."""
+
+
+def _is_start(action: object) -> TypeGuard[StartAction]:
+    return isinstance(action, tuple) and len(action) == 2 and action[0] == "start" and _whole(action[1])
+
+
+def _is_pawn(action: object) -> TypeGuard[MoveAction | PassAction]:
+    return (isinstance(action, tuple) and len(action) == 3 and action[0] in ("m", "p")
+            and all(_whole(x) and 0 <= x < NSQ for x in action[1:]))
+
+
+def _is_beads(action: object) -> TypeGuard[BeadAction]:
+    if not (isinstance(action, tuple) and len(action) == 3 and action[0] == "b" and _whole(action[1])
+            and 0 <= action[1] < NPITS and isinstance(action[2], tuple) and action[2]):
+        return False
+    return all(isinstance(item, tuple) and len(item) == 2 and all(_whole(x) for x in item)
+               and 0 <= item[0] < NPITS and item[1] >= 1 for item in action[2])
+
+
+def _is_hand_action(action: object) -> TypeGuard[TakeAction | DropAction]:
+    return (isinstance(action, tuple) and len(action) == 3 and action[0] in ("t", "d")
+            and _whole(action[1]) and _whole(action[2]) and 0 <= action[1] < NPITS and action[2] >= 1)
+
+
+def _is_action(action: object) -> TypeGuard[ContigoAction]:
+    return _is_start(action) or _is_pawn(action) or _is_beads(action) or _is_hand_action(action)
+
+
+def _whole(x: object) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _owner(code: int) -> int:
@@ -75,7 +131,7 @@ class Rules:
         self.bead_actions, self.bead_ends = bead_tables() if self.alignment else ((), ())
 
 
-_RULES: dict[tuple, Rules] = {}
+_RULES: dict[tuple[object, ...], Rules] = {}
 
 
 def get_rules(options: dict[str, Any], n: int) -> Rules:
@@ -95,20 +151,15 @@ CW, ACW = 1, 2
 WAYS_TEXT = {CW | ACW: "both", CW: "cw", ACW: "acw"}
 
 
-class Hand(tuple):
+class Hand(NamedTuple):
     """Capture game, between the pick-up and the last drop: (pit, taken, left, ways) — the pit the
     beads came from, how many were taken (the range), how many are still in the hand, and the
     directions round the ring the drops so far leave open (``CW | ACW`` until a drop decides)."""
 
-    __slots__ = ()
-
-    def __new__(cls, pit: int, taken: int, left: int, ways: int) -> Hand:
-        return super().__new__(cls, (pit, taken, left, ways))
-
-    pit = property(lambda self: self[0])
-    taken = property(lambda self: self[1])
-    left = property(lambda self: self[2])
-    ways = property(lambda self: self[3])
+    pit: int
+    taken: int
+    left: int
+    ways: int
 
     def reaches(self, dst: int) -> int:
         """The directions still open in which ``dst`` lies within range (0: out of range)."""
@@ -235,11 +286,11 @@ class ContigoState(State):
             out.append(t)
         return out
 
-    def _pawn_actions(self, p: int) -> list[tuple]:
+    def _pawn_actions(self, p: int) -> list[Action]:
         board = self.board
         single_code = 1 + 2 * p
         double_code = 2 + 2 * p
-        out = []
+        out: list[Action] = []
         for s in range(NSQ):
             code = board[s]
             if code != single_code and code != double_code:
@@ -259,24 +310,25 @@ class ContigoState(State):
                 return True
         return False
 
-    def _bead_actions(self) -> list[tuple]:
-        out: list[tuple] = []
+    def _bead_actions(self) -> list[Action]:
+        out: list[Action] = []
         acts, ends = self.rules.bead_actions, self.rules.bead_ends
         for src, c in enumerate(self.pits):
             if c:
                 out += acts[src][: ends[src][c]]
         return out
 
-    def _take_actions(self, only: int | None = None) -> list[tuple]:
+    def _take_actions(self, only: int | None = None) -> list[Action]:
         """Capture game: pick up 1.. all the beads of a pit (or, before any drop, more from the pit
         already picked from)."""
         pits = self.pits
         srcs = range(NPITS) if only is None else (only,)
         return [("t", src, j) for src in srcs for j in range(1, pits[src] + 1)]
 
-    def _drop_actions(self) -> list[tuple]:
+    def _drop_actions(self) -> list[Action]:
         """Capture game: drop some of the beads in the hand into one pit within range."""
         hand = self.hand
+        assert hand is not None, "the drop phase has beads in the hand"
         limit = self.rules.spread_limit
         if limit and hand.taken > limit:  # the spread limit (a variant): all into one pit
             counts: range | tuple[int, ...] = (hand.left,)
@@ -292,6 +344,7 @@ class ContigoState(State):
             return self._take_actions() if self.rules.capture else self._bead_actions()
         if phase == "drop":
             hand = self.hand
+            assert hand is not None, "the drop phase has beads in the hand"
             out = self._take_actions(hand.pit) if hand.left == hand.taken else []
             return out + self._drop_actions()
         if phase == "start":
@@ -304,52 +357,63 @@ class ContigoState(State):
         n = self.rules.n
         return [(("start", p), 1.0 / n) for p in range(n)]
 
+    # ----------------------------------------------------------------- players
+    def player_name(self, player: int) -> str:
+        return COLORS[player]
+
+    def player_colour(self, player: int) -> ColourName:
+        return COLORS[player]
+
     # ----------------------------------------------------------------- applying actions
     def apply(self, action: Action) -> ContigoState:
-        text = self._safe_text(action)
         if self.player == TERMINAL:
-            raise IllegalAction(text, "the game is over")
+            raise self.illegal(action, "the game is over")
         if not isinstance(action, tuple) or not action:
-            raise IllegalAction(text, "not a Contigo action")
+            raise self.illegal(action, "not a Contigo action")
         kind = action[0]
         if self.phase_ == "start":
-            if kind != "start" or len(action) != 2 or action[1] not in range(self.rules.n):
-                raise IllegalAction(text, "first the hidden bead decides who starts (a chance outcome)")
+            if not _is_start(action) or action[1] not in range(self.rules.n):
+                raise self.illegal(action, "first the hidden bead decides who starts (a chance outcome)")
             p = action[1]
             phase = "move" if self._has_pawn_move(p) else "beads"
             return ContigoState(self.rules, self.board, self.pits, p, phase, 0, self.captured, None)
         if kind == "start":
-            raise IllegalAction(text, "who starts was decided already")
+            raise self.illegal(action, "who starts was decided already")
         if kind in ("m", "p"):
             if self.phase_ != "move":
-                raise IllegalAction(text, "you have made your pawn move (or have none): now move beads")
-            if len(action) != 3 or not all(isinstance(x, int) and 0 <= x < NSQ for x in action[1:]):
-                raise IllegalAction(text, "not a Contigo pawn move")
+                raise self.illegal(action, "you have made your pawn move (or have none): now move beads")
+            if not _is_pawn(action):
+                raise self.illegal(action, "not a Contigo pawn move")
             reason = self._explain_pawn(action)
             if reason:
-                raise IllegalAction(text, reason)
+                raise self.illegal(action, reason)
             return self._after_pawn(action)
         if kind in ("b", "t", "d"):
             if self.phase_ == "move":
-                raise IllegalAction(text, "first move a pawn; the bead move ends the turn")
+                raise self.illegal(action, "first move a pawn; the bead move ends the turn")
             if kind == "b":
+                if not _is_beads(action):
+                    raise self.illegal(action, "not a Contigo bead move")
                 reason = self._explain_beads(action)
                 if reason:
-                    raise IllegalAction(text, reason)
+                    raise self.illegal(action, reason)
                 return self._after_beads(action)
-            reason = self._explain_take(action) if kind == "t" else self._explain_drop(action)
+            if self.rules.alignment:
+                raise self.illegal(action, "in the alignment game a bead move is one action: beads n-a>n-c 2")
+            if not _is_hand_action(action):
+                raise self.illegal(action, "not a Contigo bead move")
+            if action[0] == "t":
+                reason = self._explain_take(action)
+                if reason:
+                    raise self.illegal(action, reason)
+                return self._after_take(action)
+            reason = self._explain_drop(action)
             if reason:
-                raise IllegalAction(text, reason)
-            return self._after_take(action) if kind == "t" else self._after_drop(action)
-        raise IllegalAction(text, "not a Contigo action")
+                raise self.illegal(action, reason)
+            return self._after_drop(action)
+        raise self.illegal(action, "not a Contigo action")
 
-    def _safe_text(self, action: Action) -> str:
-        try:
-            return self.action_to_text(action)
-        except Exception:
-            return repr(action)
-
-    def _after_pawn(self, action: tuple) -> ContigoState:
+    def _after_pawn(self, action: MoveAction | PassAction) -> ContigoState:
         kind, s, t = action
         board = list(self.board)
         p = self.player
@@ -376,7 +440,7 @@ class ContigoState(State):
             return ContigoState(rules, board_t, self.pits, TERMINAL, "over", self.turn, captured, winner)
         return ContigoState(rules, board_t, self.pits, p, "beads", self.turn, captured, None)
 
-    def _after_beads(self, action: tuple) -> ContigoState:
+    def _after_beads(self, action: BeadAction) -> ContigoState:
         _, src, drops = action
         pits = list(self.pits)
         for dst, c in drops:
@@ -384,7 +448,7 @@ class ContigoState(State):
             pits[dst] += c
         return self._next_turn(tuple(pits))
 
-    def _after_take(self, action: tuple) -> ContigoState:
+    def _after_take(self, action: TakeAction) -> ContigoState:
         _, src, j = action
         pits = list(self.pits)
         pits[src] -= j
@@ -393,11 +457,12 @@ class ContigoState(State):
         return ContigoState(self.rules, self.board, tuple(pits), self.player, "drop", self.turn, self.captured,
                             None, Hand(src, taken, taken, CW | ACW))
 
-    def _after_drop(self, action: tuple) -> ContigoState:
+    def _after_drop(self, action: DropAction) -> ContigoState:
         _, dst, c = action
         pits = list(self.pits)
         pits[dst] += c
         hand = self.hand
+        assert hand is not None, "a drop follows a pick-up"
         if hand.left == c:
             return self._next_turn(tuple(pits))
         return ContigoState(self.rules, self.board, tuple(pits), self.player, "drop", self.turn, self.captured,
@@ -416,7 +481,7 @@ class ContigoState(State):
         return nxt
 
     # ----------------------------------------------------------------- reasons
-    def _explain_pawn(self, action: tuple) -> str | None:
+    def _explain_pawn(self, action: MoveAction | PassAction) -> str | None:
         kind, s, t = action
         rules, board, p = self.rules, self.board, self.player
         sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
@@ -469,8 +534,8 @@ class ContigoState(State):
             return f"{sn}-{tn} is straight, but {who} always moves in an L: two straight legs at right angles"
         reasons = []
         for corner in (rt * SIZE + fs, rs * SIZE + ft):  # north/south first, then east/west first
-            d1, m1 = direction_between(s, corner)
-            d2, m2 = direction_between(corner, t)
+            d1, m1 = leg(s, corner)
+            d2, m2 = leg(corner, t)
             cn = SQUARE_NAMES[corner]
             route = f"{DIR_NAMES[d1]} then {DIR_NAMES[d2]} by {cn}"
             pit1, pit2 = GOV[s][d1], GOV[corner][d2]
@@ -512,16 +577,8 @@ class ContigoState(State):
                     f" from {sn} holds {_beads(n)}, but {tn} is {_squares(dist)} away")
         return None
 
-    def _explain_beads(self, action: tuple) -> str | None:
-        if len(action) != 3:
-            return "not a Contigo bead move"
+    def _explain_beads(self, action: BeadAction) -> str | None:
         _, src, drops = action
-        if not isinstance(src, int) or not 0 <= src < NPITS or not isinstance(drops, tuple) or not drops:
-            return "not a Contigo bead move"
-        for item in drops:
-            if (not isinstance(item, tuple) or len(item) != 2 or not all(isinstance(x, int) for x in item)
-                    or not 0 <= item[0] < NPITS or item[1] < 1):
-                return "not a Contigo bead move"
         if [d for d, _ in drops] != sorted({d for d, _ in drops}):
             return "not a Contigo bead move (name each pit once)"
         if self.rules.capture:
@@ -546,12 +603,7 @@ class ContigoState(State):
             return None
         return None
 
-    def _explain_take(self, action: tuple) -> str | None:
-        if self.rules.alignment:
-            return "in the alignment game a bead move is one action: beads n-a>n-c 2"
-        if (len(action) != 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in action[1:])
-                or not 0 <= action[1] < NPITS or action[2] < 1):
-            return "not a Contigo bead move"
+    def _explain_take(self, action: TakeAction) -> str | None:
         _, src, j = action
         sname = PIT_NAMES[src]
         hand = self.hand
@@ -566,12 +618,7 @@ class ContigoState(State):
             return f"the pit {sname} holds {_beads(have)}: you cannot take {j}"
         return None
 
-    def _explain_drop(self, action: tuple) -> str | None:
-        if self.rules.alignment:
-            return "in the alignment game a bead move is one action: beads n-a>n-c 2"
-        if (len(action) != 3 or not all(isinstance(x, int) and not isinstance(x, bool) for x in action[1:])
-                or not 0 <= action[1] < NPITS or action[2] < 1):
-            return "not a Contigo bead move"
+    def _explain_drop(self, action: DropAction) -> str | None:
         hand = self.hand
         if hand is None:
             return "pick beads up from a pit first (take n-f 3)"
@@ -595,26 +642,25 @@ class ContigoState(State):
 
     # ----------------------------------------------------------------- texts
     def action_to_text(self, action: Action) -> str:
-        kind = action[0]
-        if kind == "start":
+        if not _is_action(action):
+            raise ValueError(f"not a Contigo action: {action!r}")
+        if action[0] == "start":
             return f"start {COLORS[action[1]]}"
-        if kind == "m":
+        if action[0] == "m":
             _, s, t = action
             sep = "x" if self.rules.capture and self.board[t] else "-"
             return f"{SQUARE_NAMES[s]}{sep}{SQUARE_NAMES[t]}"
-        if kind == "p":
+        if action[0] == "p":
             return f"pass {SQUARE_NAMES[action[1]]}-{SQUARE_NAMES[action[2]]}"
-        if kind == "b":
+        if action[0] == "b":
             _, src, drops = action
             k = sum(c for _, c in drops)
             direction = 1 if all(1 <= ring_distance(src, d, 1) <= k for d, _ in drops) else -1
             ordered = sorted(drops, key=lambda dc: ring_distance(src, dc[0], direction))
             return f"beads {PIT_NAMES[src]}>" + ",".join(f"{PIT_NAMES[d]} {c}" for d, c in ordered)
-        if kind == "t":
+        if action[0] == "t":
             return f"take {PIT_NAMES[action[1]]} {action[2]}"
-        if kind == "d":
-            return f"drop {PIT_NAMES[action[1]]} {action[2]}"
-        raise ValueError(f"not a Contigo action: {action!r}")
+        return f"drop {PIT_NAMES[action[1]]} {action[2]}"
 
     def action_from_text(self, text: str) -> Action:
         return parse_action(text, self.rules.n)
@@ -637,11 +683,10 @@ class ContigoState(State):
             result = "draw"
         else:
             result = COLORS[self.result]
-        return (f"contigo game={rules.game} form={rules.form} win={rules.win} turn_limit={rules.turn_limit}"
-                f" spread_limit={rules.spread_limit} players={rules.n} board={'/'.join(ranks)}"
-                f" pits={','.join(map(str, self.pits))} to={to} phase={self.phase_} hand={_hand_text(self.hand)}"
-                f" turn={self.turn}"
-                f" captured={','.join(map(str, self.captured))} result={result}")
+        values = (rules.game, rules.form, rules.win, rules.turn_limit, rules.spread_limit, rules.n, "/".join(ranks),
+                  ",".join(map(str, self.pits)), to, self.phase_, _hand_text(self.hand), self.turn,
+                  ",".join(map(str, self.captured)), result)
+        return write_fields("contigo", zip(POSITION_KEYS, values, strict=True))
 
     # ----------------------------------------------------------------- views
     def physical_view(self) -> dict[str, int]:
@@ -649,8 +694,8 @@ class ContigoState(State):
         view.update(zip(PIT_CHANNELS, self.pits, strict=True))
         return view
 
-    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
-        if action[0] in ("m", "p") and after.captured != self.captured:
+    def announcements(self, action: Action, after: State) -> list[Announcement]:
+        if _is_pawn(action) and isinstance(after, ContigoState) and after.captured != self.captured:
             return [{"type": "capture", "player": self.player,
                      "text": f"{COLORS[self.player]} captures on {SQUARE_NAMES[action[2]]}"}]
         return []
@@ -658,11 +703,10 @@ class ContigoState(State):
     def physical_changes(self, action: Action) -> dict[str, int]:
         # The referee asks this for every legal action, and a capture-game bead phase can have
         # thousands: a bead move only changes pit counts, read straight off the action.
-        if action[0] == "t":
-            return {PIT_CHANNELS[action[1]]: self.pits[action[1]] - action[2]}
-        if action[0] == "d":
-            return {PIT_CHANNELS[action[1]]: self.pits[action[1]] + action[2]}
-        if self.phase_ == "beads" and action[0] == "b":
+        if _is_hand_action(action):
+            change = -action[2] if action[0] == "t" else action[2]
+            return {PIT_CHANNELS[action[1]]: self.pits[action[1]] + change}
+        if self.phase_ == "beads" and _is_beads(action):
             _, src, drops = action
             pits = dict.fromkeys((src, *(dst for dst, _ in drops)), 0)
             for dst, c in drops:
@@ -747,7 +791,7 @@ def _parse_hand(text: str) -> Hand | None:
     ways = {v: k for k, v in WAYS_TEXT.items()}
     if len(parts) != 4 or parts[0] not in PIT_INDEX or parts[3] not in ways:
         raise BadPosition("hand= is '-' or pit:taken:left:ways (both, cw or acw), e.g. n-f:5:3:cw")
-    taken, left = _int(parts[1]), _int(parts[2])
+    taken, left = parse_int(parts[1]), parse_int(parts[2])
     if not 1 <= left <= taken:
         raise BadPosition("hand= holds at least one bead and no more than were taken")
     return Hand(PIT_INDEX[parts[0]], taken, left, ways[parts[3]])
@@ -779,7 +823,7 @@ def _alignment_winner(board: list[int], p: int, vacated: int, landed: int, rules
     return None
 
 
-def _has_line(board, p: int, lines, need: int) -> bool:
+def _has_line(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]], need: int) -> bool:
     code = 1 + 2 * p
     for line in lines:
         count = 0
@@ -859,24 +903,13 @@ def new_state(options: dict[str, Any], n: int) -> ContigoState:
 
 
 def state_from_text(game: Game, text: str) -> ContigoState:
-    if not isinstance(text, str) or "\n" in text:
-        raise BadPosition("a Contigo position is one line of text")
-    words = text.split(" ")
-    keys = ("game", "form", "win", "turn_limit", "spread_limit", "players", "board", "pits", "to", "phase",
-            "hand", "turn", "captured", "result")
-    if len(words) != len(keys) + 1 or words[0] != "contigo":
-        raise BadPosition(f"a Contigo position reads 'contigo {'=... '.join(keys)}=...'")
-    fields: dict[str, str] = {}
-    for key, word in zip(keys, words[1:], strict=True):
-        if not word.startswith(key + "="):
-            raise BadPosition(f"expected {key}=... but found {word!r}")
-        fields[key] = word[len(key) + 1:]
+    fields = read_fields(text, "contigo", POSITION_KEYS)
     try:
         options = {
             "game": fields["game"], "form": fields["form"], "win": fields["win"],
-            "turn_limit": _int(fields["turn_limit"]), "spread_limit": _int(fields["spread_limit"]),
+            "turn_limit": parse_int(fields["turn_limit"]), "spread_limit": parse_int(fields["spread_limit"]),
         }
-        n = _int(fields["players"])
+        n = parse_int(fields["players"])
         rules = get_rules(game.options(options), n)
     except ValueError as exc:
         raise BadPosition(f"bad variant: {exc}") from None
@@ -894,9 +927,9 @@ def state_from_text(game: Game, text: str) -> ContigoState:
                 p = LETTERS.index(ch.lower())
                 board[(SIZE - 1 - i) * SIZE + f] = 1 + 2 * p if ch.islower() else 2 + 2 * p
     try:
-        pits = tuple(_int(x) for x in fields["pits"].split(","))
-        captured = tuple(_int(x) for x in fields["captured"].split(","))
-        turn = _int(fields["turn"])
+        pits = tuple(parse_int(x) for x in fields["pits"].split(","))
+        captured = tuple(parse_int(x) for x in fields["captured"].split(","))
+        turn = parse_int(fields["turn"])
     except ValueError as exc:
         raise BadPosition(str(exc)) from None
     hand = _parse_hand(fields["hand"])
@@ -948,15 +981,7 @@ def state_from_text(game: Game, text: str) -> ContigoState:
     state = ContigoState(rules, tuple(board), pits, player, phase, turn, captured, result, hand)
     if phase == "move" and not state._has_pawn_move(player):
         raise BadPosition(f"{to} has no pawn move: the position is in phase=beads")
-    if state.to_text() != text:
-        raise BadPosition("the position is not written in its canonical form")
-    return state
-
-
-def _int(text: str) -> int:
-    if not text.isdigit() or len(text) > 6:
-        raise ValueError(f"{text!r} is not a whole number")
-    return int(text)
+    return canonical(state, text)
 
 
 def _check_not_over(rules: Rules, board: list[int], captured: tuple[int, ...]) -> None:

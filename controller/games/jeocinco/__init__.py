@@ -3,6 +3,5 @@
 from controller.games.jeocinco.state import JeocincoGame, JeocincoState
 
 GAME = JeocincoGame()
-JeocincoState.game = GAME
 
 __all__ = ["GAME", "JeocincoGame", "JeocincoState"]

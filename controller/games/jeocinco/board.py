@@ -22,12 +22,25 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+from controller.games.base import ColourName
+
+Point = tuple[int, int]
+FPoint = tuple[float, float]
+Vec = tuple[float, float]
+Named = tuple[str, tuple[Point, ...], tuple[int, ...]]
+"""(slot name, its two end points, the one or two pentagons it is a side of)."""
+Found = tuple[int, int, int, FPoint, FPoint]
+"""A bridgeable pair: (slot a, slot b, the crossed slot, end point on a, end point on b)."""
 
 LETTERS = "ABCDE"
 COLOURS = "NESW"
-COLOUR_NAMES = ("yellow", "green", "blue", "red")
-"""Display colour of each orientation's pieces (N yellow, E green, S blue, W red)."""
+COLOUR_NAMES: tuple[ColourName, ...] = ("yellow", "green", "blue", "red")
+"""The colour of each orientation's pentagons and pieces (N yellow, E green, S blue, W red): a
+player's colour is the orientation he chose."""
 
 _DIRS = ("e", "ne", "n", "nw", "w", "sw", "s", "se")
 
@@ -36,7 +49,7 @@ def hex_name(h: int) -> str:
     return f"{LETTERS[h // 5]}{h % 5 + 1}"
 
 
-def _build():
+def _build() -> tuple[list[Point], list[list[Point]], list[str], list[FPoint], list[Named]]:
     hexes = [(c, r) for c in range(5) for r in range(5)]  # index h = 5c + r
     pent_vertices: list[list[tuple[int, int]]] = []
     for c, r in hexes:
@@ -51,12 +64,12 @@ def _build():
     pent_names = [f"{hex_name(p // 4)}{COLOURS[p % 4]}" for p in range(100)]
     centroids = [(sum(v[0] for v in vs) / 5, sum(v[1] for v in vs) / 5) for vs in pent_vertices]
 
-    edge_pents: dict[frozenset, list[int]] = {}
+    edge_pents: dict[frozenset[Point], list[int]] = {}
     for p, vs in enumerate(pent_vertices):
         for i in range(5):
             edge_pents.setdefault(frozenset((vs[i], vs[(i + 1) % 5])), []).append(p)
 
-    def slot_name(edge, pents):
+    def slot_name(edge: frozenset[Point], pents: list[int]) -> str:
         if len(pents) == 2:
             a, b = sorted(pents)
             return f"{pent_names[a]}-{pent_names[b]}"
@@ -75,14 +88,13 @@ HEXES, PENT_VERTICES, PENT_NAMES, PENT_CENTRES, _NAMED = _build()
 NUM_PENTS = 100
 NUM_SLOTS = len(_NAMED)
 SLOT_NAMES: tuple[str, ...] = tuple(n for n, _, _ in _NAMED)
-SLOT_ENDS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = tuple(e for _, e, _ in _NAMED)
+SLOT_ENDS: tuple[tuple[Point, Point], ...] = tuple((e[0], e[1]) for _, e, _ in _NAMED)
 SLOT_PENTS: tuple[tuple[int, ...], ...] = tuple(p for _, _, p in _NAMED)
 SLOT_INDEX: dict[str, int] = {n: i for i, n in enumerate(SLOT_NAMES)}
 PENT_INDEX: dict[str, int] = {n: i for i, n in enumerate(PENT_NAMES)}
 ALL = (1 << NUM_SLOTS) - 1
 
 PENT_COLOUR: tuple[int, ...] = tuple(p % 4 for p in range(NUM_PENTS))
-PENT_HEX: tuple[int, ...] = tuple(p // 4 for p in range(NUM_PENTS))
 PENT_SLOTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(s for s in range(NUM_SLOTS) if p in SLOT_PENTS[s]) for p in range(NUM_PENTS))
 PENT_MASK: tuple[int, ...] = tuple(sum(1 << s for s in PENT_SLOTS[p]) for p in range(NUM_PENTS))
@@ -102,7 +114,7 @@ SLOT_ADJ: tuple[tuple[int, ...], ...] = tuple(
 ADJ_MASK: tuple[int, ...] = tuple(sum(1 << t for t in SLOT_ADJ[s]) for s in range(NUM_SLOTS))
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """The slot indices set in ``mask``, lowest first."""
     while mask:
         low = mask & -mask
@@ -120,19 +132,19 @@ def adjacent(mask: int) -> int:
 
 # --- bridges -------------------------------------------------------------------------------------
 
-def _sub(a, b):
+def _sub(a: Vec, b: Vec) -> Vec:
     return (a[0] - b[0], a[1] - b[1])
 
 
-def _cross(a, b):
+def _cross(a: Vec, b: Vec) -> float:
     return a[0] * b[1] - a[1] * b[0]
 
 
-def _dot(a, b):
+def _dot(a: Vec, b: Vec) -> float:
     return a[0] * b[0] + a[1] * b[1]
 
 
-def segments_meet(p1, p2, q1, q2, eps: float = 1e-9) -> bool:
+def segments_meet(p1: Vec, p2: Vec, q1: Vec, q2: Vec, eps: float = 1e-9) -> bool:
     """Whether segments p1p2 and q1q2 cross or touch."""
     d1, d2 = _cross(_sub(p2, p1), _sub(q1, p1)), _cross(_sub(p2, p1), _sub(q2, p1))
     d3, d4 = _cross(_sub(q2, q1), _sub(p1, q1)), _cross(_sub(q2, q1), _sub(p2, q1))
@@ -140,7 +152,7 @@ def segments_meet(p1, p2, q1, q2, eps: float = 1e-9) -> bool:
             ((d3 > eps and d4 < -eps) or (d3 < -eps and d4 > eps)):
         return True
 
-    def on(p, q, r):
+    def on(p: Vec, q: Vec, r: Vec) -> bool:
         return (abs(_cross(_sub(q, p), _sub(r, p))) < eps
                 and min(p[0], q[0]) - eps <= r[0] <= max(p[0], q[0]) + eps
                 and min(p[1], q[1]) - eps <= r[1] <= max(p[1], q[1]) + eps)
@@ -155,14 +167,14 @@ MIN_OVERLAP = 0.5
 the shorter slot."""
 
 
-def find_bridges(min_overlap: float = MIN_OVERLAP):
+def find_bridges(min_overlap: float = MIN_OVERLAP) -> list[Found]:
     """Bridgeable slot pairs from the geometry: (a, b, crossed slot, end point on a, end point on b).
 
     Parallel (within ``PARALLEL_DEGREES``), no common end point, facing (projections overlapping by
     at least ``min_overlap`` of the shorter slot, and by more than nothing), and the bridge (the
     segment perpendicular to both through the middle of the overlap) crossing exactly one slot.
     """
-    found = []
+    found: list[Found] = []
     for i, j in itertools.combinations(range(NUM_SLOTS), 2):
         a, b = SLOT_ENDS[i], SLOT_ENDS[j]
         if set(a) & set(b):
@@ -179,7 +191,7 @@ def find_bridges(min_overlap: float = MIN_OVERLAP):
             continue
         m = (lo + hi) / 2
 
-        def point(seg, m=m, u=u):
+        def point(seg: tuple[Point, Point], m: float = m, u: Vec = u) -> FPoint:
             d = _sub(seg[1], seg[0])
             t = (m - _dot(seg[0], u)) / _dot(d, u)
             return (seg[0][0] + d[0] * t, seg[0][1] + d[1] * t)
@@ -198,7 +210,7 @@ package, because deriving it takes about 0.6 s here and several seconds on a Pi 
 checks that it equals a fresh derivation; regenerate it with ``python -m controller.games.jeocinco.bridgegen``."""
 
 
-def derive_bridge_data() -> dict:
+def derive_bridge_data() -> dict[str, Any]:
     """Every bridgeable pair (``find_bridges`` with no overlap bound) and, per bridge, the bridges
     whose sticks would cross or touch it, in the form of ``BRIDGE_DATA_FILE``."""
     found = find_bridges(min_overlap=0.0)
@@ -218,12 +230,13 @@ def bridge_data_text() -> str:
     return json.dumps(derive_bridge_data(), separators=(",", ":")) + "\n"
 
 
-def _bridge_data() -> dict:
+def _bridge_data() -> dict[str, Any]:
     """The shipped bridge data, or a fresh derivation when the file is missing or was made for
     another board (the tests catch a stale file; the game still starts, only slower)."""
     try:
         data = json.loads(BRIDGE_DATA_FILE.read_text(encoding="utf-8"))
-        if data["slots"] == list(SLOT_NAMES) and data["parallel_degrees"] == PARALLEL_DEGREES:
+        if (isinstance(data, dict) and data["slots"] == list(SLOT_NAMES)
+                and data["parallel_degrees"] == PARALLEL_DEGREES):
             return data
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -231,13 +244,14 @@ def _bridge_data() -> dict:
 
 
 _DATA = _bridge_data()
-_BR = [(a, b, c, (float(pa[0]), float(pa[1])), (float(pb[0]), float(pb[1]))) for a, b, c, pa, pb in _DATA["bridges"]]
+_BR: list[Found] = [(a, b, c, (float(pa[0]), float(pa[1])), (float(pb[0]), float(pb[1])))
+                    for a, b, c, pa, pb in _DATA["bridges"]]
 NUM_BRIDGES = len(_BR)
 BRIDGE_SLOTS: tuple[tuple[int, int], ...] = tuple((a, b) for a, b, _, _, _ in _BR)
 BRIDGE_CROSSED: tuple[int, ...] = tuple(c for _, _, c, _, _ in _BR)
-BRIDGE_POINTS: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = tuple((pa, pb) for *_, pa, pb in _BR)
+BRIDGE_POINTS: tuple[tuple[FPoint, FPoint], ...] = tuple((pa, pb) for *_, pa, pb in _BR)
 BRIDGE_NAMES: tuple[str, ...] = tuple(f"{SLOT_NAMES[a]}~{SLOT_NAMES[b]}" for a, b in BRIDGE_SLOTS)
-BRIDGE_INDEX: dict[frozenset, int] = {frozenset(ab): k for k, ab in enumerate(BRIDGE_SLOTS)}
+BRIDGE_INDEX: dict[frozenset[int], int] = {frozenset(ab): k for k, ab in enumerate(BRIDGE_SLOTS)}
 
 
 def _family(k: int) -> str:

@@ -5,18 +5,26 @@ See ``docs/rules/jeocinco.md`` for every rule and ruling this module enforces.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal, TypeGuard
 
 from controller.games.base import (
     CHANCE,
     TERMINAL,
     Action,
+    Announcement,
     BadPosition,
     Channel,
     ChannelKind,
+    ColourName,
     Game,
     IllegalAction,
+    Option,
+    Options,
     State,
+    canonical,
+    find_action,
+    read_fields,
 )
 from controller.games.jeocinco import board as B
 
@@ -48,10 +56,41 @@ _CHANNEL_KEYS = (
 #   ("bridge", k)              lay bridge k of board.BRIDGE_SLOTS
 #   ("done",)                  end the turn with bridges still in hand
 
-DICE_OUTCOMES = tuple(("dice", n, c) for n in range(1, 7) for c in range(6))
-DIE_OUTCOMES = tuple(("die", v) for v in range(1, 7))
-_DICE_P = [(a, 1 / 36) for a in DICE_OUTCOMES]
-_DIE_P = [(a, 1 / 6) for a in DIE_OUTCOMES]
+DiceAction = tuple[Literal["dice"], int, int]
+DieAction = tuple[Literal["die"], int]
+ColourAction = tuple[Literal["colour"], int]
+SlotAction = tuple[Literal["place", "dispute"], int]
+TowerAction = tuple[Literal["tower"], int, int]
+BridgeAction = tuple[Literal["bridge"], int]
+DoneAction = tuple[Literal["done"]]
+JAction = DiceAction | DieAction | ColourAction | SlotAction | TowerAction | BridgeAction | DoneAction
+
+DICE_OUTCOMES: tuple[DiceAction, ...] = tuple(("dice", n, c) for n in range(1, 7) for c in range(6))
+DIE_OUTCOMES: tuple[DieAction, ...] = tuple(("die", v) for v in range(1, 7))
+_DICE_P: list[tuple[Action, float]] = [(a, 1 / 36) for a in DICE_OUTCOMES]
+_DIE_P: list[tuple[Action, float]] = [(a, 1 / 6) for a in DIE_OUTCOMES]
+
+
+_SHAPES = {"dice": 2, "die": 1, "colour": 1, "place": 1, "dispute": 1, "tower": 2, "bridge": 1, "done": 0}
+"""Each action kind and how many whole numbers follow it."""
+
+
+def _is_action(action: object) -> TypeGuard[JAction]:
+    return (isinstance(action, tuple) and len(action) >= 1 and action[0] in _SHAPES
+            and len(action) == 1 + _SHAPES[action[0]]
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in action[1:]))
+
+
+class _Cache:
+    """Board facts a state works out at most once (states never change, so neither do these)."""
+
+    __slots__ = ("done", "partners", "placements", "regions")
+
+    def __init__(self) -> None:
+        self.done: int | None = None
+        self.partners: dict[int, dict[int, int]] = {}
+        self.regions: dict[int, tuple[int, int]] = {}
+        self.placements: tuple[int, int] | None = None
 
 
 def _num_text(v: int) -> str:
@@ -72,6 +111,10 @@ def _parse_number(ch: str) -> int:
     if ch in "12345":
         return int(ch)
     raise ValueError(ch)
+
+
+End = tuple[str, *tuple[int, ...]]
+"""How the game ended: ``("five", winner)`` or ``("limit", *winners)`` (none on a draw)."""
 
 
 class _W:
@@ -104,6 +147,31 @@ class _W:
         "towers",
         "turn",
     )
+    fast: bool
+    rounds: int
+    dcap: int
+    n: int
+    diag: bool
+    op: list[list[int]]
+    order: list[int]
+    col: list[int]
+    own: list[int]
+    towers: list[int]
+    bridges: tuple[int, ...]
+    spare: list[int]
+    turn: int
+    round: int
+    phase: str
+    roll: tuple[int, int] | None
+    actor: int
+    stage: str
+    rolled: int
+    extra: int
+    queue: list[list[int]]
+    dc: int
+    dispute: list[int] | None
+    ptower: int
+    end: End | None
 
 
 class JeocincoState(State):
@@ -137,10 +205,44 @@ class JeocincoState(State):
         "towers",
         "turn",
     )
+    fast: bool
+    rounds: int
+    dcap: int
+    n: int
+    diag: bool
+    op: tuple[tuple[int, ...], ...]
+    """Each player's opening rolls so far."""
+    order: tuple[int, ...]
+    """Players in turn order (set by the opening roll)."""
+    col: tuple[int, ...]
+    """Each player's colour (0..3 = N E S W), -1 until chosen."""
+    own: tuple[int, ...]
+    """Each player's pieces, a slot bit mask."""
+    towers: tuple[int, ...]
+    """Per pentagon: the slot its tower replaced, -1 while not completed."""
+    bridges: tuple[int, ...]
+    spare: tuple[int, ...]
+    turn: int
+    round: int
+    phase: str
+    roll: tuple[int, int] | None
+    actor: int
+    stage: str
+    rolled: int
+    extra: int
+    queue: tuple[tuple[int, ...], ...]
+    dc: int
+    dispute: tuple[int, ...] | None
+    """(slot, challenger, challenged, challenger's roll or 0, ties so far) while a dispute is rolled."""
+    ptower: int
+    end: End | None
+    current_player: int  # a plain slot here, computed once per state
+    _legal: list[JAction] | None
+    _cache: _Cache
 
     # ---- construction -------------------------------------------------------------------------
     @classmethod
-    def _from(cls, w) -> JeocincoState:
+    def _from(cls, w: _W) -> JeocincoState:
         s = object.__new__(cls)
         s.fast, s.rounds, s.dcap, s.n, s.diag = w.fast, w.rounds, w.dcap, w.n, w.diag
         s.op = tuple(tuple(x) for x in w.op)
@@ -157,9 +259,9 @@ class JeocincoState(State):
         s.dc = w.dc
         s.dispute = tuple(w.dispute) if w.dispute is not None else None
         s.ptower = w.ptower
-        s.end = tuple(w.end) if w.end is not None else None
+        s.end = w.end
         s._legal = None
-        s._cache = {}
+        s._cache = _Cache()
         s.current_player = s._player()
         return s
 
@@ -180,7 +282,7 @@ class JeocincoState(State):
         w.dc = self.dc
         w.dispute = list(self.dispute) if self.dispute is not None else None
         w.ptower = self.ptower
-        w.end = list(self.end) if self.end is not None else None
+        w.end = self.end
         return w
 
     # ---- API basics ---------------------------------------------------------------------------
@@ -203,20 +305,16 @@ class JeocincoState(State):
             return self.order[sum(1 for c in self.col if c >= 0)]
         return self.actor
 
-    @property
-    def phase_name(self) -> str:
-        return self.phase
-
-    @property
-    def _phase(self) -> str:
-        return self.phase
-
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == "roll":
             return list(_DICE_P)
         if self.phase in ("opening", "challenge", "defence"):
             return list(_DIE_P)
         return []
+
+    def player_colour(self, player: int) -> ColourName | None:
+        c = self.col[player]
+        return B.COLOUR_NAMES[c] if c >= 0 else None
 
     def returns(self) -> list[float]:
         if self.end is None:
@@ -238,13 +336,13 @@ class JeocincoState(State):
 
     # ---- derived board facts --------------------------------------------------------------------
     def _completed_mask(self) -> int:
-        m = self._cache.get("done")
+        m = self._cache.done
         if m is None:
             m = 0
             for q, t in enumerate(self.towers):
                 if t >= 0:
                     m |= B.PENT_MASK[q]
-            self._cache["done"] = m
+            self._cache.done = m
         return m
 
     def _occupied(self) -> int:
@@ -271,8 +369,7 @@ class JeocincoState(State):
         return comp
 
     def _bridge_partners(self, p: int) -> dict[int, int]:
-        key = ("bp", p)
-        d = self._cache.get(key)
+        d = self._cache.partners.get(p)
         if d is None:
             d = {}
             own = self.own[p]
@@ -281,7 +378,7 @@ class JeocincoState(State):
                 if own >> a & 1:
                     d[a] = d.get(a, 0) | (1 << b)
                     d[b] = d.get(b, 0) | (1 << a)
-            self._cache[key] = d
+            self._cache.partners[p] = d
         return d
 
     def _blocked(self, p: int, h: int) -> bool:
@@ -299,8 +396,7 @@ class JeocincoState(State):
         p's that has a piece on a rolled hexagon; the free region if a rolled hexagon is blocked
         (case 5) or both dice are wildcards (case 4).
         """
-        key = ("reg", p)
-        r = self._cache.get(key)
+        r = self._cache.regions.get(p)
         if r is not None:
             return r
         c = self.col[p]
@@ -323,7 +419,7 @@ class JeocincoState(State):
                 if seed:
                     rolled |= B.adjacent(self._network(p, seed))
         r = (rolled, free)
-        self._cache[key] = r
+        self._cache.regions[p] = r
         return r
 
     def _bridge_options(self, p: int) -> list[int]:
@@ -346,8 +442,7 @@ class JeocincoState(State):
 
     def _placements(self) -> tuple[int, int]:
         """(mask of slots a piece may go to, mask of slots that may be disputed) for the actor."""
-        key = "pl"
-        r = self._cache.get(key)
+        r = self._cache.placements
         if r is not None:
             return r
         p = self.actor
@@ -363,16 +458,19 @@ class JeocincoState(State):
         if self.dc < self.dcap:
             disp = region & occ & ~self.own[p] & ~self._completed_mask()
         r = (place, disp)
-        self._cache[key] = r
+        self._cache.placements = r
         return r
 
     # ---- legal actions --------------------------------------------------------------------------
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[JAction]:
         if self._legal is None:
             self._legal = self._compute_legal()
-        return list(self._legal)
+        return self._legal
 
-    def _compute_legal(self) -> list:
+    def _compute_legal(self) -> list[JAction]:
         ph = self.phase
         if ph == "over":
             return []
@@ -386,7 +484,7 @@ class JeocincoState(State):
         if ph == "tower":
             return [("tower", self.ptower, s) for s in B.PENT_SLOTS[self.ptower]]
         # place
-        out: list = []
+        out: list[JAction] = []
         place, disp = self._placements()
         out.extend(("place", s) for s in B.bits(place))
         out.extend(("dispute", s) for s in B.bits(disp))
@@ -401,17 +499,19 @@ class JeocincoState(State):
         return self.stage == "M" and self.actor == self.order[self.turn]
 
     # ---- apply ----------------------------------------------------------------------------------
-    def apply(self, action) -> JeocincoState:
+    def apply(self, action: Action) -> JeocincoState:
         if self.phase == "over":
-            raise IllegalAction(self._atext(action), "the game is over")
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            raise IllegalAction(self._atext(action), self._why(action))
+            raise self.illegal(action, "the game is over")
+        act = find_action(action, self._legal_list())
+        if act is None:
+            raise self.illegal(action, self._why(action))
+        return self._apply_legal(act)
+
+    def _apply_legal(self, action: JAction) -> JeocincoState:
         w = self._work()
-        kind = action[0]
-        if kind == "die":
+        if action[0] == "die":
             self._apply_die(w, action[1])
-        elif kind == "dice":
+        elif action[0] == "dice":
             w.roll = (action[1], action[2])
             w.actor = w.order[w.turn]
             w.stage = "M"
@@ -419,33 +519,33 @@ class JeocincoState(State):
             w.extra = 0
             w.dc = 0
             w.phase = "place"
-        elif kind == "colour":
+        elif action[0] == "colour":
             w.col[w.order[sum(1 for c in w.col if c >= 0)]] = action[1]
             if all(c >= 0 for c in w.col):
                 w.phase = "roll"
                 w.turn = 0
-        elif kind == "place":
+        elif action[0] == "place":
             s = action[1]
             self._consume(w, s)
             w.own[w.actor] |= 1 << s
             self._check_complete(w, w.actor, s)
-        elif kind == "dispute":
+        elif action[0] == "dispute":
             s = action[1]
             self._consume(w, s)
             w.dc += 1
             holder = next(q for q in range(w.n) if w.own[q] >> s & 1)
             w.dispute = [s, w.actor, holder, 0, 0]
             w.phase = "challenge"
-        elif kind == "tower":
+        elif action[0] == "tower":
             _, pent, s = action
             w.towers[pent] = s
             w.ptower = -1
             w.spare[w.actor] = min(2, w.spare[w.actor] + 1)
             w.phase = "place"
-        elif kind == "bridge":
+        elif action[0] == "bridge":
             w.bridges = tuple(sorted((*w.bridges, action[1])))
             w.spare[w.actor] -= 1
-        elif kind == "done":
+        elif action[0] == "done":
             w.rolled = w.extra = 0
             w.stage = "X"
         new = JeocincoState._from(w)
@@ -468,6 +568,7 @@ class JeocincoState(State):
     def _apply_die(self, w: _W, v: int) -> None:
         if w.phase == "opening":
             p = self._opening_roller()
+            assert p is not None, "the opening phase lasts while someone has to roll"
             w.op[p].append(v)
             tmp = JeocincoState._from(w)
             if tmp._opening_roller() is None:
@@ -475,6 +576,7 @@ class JeocincoState(State):
                 w.phase = "colour"
             return
         # roll-off
+        assert w.dispute is not None, "the roll-off phases have a dispute"
         s, challenger, holder, croll, ties = w.dispute
         if w.phase == "challenge":
             w.dispute[3] = v
@@ -543,8 +645,8 @@ class JeocincoState(State):
                     w.phase = "over"
                     counts = [s.tower_count(p) for p in range(w.n)]
                     best = max(counts)
-                    w.end = ["limit"] + ([p for p in range(w.n) if counts[p] == best]
-                                         if counts.count(best) < w.n else [])
+                    w.end = ("limit", *([p for p in range(w.n) if counts[p] == best]
+                                        if counts.count(best) < w.n else []))
             s = JeocincoState._from(w)
         raise AssertionError("settle did not settle")  # pragma: no cover
 
@@ -567,17 +669,11 @@ class JeocincoState(State):
         return False
 
     # ---- reasons ------------------------------------------------------------------------------
-    def _atext(self, action) -> str:
-        try:
-            return self.action_to_text(action)
-        except Exception:
-            return repr(action)
-
     def _who(self, p: int) -> str:
         c = self.col[p] if 0 <= p < len(self.col) else -1
         return f"player {p}" + (f" ({B.COLOURS[c]})" if c >= 0 else "")
 
-    def _why(self, action) -> str:
+    def _why(self, action: object) -> str:
         ph = self.phase
         if not isinstance(action, tuple) or not action or action[0] not in (
                 "dice", "die", "colour", "place", "dispute", "tower", "bridge", "done"):
@@ -689,25 +785,24 @@ class JeocincoState(State):
         return "not a legal bridge here"
 
     # ---- texts --------------------------------------------------------------------------------
-    def action_to_text(self, action) -> str:
-        kind = action[0]
-        if kind == "dice":
+    def action_to_text(self, action: Action) -> str:
+        if not _is_action(action):
+            raise ValueError(f"not a Jeocinco action: {action!r}")
+        if action[0] == "dice":
             return "roll " + roll_text(action[1], action[2])
-        if kind == "die":
+        if action[0] == "die":
             return "roll " + _num_text(action[1])
-        if kind == "colour":
+        if action[0] == "colour":
             return "colour " + B.COLOURS[action[1]]
-        if kind in ("place", "dispute"):
-            return f"{kind} {B.SLOT_NAMES[action[1]]}"
-        if kind == "tower":
+        if action[0] == "place" or action[0] == "dispute":
+            return f"{action[0]} {B.SLOT_NAMES[action[1]]}"
+        if action[0] == "tower":
             return f"tower {B.PENT_NAMES[action[1]]} {B.SLOT_NAMES[action[2]]}"
-        if kind == "bridge":
+        if action[0] == "bridge":
             return "bridge " + B.BRIDGE_NAMES[action[1]]
-        if kind == "done":
-            return "done"
-        raise ValueError(f"not a Jeocinco action: {action!r}")
+        return "done"
 
-    def action_from_text(self, text: str):
+    def action_from_text(self, text: str) -> Action:
         return parse_action(text)
 
     # ---- position text --------------------------------------------------------------------------
@@ -752,8 +847,10 @@ class JeocincoState(State):
                 m |= 1 << t
         return m
 
-    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def announcements(self, action: Action, after: State) -> list[Announcement]:
+        out: list[Announcement] = []
+        if not _is_action(action) or not isinstance(after, JeocincoState):
+            return out
         p = self.current_player
         if action[0] == "tower":
             out.append({"type": "tower", "player": p,
@@ -787,7 +884,7 @@ class JeocincoState(State):
     def physical_changes(self, action: Action) -> dict[str, int]:
         # The referee asks this for every legal action: a placement or a bridge only puts one piece
         # down; anything else compares bit masks, not 645-channel views.
-        if action[0] in ("place", "bridge"):
+        if _is_action(action) and (action[0] == "place" or action[0] == "bridge"):
             return {_CHANNEL_KEYS[0 if action[0] == "place" else 2][action[1]]: 1}
         after = self.apply(action)._sensed_bits()
         out = {}
@@ -872,7 +969,7 @@ class JeocincoState(State):
 PLAYER_LETTERS = "abcd"
 
 
-def board_to_text(own) -> str:
+def board_to_text(own: Sequence[int]) -> str:
     """Slots in board order: a letter per piece (a = player 0 ... d = player 3), a number per run
     of empty slots (like FEN): ``149a133`` is one piece of player 0 on slot 149."""
     chars = [""] * B.NUM_SLOTS
@@ -919,7 +1016,7 @@ def board_from_text(text: str, n: int) -> list[int]:
     return own
 
 
-def parse_action(text: str):
+def parse_action(text: str) -> JAction:
     if not isinstance(text, str):
         raise IllegalAction(repr(text), "an action is a text")
     words = text.strip().split()
@@ -936,8 +1033,10 @@ def parse_action(text: str):
                 return ("dice", _parse_number(w[0]), letter)
         elif head in ("colour", "color") and len(words) == 2:
             return ("colour", "NESW".index(words[1].upper()))
-        elif head in ("place", "dispute") and len(words) == 2:
-            return (head, _slot(words[1]))
+        elif head == "place" and len(words) == 2:
+            return ("place", _slot(words[1]))
+        elif head == "dispute" and len(words) == 2:
+            return ("dispute", _slot(words[1]))
         elif len(words) == 1 and head != "done":
             return ("place", _slot(words[0]))
         elif head == "tower" and len(words) == 3:
@@ -976,26 +1075,15 @@ class JeocincoGame(Game):
     title = "Jeocinco"
     min_players = 2
     max_players = 4
+    option_schema = (
+        Option("fast", False, doc="the fast game: two pieces per turn"),
+        Option("max_rounds", 100, minimum=1, maximum=10_000, doc="rounds before the game ends on tower count"),
+        Option("max_disputes_per_turn", 4, minimum=0, maximum=50, doc="disputes one turn may start"),
+        Option("diagonal_bridges", True, doc="bridges across the slanted slots (the third family)"),
+    )
 
-    def default_options(self) -> dict[str, Any]:
-        return {"fast": False, "max_rounds": 100, "max_disputes_per_turn": 4, "diagonal_bridges": True}
-
-    def _validated(self, options, num_players) -> tuple[dict[str, Any], int]:
-        opts = self.options(options)
-        n = self.min_players if num_players is None else num_players
-        if not isinstance(n, int) or isinstance(n, bool) or not self.min_players <= n <= self.max_players:
-            raise ValueError(f"jeocinco: {n!r} players; the game is for 2 to 4")
-        for key in ("fast", "diagonal_bridges"):
-            if not isinstance(opts[key], bool):
-                raise ValueError(f"jeocinco: option {key} must be true or false, not {opts[key]!r}")
-        for key, lo, hi in (("max_rounds", 1, 10_000), ("max_disputes_per_turn", 0, 50)):
-            v = opts[key]
-            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-                raise ValueError(f"jeocinco: option {key} must be a whole number from {lo} to {hi}, not {v!r}")
-        return opts, n
-
-    def new_state(self, options=None, num_players=None) -> JeocincoState:
-        opts, n = self._validated(options, num_players)
+    def new_state(self, options: Options | None = None, num_players: int | None = None) -> JeocincoState:
+        opts, n = self.resolve(options, num_players)
         w = _W()
         w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
         w.diag = opts["diagonal_bridges"]
@@ -1024,69 +1112,56 @@ class JeocincoGame(Game):
             raise
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
             raise BadPosition(f"not a Jeocinco position: {e}") from None
-        canonical = state.to_text()
-        if canonical != text:
-            diff = next((f"{a!r} should read {b!r}" for a, b in zip(text.split(" "), canonical.split(" "),
-                                                                    strict=False) if a != b), "trailing text")
-            raise BadPosition(f"not a Jeocinco position in canonical form: {diff[:200]}")
-        return state
+        return canonical(state, text)
 
-    def channels(self, options=None, num_players=None) -> list[Channel]:
+    def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         out = [Channel(f"slot:{n}", ChannelKind.PRESENCE) for n in B.SLOT_NAMES]
         out += [Channel(f"tower:{n}", ChannelKind.PRESENCE) for n in B.PENT_NAMES]
         out += [Channel(f"bridge:{n}", ChannelKind.PRESENCE) for n in B.BRIDGE_NAMES]
         return out
 
-    def channel_positions(self, options=None, num_players=None) -> dict[str, tuple[float, float]]:
-        def mid(a, b):
+    def channel_positions(self, options: Options | None = None,
+                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
+        def mid(a: B.Vec, b: B.Vec) -> tuple[float, float]:
             return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
 
         out = {f"slot:{n}": mid(*B.SLOT_ENDS[s]) for s, n in enumerate(B.SLOT_NAMES)}
-        out.update({f"tower:{n}": tuple(B.PENT_CENTRES[q]) for q, n in enumerate(B.PENT_NAMES)})
+        out.update({f"tower:{n}": B.PENT_CENTRES[q] for q, n in enumerate(B.PENT_NAMES)})
         out.update({f"bridge:{n}": mid(*B.BRIDGE_POINTS[k]) for k, n in enumerate(B.BRIDGE_NAMES)})
         return out
 
-    def configurations(self):
+    def configurations(self) -> list[tuple[dict[str, Any], int]]:
         # Three and four players with a shorter round limit, to keep the suite quick.
         short = {"max_rounds": 60}
         return [({}, 2), (short, 3), (short, 4),
                 ({"fast": True}, 2), ({"fast": True, **short}, 3), ({"fast": True, **short}, 4),
                 ({"diagonal_bridges": False, **short}, 2)]
 
-    def max_game_length(self, options=None, num_players=None) -> int:
-        opts, n = self._validated(options, num_players)
-        d = opts["max_disputes_per_turn"]
+    def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
+        opts, n = self.resolve(options, num_players)
+        d: int = opts["max_disputes_per_turn"]
         pieces = 3 + d  # rolled pieces (at most 3) plus one extra piece per dispute
         per_turn = (1                      # the dice
                     + pieces * 2           # placements or disputes, each with a tower
                     + d * 2 * TIE_CAP      # roll-offs
                     + 2 + pieces + 1)      # bridges (two in hand plus one per tower) and done
         opening = n * (TIE_CAP + 1) + n
-        return opening + opts["max_rounds"] * n * per_turn
+        return opening + int(opts["max_rounds"]) * n * per_turn
+
+
+POSITION_KEYS = ("players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round",
+                 "turn", "roll", "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end",
+                 "board", "towers", "bridges")
+"""The fields of a position text, in order."""
 
 
 def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
-    if not isinstance(text, str) or "\n" in text:
-        raise BadPosition("a position is one line of text")
-    words = text.split(" ")
-    if not words or words[0] != "jeocinco":
-        raise BadPosition("a Jeocinco position starts with 'jeocinco'")
-    keys = ["players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round",
-            "turn", "roll", "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end",
-            "board", "towers", "bridges"]
-    if len(words) != len(keys) + 1:
-        raise BadPosition(f"expected {len(keys)} fields after 'jeocinco', found {len(words) - 1}")
-    f: dict[str, str] = {}
-    for key, word in zip(keys, words[1:], strict=True):
-        k, sep, v = word.partition("=")
-        if k != key or not sep:
-            raise BadPosition(f"expected field {key}=..., found {word!r}")
-        f[key] = v
+    f = read_fields(text, "jeocinco", POSITION_KEYS)
     n = int(f["players"])
     state_opts = {"fast": {"0": False, "1": True}[f["fast"]], "max_rounds": int(f["rounds"]),
                   "max_disputes_per_turn": int(f["disputes"]),
                   "diagonal_bridges": {"0": False, "1": True}[f["diagonal"]]}
-    opts, n = game._validated(state_opts, n)
+    opts, n = game.resolve(state_opts, n)
     w = _W()
     w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
     w.diag = opts["diagonal_bridges"]
@@ -1143,29 +1218,29 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
         parts = f["end"].split(":")
         if parts[0] not in ("five", "limit"):
             raise BadPosition("bad end")
-        w.end = [parts[0], *(int(x) for x in parts[1:])]
+        w.end = (parts[0], *(int(x) for x in parts[1:]))
     w.own = board_from_text(f["board"], n)
     w.towers = [-1] * B.NUM_PENTS
     if f["towers"] != "-":
         for item in f["towers"].split(","):
             pn, sn = item.split("@")
-            q, s = B.PENT_INDEX[pn], B.SLOT_INDEX[sn]
+            q, slot = B.PENT_INDEX[pn], B.SLOT_INDEX[sn]
             owner = w.col.index(B.PENT_COLOUR[q]) if B.PENT_COLOUR[q] in w.col else -1
-            if owner < 0 or s not in B.PENT_SLOTS[q] or w.own[owner] & B.PENT_MASK[q] != B.PENT_MASK[q]:
+            if owner < 0 or slot not in B.PENT_SLOTS[q] or w.own[owner] & B.PENT_MASK[q] != B.PENT_MASK[q]:
                 raise BadPosition(f"tower {pn} needs its owner's pieces on all five sides")
-            w.towers[q] = s
+            w.towers[q] = slot
     w.bridges = ()
     if f["bridges"] != "-":
-        ks = []
+        ks: list[int] = []
         for item in f["bridges"].split(","):
             sa, sb = item.split("~")
-            k = B.BRIDGE_INDEX[frozenset((B.SLOT_INDEX[sa], B.SLOT_INDEX[sb]))]
-            x, y = B.BRIDGE_SLOTS[k]
-            if not w.diag and B.BRIDGE_FAMILY[k] == "diagonal":
+            bridge = B.BRIDGE_INDEX[frozenset((B.SLOT_INDEX[sa], B.SLOT_INDEX[sb]))]
+            x, y = B.BRIDGE_SLOTS[bridge]
+            if not w.diag and B.BRIDGE_FAMILY[bridge] == "diagonal":
                 raise BadPosition(f"bridge {item} is diagonal, and diagonal bridges are off")
             if not any(w.own[p] >> x & 1 and w.own[p] >> y & 1 for p in range(n)):
                 raise BadPosition(f"bridge {item} must rest on two pieces of one player")
-            ks.append(k)
+            ks.append(bridge)
         w.bridges = tuple(sorted(ks))
     if w.phase in ("place", "tower") and w.actor < 0:
         raise BadPosition("no actor")

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from controller.games.base import COLOUR_HEX
 from controller.games.jeocinco import board as B
+
+if TYPE_CHECKING:
+    from controller.games.jeocinco.state import JeocincoState
 
 SCALE = 20
 MARGIN = 30
 PALE = ("#fff4b8", "#d9f2d2", "#d4e2fa", "#fad9d4")
 """Board colour of each orientation's pentagons (N yellow, E green, S blue, W red)."""
-STRONG = ("#d9a400", "#23913a", "#2457d6", "#cc2b2b")
-"""Pieces, towers and bridges of each colour."""
+STRONG = tuple(COLOUR_HEX[c] for c in B.COLOUR_NAMES)
+"""Pieces, towers and bridges of each colour (the players' colours)."""
 
 
 def _xy(x: float, y: float) -> tuple[float, float]:
@@ -24,7 +29,7 @@ def _pt(x: float, y: float) -> str:
     return f"{a:g},{b:g}"
 
 
-def render_svg(state, highlight: tuple[str, ...] = ()) -> str:
+def render_svg(state: JeocincoState, highlight: tuple[str, ...] = ()) -> str:
     """The board of ``state`` as a standalone SVG document.
 
     ``highlight`` names slots to ring (e.g. the legal placements a display wants to show).
@@ -64,8 +69,8 @@ def render_svg(state, highlight: tuple[str, ...] = ()) -> str:
         else:
             out.append(f'<line {line} stroke="{colour}" stroke-width="6" stroke-linecap="round">{title}</line>')
     for k in state.bridges:
-        (ax, ay), (bx, by) = B.BRIDGE_POINTS[k]
-        (x1, y1), (x2, y2) = _xy(ax, ay), _xy(bx, by)
+        (fx, fy), (gx, gy) = B.BRIDGE_POINTS[k]
+        (x1, y1), (x2, y2) = _xy(fx, fy), _xy(gx, gy)
         p = state.holder(B.BRIDGE_SLOTS[k][0])
         line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
         out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')

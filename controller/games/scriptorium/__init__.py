@@ -3,6 +3,5 @@
 from controller.games.scriptorium.engine import Scriptorium, ScriptoriumState
 
 GAME = Scriptorium()
-ScriptoriumState.game = GAME
 
 __all__ = ["GAME", "Scriptorium", "ScriptoriumState"]

@@ -38,6 +38,10 @@ class Layout:
     """(ring, position, MIDDLE, position, family): a line between the Middle and the Inner or Outer ring."""
 
     # --- derived tables -------------------------------------------------------------------
+    def lines(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Every black line between two ring spaces, (part, position, part, position)."""
+        return (*self.ring_lines, *((r1, p1, r2, p2) for r1, p1, r2, p2, _ in self.cross_lines))
+
     def colour_table(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """``table[part][offset][position]``: the colour a part shows at a position."""
         n = self.positions
@@ -50,7 +54,7 @@ class Layout:
         """Location code -> the ring locations a black line joins it to (the hub excluded)."""
         n = self.positions
         out: dict[int, list[int]] = {r * n + p: [] for r in (INNER, MIDDLE, OUTER) for p in range(n)}
-        for r1, p1, r2, p2, *_ in (*self.ring_lines, *self.cross_lines):
+        for r1, p1, r2, p2 in self.lines():
             a, b = r1 * n + p1, r2 * n + p2
             if b not in out[a]:
                 out[a].append(b)
@@ -88,12 +92,12 @@ def load_layout(data: dict[str, Any]) -> Layout:
     ring_lines = []
     for a, p, b, q in data["ring_lines"]:
         ring_lines.append((_part_index(a), int(p), _part_index(b), int(q)))
-    cross_lines = []
+    cross_lines: list[tuple[int, int, int, int, str]] = []
     for a, p, b, q, f in data["cross_lines"]:
         if b != "middle" or a not in ("inner", "outer"):
             raise ValueError("layout: cross lines join the Inner or Outer ring to the Middle")
         cross_lines.append((_part_index(a), int(p), MIDDLE, int(q), str(f)))
-    for line in (*ring_lines, *cross_lines):
+    for line in (*ring_lines, *((r1, p1, r2, p2) for r1, p1, r2, p2, _ in cross_lines)):
         if line[0] == CENTRE or line[2] == CENTRE or not (0 <= line[1] < n and 0 <= line[3] < n):
             raise ValueError(f"layout: bad line {line}")
     return Layout(str(data["name"]), n, colours, shift, space_colours, hub_lines, tuple(ring_lines),
@@ -132,10 +136,6 @@ def parse_location(text: str) -> int | None:
     if p >= N:
         return None
     return "_imo".index(text[0]) * N + p
-
-
-def colour_at(offsets: tuple[int, ...], part: int, position: int) -> int:
-    return COLOUR[part][offsets[part]][position]
 
 
 def meets_middle(offsets: tuple[int, ...], ring: int) -> tuple[str, ...]:

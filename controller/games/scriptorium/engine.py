@@ -7,18 +7,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from controller.games.base import (
     CHANCE,
     TERMINAL,
     Action,
+    Announcement,
     BadPosition,
     Channel,
     ChannelKind,
+    ColourName,
     Game,
     IllegalAction,
+    Option,
+    Options,
     State,
+    canonical,
+    find_action,
+    is_colour,
+    parse_int,
+    read_fields,
+    write_fields,
 )
 from controller.games.scriptorium import board as B
 from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES
@@ -35,12 +45,13 @@ PHASES = (*SETUP_PHASES, "first", "roll", "move", "number", "rotate", "clock", "
 CHANCE_PHASES = frozenset((*SETUP_PHASES, "first", "roll", "number"))
 SHORT_PHASE = {p: ("setup" if p.startswith("setup") else p) for p in PHASES}
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "outer_line": "same",
-    "round_limit": 200,
-    "start": "random",
-}
 ROUND_LIMIT_MAX = 10_000
+OPTIONS = (
+    Option("outer_line", "same", choices=("same", "either"),
+           doc="the Outer ring meets the Middle by the Inner ring's line (same) or by either (the literal reading)"),
+    Option("round_limit", 200, minimum=1, maximum=ROUND_LIMIT_MAX, doc="rounds before the game ends without a winner"),
+    Option("start", "random", doc="'random' (the table sets the parts by chance) or four offsets like '0,3,5,7'"),
+)
 
 # Actions (hashable tuples):
 #   ("set", part, offset)        chance: the table sets a part at the start ("set inner 7")
@@ -49,36 +60,63 @@ ROUND_LIMIT_MAX = 10_000
 #   ("number", k)                chance: the number die ("number 4")
 #   ("move", src, dst)           a pawn move between location codes ("i3-m2", "hub-i4", "i3-hub")
 #   ("turn", part, dir, spaces)  a rotation the table carries out ("turn inner left 3")
+SetAction = tuple[Literal["set"], int, int]
+FirstAction = tuple[Literal["first"], int]
+ColourAction = tuple[Literal["colour"], int]
+NumberAction = tuple[Literal["number"], int]
+MoveAction = tuple[Literal["move"], int, int]
+TurnAction = tuple[Literal["turn"], int, str, int]
+SAction = SetAction | FirstAction | ColourAction | NumberAction | MoveAction | TurnAction
+Offsets = tuple[int, int, int, int]
+"""Rotation of the centre, inner, middle and outer parts."""
 
 
-def _check_options(opts: dict[str, Any]) -> dict[str, Any]:
-    if opts["outer_line"] not in ("same", "either"):
-        raise ValueError(f"scriptorium: outer_line must be 'same' or 'either', not {opts['outer_line']!r}")
-    limit = opts["round_limit"]
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= ROUND_LIMIT_MAX:
-        raise ValueError(f"scriptorium: round_limit must be an integer from 1 to {ROUND_LIMIT_MAX}, not {limit!r}")
-    start = opts["start"]
+def _is_action(action: object) -> TypeGuard[SAction]:
+    if not isinstance(action, tuple) or not action:
+        return False
+    ints = [x for x in action[1:] if isinstance(x, int) and not isinstance(x, bool)]
+    if action[0] == "turn":
+        return len(action) == 4 and len(ints) == 2 and isinstance(action[2], str)
+    arity = {"set": 2, "first": 1, "colour": 1, "number": 1, "move": 2}.get(action[0]) if isinstance(action[0],
+                                                                                                     str) else None
+    return arity is not None and len(action) == 1 + arity == 1 + len(ints)
+
+
+def _check_start(start: str) -> None:
     if start != "random" and _parse_offsets(start) is None:
         raise ValueError(f"scriptorium: start must be 'random' or four offsets 0-11 like '0,3,5,7'"
                          f" (centre, inner, middle, outer), not {start!r}")
-    return opts
 
 
 def _parse_int(text: str, lo: int, hi: int) -> int | None:
-    if not text.isdigit() or (len(text) > 1 and text[0] == "0") or len(text) > 6:
+    try:
+        return parse_int(text, lo, hi)
+    except ValueError:
         return None
-    v = int(text)
-    return v if lo <= v <= hi else None
 
 
-def _parse_offsets(text: Any) -> tuple[int, ...] | None:
-    if not isinstance(text, str):
-        return None
+def _locations(text: str) -> tuple[int, ...] | None:
+    """The location codes of a comma-separated list (``hub,i3,o0``), or None if one is not a location."""
+    out = []
+    for word in text.split(","):
+        loc = B.parse_location(word)
+        if loc is None:
+            return None
+        out.append(loc)
+    return tuple(out)
+
+
+def _offsets(values: list[int]) -> Offsets:
+    c, i, m, o = values
+    return (c, i, m, o)
+
+
+def _parse_offsets(text: str) -> Offsets | None:
     parts = text.split(",")
     if len(parts) != 4:
         return None
-    vals = tuple(_parse_int(p, 0, N - 1) for p in parts)
-    return None if None in vals else vals  # type: ignore[return-value]
+    c, i, m, o = (_parse_int(p, 0, N - 1) for p in parts)
+    return None if c is None or i is None or m is None or o is None else (c, i, m, o)
 
 
 def _rotate_loc(loc: int, part: int, spaces: int) -> int:
@@ -91,7 +129,7 @@ class ScriptoriumState(State):
     __slots__ = ("_active", "_die", "_first", "_n", "_number", "_off", "_opts", "_pawns", "_pending", "_phase",
                  "_pins", "_round", "_turn", "_winner")
 
-    def __init__(self, opts: dict[str, Any], n: int, phase: str, off: tuple[int, ...], active: int,
+    def __init__(self, opts: dict[str, Any], n: int, phase: str, off: Offsets, active: int,
                  pawns: tuple[int, ...], pins: tuple[int, ...], first: int, turn: int, rnd: int, die: int,
                  number: int, pending: int, winner: int) -> None:
         self._opts = opts
@@ -109,7 +147,7 @@ class ScriptoriumState(State):
         self._pending = pending
         self._winner = winner
 
-    def _with(self, **kw: Any) -> ScriptoriumState:
+    def _with(self, **kw: object) -> ScriptoriumState:
         s = object.__new__(ScriptoriumState)
         s._opts, s._n, s._phase, s._off, s._active = self._opts, self._n, self._phase, self._off, self._active
         s._pawns, s._pins, s._first, s._turn = self._pawns, self._pins, self._first, self._turn
@@ -119,8 +157,10 @@ class ScriptoriumState(State):
             setattr(s, "_" + key, value)
         return s
 
-    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def announcements(self, action: Action, after: State) -> list[Announcement]:
+        out: list[Announcement] = []
+        if not isinstance(after, ScriptoriumState):
+            return out
         if after._pins != self._pins and len(after._pins) > len(self._pins):
             out.append({"type": "pin", "player": self._turn if self._turn >= 0 else None,
                         "text": f"a black pin on {B.location_text(after._pins[-1])}"})
@@ -132,6 +172,14 @@ class ScriptoriumState(State):
         if now and not before:
             out.append({"type": "aligned", "player": None, "text": "the rings are aligned: the board is frozen"})
         return out
+
+    # --- players ----------------------------------------------------------------------------
+    def player_name(self, player: int) -> str:
+        return player_name(player)
+
+    def player_colour(self, player: int) -> ColourName | None:
+        colour = COLOURS[player]
+        return colour if is_colour(colour) else None  # a layout may name a colour displays lack
 
     # --- basic properties -------------------------------------------------------------------
     @property
@@ -155,8 +203,8 @@ class ScriptoriumState(State):
         return SHORT_PHASE[self._phase]
 
     @property
-    def offsets(self) -> tuple[int, int, int, int]:
-        return self._off  # type: ignore[return-value]
+    def offsets(self) -> Offsets:
+        return self._off
 
     @property
     def aligned(self) -> bool:
@@ -219,7 +267,10 @@ class ScriptoriumState(State):
                 if d not in dead and colour_table[d // N][off[d // N]][d % N] == colour]
 
     # --- API --------------------------------------------------------------------------------
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Action]:
+        return list(self._legal())
+
+    def _legal(self) -> list[SAction]:
         ph = self._phase
         if ph == "roll":
             return [("colour", c) for c in range(NUM_COLOURS)]
@@ -239,14 +290,14 @@ class ScriptoriumState(State):
             return [("set", part, o) for o in range(N)]
         return []
 
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self._phase not in CHANCE_PHASES:
             return []
         acts = self.legal_actions()
         p = 1.0 / len(acts)
         return [(a, p) for a in acts]
 
-    def _reason(self, action: Any) -> str | None:
+    def _reason(self, action: object) -> str | None:
         """Why ``action`` is illegal here, in a player's words (None when no specific reason is found)."""
         ph = self._phase
         if ph == "over":
@@ -292,9 +343,9 @@ class ScriptoriumState(State):
                     return "from the hub a pawn goes only to an Inner space"
             else:
                 if src // N == INNER:
-                    gate = B.HUB_GATE.get(src % N)
-                    if gate is not None and self.colour_of_sector(gate) == self._die:
-                        return (f"the Centre sector at position {gate} shows {rolled}, so the pawn on"
+                    sector = B.HUB_GATE.get(src % N)
+                    if sector is not None and self.colour_of_sector(sector) == self._die:
+                        return (f"the Centre sector at position {sector} shows {rolled}, so the pawn on"
                                 f" {B.location_text(src)} must go to the hub")
                 if dst not in B.NEIGHBOURS[src]:
                     return f"no black line joins {B.location_text(src)} and {B.location_text(dst)}"
@@ -351,34 +402,24 @@ class ScriptoriumState(State):
             return f"the sync clock turns the {PART_NAMES[self._active]} left 1"
         return "the game is over"
 
-    def apply(self, action: Any) -> ScriptoriumState:
-        try:
-            legal = action in self.legal_actions()
-        except TypeError:  # unhashable junk
-            legal = False
-        if not legal:
+    def apply(self, action: Action) -> ScriptoriumState:
+        legal = find_action(action, self._legal())
+        if legal is None:
             try:
                 reason = self._reason(action)
             except (IndexError, KeyError, TypeError, ValueError):
                 reason = "that is not a Scriptorium action"
-            raise IllegalAction(self._safe_text(action), reason or "the rules allow no such action here")
-        return self._apply_legal(action)
+            raise self.illegal(action, reason or "the rules allow no such action here")
+        return self._apply_legal(legal)
 
-    def _safe_text(self, action: Any) -> str:
-        try:
-            return self.action_to_text(action)
-        except Exception:
-            return repr(action)
-
-    def _apply_legal(self, action: tuple) -> ScriptoriumState:
-        kind = action[0]
-        if kind == "colour":
+    def _apply_legal(self, action: SAction) -> ScriptoriumState:
+        if action[0] == "colour":
             colour = action[1]
             s = self._with(die=colour, number=0, pending=-1)
             if s.targets(self._turn, colour):
                 return s._with(phase="move")
             return s._end_turn()
-        if kind == "move":
+        if action[0] == "move":
             _, src, dst = action
             player = self._turn
             pins = self._pins
@@ -393,29 +434,28 @@ class ScriptoriumState(State):
             if changes_circle and not aligned:
                 return s._with(phase="number", pending=src // N)
             return s._end_turn()
-        if kind == "number":
+        if action[0] == "number":
             return self._with(phase="rotate", number=action[1])
-        if kind == "turn":
+        if action[0] == "turn":
             _, part, _direction, spaces = action
             s = self._rotated(part, spaces)
             if self._phase == "clock":
                 return s._with(phase="roll", turn=self._first, pending=-1)
             return s._end_turn()
-        if kind == "first":
+        if action[0] == "first":
             return self._with(phase="roll", first=action[1], turn=action[1])
-        if kind == "set":
-            _, part, value = action
-            off = (*self._off[:part], value, *self._off[part + 1:])
-            nxt = "first" if part == OUTER else SETUP_PHASES[part + 1]
-            return self._with(phase=nxt, off=off)
-        raise AssertionError(action)
+        _, part, value = action
+        off = list(self._off)
+        off[part] = value
+        nxt = "first" if part == OUTER else SETUP_PHASES[part + 1]
+        return self._with(phase=nxt, off=_offsets(off))
 
     def _rotated(self, part: int, spaces: int) -> ScriptoriumState:
         """The board after ``part`` turns left ``spaces``; pawns and pins on it turn with it. Then
         alignment is checked, and the active part hands over if its condition holds."""
         off = list(self._off)
         off[part] = (off[part] + spaces) % N
-        off_t = tuple(off)
+        off_t = _offsets(off)
         pawns, pins = self._pawns, self._pins
         if part != CENTRE:
             pawns = tuple(_rotate_loc(p, part, spaces) for p in pawns)
@@ -452,43 +492,34 @@ class ScriptoriumState(State):
         def player(p: int) -> str:
             return player_name(p) if p >= 0 else "-"
 
-        return " ".join((
-            "scriptorium",
-            f"players={self._n}",
-            f"outer_line={o['outer_line']}",
-            f"round_limit={o['round_limit']}",
-            f"start={o['start']}",
-            f"phase={self._phase}",
-            f"round={self._round}",
-            f"first={player(self._first)}",
-            f"turn={player(self._turn)}",
-            "offsets=" + ",".join(str(v) for v in self._off),
-            f"active={PART_NAMES[self._active]}",
-            "pawns=" + ",".join(B.location_text(p) for p in self._pawns),
-            "pins=" + (",".join(B.location_text(p) for p in self._pins) or "-"),
-            f"die={COLOURS[self._die] if self._die >= 0 else '-'}",
-            f"number={self._number or '-'}",
-            f"pending={PART_NAMES[self._pending] if self._pending >= 0 else '-'}",
-            f"winner={player(self._winner)}",
-        ))
+        values = (
+            self._n, o["outer_line"], o["round_limit"], o["start"], self._phase, self._round,
+            player(self._first), player(self._turn), ",".join(str(v) for v in self._off), PART_NAMES[self._active],
+            ",".join(B.location_text(p) for p in self._pawns),
+            ",".join(B.location_text(p) for p in self._pins) or "-",
+            COLOURS[self._die] if self._die >= 0 else "-",
+            self._number or "-",
+            PART_NAMES[self._pending] if self._pending >= 0 else "-",
+            player(self._winner),
+        )
+        return write_fields("scriptorium", zip(_KEYS, values, strict=True))
 
-    def action_to_text(self, action: Any) -> str:
-        kind = action[0]
-        if kind == "move":
+    def action_to_text(self, action: Action) -> str:
+        if not _is_action(action):
+            raise ValueError(f"not a Scriptorium action: {action!r}")
+        if action[0] == "move":
             return f"{B.location_text(action[1])}-{B.location_text(action[2])}"
-        if kind == "turn":
+        if action[0] == "turn":
             return f"turn {PART_NAMES[action[1]]} {action[2]} {action[3]}"
-        if kind == "colour":
+        if action[0] == "colour":
             return f"roll {COLOURS[action[1]]}"
-        if kind == "number":
+        if action[0] == "number":
             return f"number {action[1]}"
-        if kind == "first":
+        if action[0] == "first":
             return f"first {player_name(action[1])}"
-        if kind == "set":
-            return f"set {PART_NAMES[action[1]]} {action[2]}"
-        raise ValueError(f"not a Scriptorium action: {action!r}")
+        return f"set {PART_NAMES[action[1]]} {action[2]}"
 
-    def action_from_text(self, text: str) -> Any:
+    def action_from_text(self, text: str) -> Action:
         action = parse_action(text, self._n)
         if action is None:
             raise IllegalAction(text, "names no Scriptorium action (examples: 'roll blue', 'hub-i4', 'i3-m2',"
@@ -561,7 +592,7 @@ class ScriptoriumState(State):
         off = self._off
         lines = [f"Scriptorium {self._n}p  round {self._round}/{self._opts['round_limit']}  phase {self._phase}"
                  f"  active {PART_NAMES[self._active]}  {'ALIGNED' if self.aligned else 'not aligned'}"]
-        occupant = {}
+        occupant: dict[int, list[str]] = {}
         for p, loc in enumerate(self._pawns):
             occupant.setdefault(loc, []).append(player_name(p)[0].upper())
         for pin in self._pins:
@@ -590,6 +621,7 @@ class ScriptoriumState(State):
 
 
 def player_name(p: int) -> str:
+    """Each player is a colour: his pawn's, and the spaces he must visit on the Outer ring."""
     return COLOURS[p]
 
 
@@ -598,7 +630,7 @@ _POS = {r * N + p: f"pos:{PART_NAMES[r]}:{p}" for r in RINGS for p in range(N)}
 _EMPTY_VIEW = {**dict.fromkeys(_ENC, 0), **dict.fromkeys(_POS.values(), 0), "hub": 0}
 
 
-def parse_action(text: Any, n: int) -> Any:
+def parse_action(text: object, n: int) -> SAction | None:
     """The action a text names (whether legal or not), or None."""
     if not isinstance(text, str):
         return None
@@ -638,24 +670,19 @@ class Scriptorium(Game):
     min_players = 2
     max_players = 6
 
-    def default_options(self) -> dict[str, Any]:
-        return dict(DEFAULT_OPTIONS)
+    option_schema = OPTIONS
 
-    def _players(self, num_players: int | None) -> int:
-        n = self.min_players if num_players is None else num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise ValueError(f"scriptorium: {self.min_players} to {self.max_players} players, not {num_players!r}")
-        return n
+    def check_variant(self, options: dict[str, Any], num_players: int) -> None:
+        _check_start(options["start"])
 
-    def new_state(self, options: Any = None, num_players: int | None = None) -> ScriptoriumState:
-        opts = _check_options(self.options(options))
-        n = self._players(num_players)
+    def new_state(self, options: Options | None = None, num_players: int | None = None) -> ScriptoriumState:
+        opts, n = self.resolve(options, num_players)
         pawns = (HUB,) * n
-        if opts["start"] == "random":
+        off = _parse_offsets(opts["start"])
+        if off is None:  # start=random: the table sets every part by chance first
             return ScriptoriumState(opts, n, SETUP_PHASES[0], (0, 0, 0, 0), CENTRE, pawns, (), -1, -1, 0, -1, 0,
                                     -1, -1)
-        off = _parse_offsets(opts["start"])
-        return ScriptoriumState(opts, n, "first", off, CENTRE, pawns, (), -1, -1, 0, -1, 0, -1, -1)  # type: ignore[arg-type]
+        return ScriptoriumState(opts, n, "first", off, CENTRE, pawns, (), -1, -1, 0, -1, 0, -1, -1)
 
     def state_from_text(self, text: str) -> ScriptoriumState:
         try:
@@ -664,25 +691,10 @@ class Scriptorium(Game):
             raise
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise BadPosition(f"not a Scriptorium position: {exc}") from None
-        if state.to_text() != text:
-            raise BadPosition("not a Scriptorium position in its canonical form (fields out of order, extra"
-                              " spaces or numbers written differently)")
-        return state
+        return canonical(state, text)
 
     def _parse(self, text: str) -> ScriptoriumState:
-        if not isinstance(text, str):
-            raise BadPosition("a position is a text")
-        words = text.split(" ")
-        if not words or words[0] != "scriptorium":
-            raise BadPosition("a Scriptorium position starts with 'scriptorium'")
-        fields: dict[str, str] = {}
-        for w in words[1:]:
-            key, eq, value = w.partition("=")
-            if not eq or key not in _KEYS or key in fields:
-                raise BadPosition(f"unexpected field {w!r}")
-            fields[key] = value
-        if tuple(fields) != _KEYS:
-            raise BadPosition(f"a position has the fields {' '.join(_KEYS)} in that order")
+        fields = read_fields(text, "scriptorium", _KEYS)
         n = _parse_int(fields["players"], 2, 6)
         if n is None:
             raise BadPosition("players must be 2 to 6")
@@ -690,8 +702,8 @@ class Scriptorium(Game):
         if limit is None:
             raise BadPosition("bad round_limit")
         try:
-            opts = _check_options(self.options({"outer_line": fields["outer_line"], "round_limit": limit,
-                                                "start": fields["start"]}))
+            opts, _ = self.resolve({"outer_line": fields["outer_line"], "round_limit": limit,
+                                    "start": fields["start"]}, n)
         except ValueError as exc:
             raise BadPosition(str(exc)) from None
         phase = fields["phase"]
@@ -715,17 +727,18 @@ class Scriptorium(Game):
         if fields["active"] not in ("centre", "inner", "outer"):
             raise BadPosition("the active part is centre, inner or outer")
         active = PART_NAMES.index(fields["active"])
-        pawns = tuple(B.parse_location(t) for t in fields["pawns"].split(","))
-        if len(pawns) != n or None in pawns:
+        pawns = _locations(fields["pawns"])
+        if pawns is None or len(pawns) != n:
             raise BadPosition(f"pawns lists {n} locations (hub, i0..i11, m0..m11, o0..o11)")
         on_board = [p for p in pawns if p != HUB]
         if len(set(on_board)) != len(on_board):
             raise BadPosition("two pawns on one space")
         pins: tuple[int, ...] = ()
         if fields["pins"] != "-":
-            pins = tuple(B.parse_location(t) for t in fields["pins"].split(","))  # type: ignore[misc]
-            if None in pins or any(p == HUB or p // N != OUTER for p in pins):
+            read = _locations(fields["pins"])
+            if read is None or any(p == HUB or p // N != OUTER for p in read):
                 raise BadPosition("black pins stand on Outer spaces only")
+            pins = read
             if list(pins) != sorted(set(pins)):
                 raise BadPosition("pins are listed once each, in order")
             if set(pins) & set(on_board):
@@ -785,15 +798,15 @@ class Scriptorium(Game):
             raise BadPosition("a winner has visited both Outer spaces and reached the hub on an aligned board")
         return state
 
-    def channels(self, options: Any = None, num_players: int | None = None) -> list[Channel]:
-        _check_options(self.options(options))
-        n = self._players(num_players)
+    def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
+        _, n = self.resolve(options, num_players)
         chans = [Channel(name, ChannelKind.OFFSET, N - 1) for name in _ENC]
         chans += [Channel(_POS[r * N + p], ChannelKind.PRESENCE, 1) for r in RINGS for p in range(N)]
         chans.append(Channel("hub", ChannelKind.COUNT, n))
         return chans
 
-    def channel_positions(self, options: Any = None, num_players: int | None = None) -> dict[str, tuple[float, float]]:
+    def channel_positions(self, options: Options | None = None,
+                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
         # Position 0 at the top, counting clockwise; the Middle sits half a space off.
         out: dict[str, tuple[float, float]] = {"hub": (0.0, 0.0)}
         for radius, r in enumerate(RINGS, start=1):
@@ -813,9 +826,8 @@ class Scriptorium(Game):
             ({**base, "start": "0,3,5,8", "round_limit": 40}, 4),
         ]
 
-    def max_game_length(self, options: Any = None, num_players: int | None = None) -> int:
-        opts = _check_options(self.options(options))
-        n = self._players(num_players)
+    def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
+        opts, n = self.resolve(options, num_players)
         # setup (4 parts + who starts), then per round: every player rolls, moves, rolls the number
         # die and turns a circle (4 actions at most), and the clock turns once.
         return 5 + opts["round_limit"] * (4 * n + 1)

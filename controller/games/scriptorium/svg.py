@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import math
 from html import escape
+from typing import TYPE_CHECKING
 
+from controller.games.base import COLOUR_HEX
 from controller.games.scriptorium import board as B
 from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES
 
-FILL = {"red": "#d62828", "orange": "#f77f00", "yellow": "#fcbf49", "green": "#2a9d48", "blue": "#1d63c9",
-        "violet": "#8e44ad"}
+if TYPE_CHECKING:
+    from controller.games.scriptorium.engine import ScriptoriumState
+
+FILL: dict[str, str] = {name: value for name, value in COLOUR_HEX.items()}
+"""How each colour of the layout (the spaces' and the players' pawns) is drawn."""
 HUB_R = 28.0
 BANDS = {CENTRE: (HUB_R, 62.0), INNER: (70.0, 104.0), MIDDLE: (112.0, 146.0), OUTER: (154.0, 188.0)}
 
@@ -50,7 +55,7 @@ def _wedge(part: int, p: int) -> str:
             f" A{lo},{lo} 0 0 0 {x3:.1f},{y3:.1f} Z")
 
 
-def render_svg(state) -> str:
+def render_svg(state: ScriptoriumState) -> str:
     """The position as a standalone SVG document."""
     off = state.offsets
     colours = B.COLOURS
@@ -73,7 +78,7 @@ def render_svg(state) -> str:
                 out.append(f'<circle r="{r}" fill="none" stroke="#000" stroke-width="3"/>')
     # black lines (from the layout), drawn over the spaces
     line_style = 'stroke="#111" stroke-width="1.4" stroke-linecap="round"'
-    for r1, p1, r2, p2, *_ in (*B.LAYOUT.ring_lines, *B.LAYOUT.cross_lines):
+    for r1, p1, r2, p2 in B.LAYOUT.lines():
         (x1, y1), (x2, y2) = _centre_of(r1 * B.N + p1), _centre_of(r2 * B.N + p2)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {line_style}/>')
     for inner_p, _sector in B.LAYOUT.hub_lines:

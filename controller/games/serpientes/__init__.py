@@ -3,6 +3,5 @@
 from controller.games.serpientes.engine import SerpientesGame, SerpientesState
 
 GAME = SerpientesGame()
-SerpientesState.game = GAME
 
 __all__ = ["GAME", "SerpientesGame", "SerpientesState"]

@@ -5,22 +5,28 @@ See ``docs/rules/serpientes.md`` for every rule and ruling as implemented here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from controller.games.base import (
     CHANCE,
     TERMINAL,
     Action,
+    Announcement,
     Channel,
     ChannelKind,
+    ColourName,
     Game,
     IllegalAction,
+    Option,
     Options,
     State,
+    find_action,
 )
 from controller.games.serpientes import board as B
 
 HAND_SIZE = 5
+SNAKE_COLOURS: tuple[ColourName, ...] = ("red", "blue", "green", "orange", "violet", "brown")
+"""Each seat's sticks."""
 START_SUPPLY = 4
 MAX_ROUNDS = 5000
 """Largest ``max_rounds`` accepted. The default round limit (1000) is only a safety net against
@@ -40,7 +46,6 @@ ALL_PHASES = PLAYER_PHASES | CHANCE_PHASES | {"over"}
 EVENTS = frozenset({"-", "placed", "ate", "crash-off", "crash-taken", "crash-jump", "half-turn",
                     "discarded", "programmed", "revealed"})
 
-_DEFAULTS = {"cards": "relative", "dealing": "arbitro", "tokens": 15, "max_rounds": 1000}
 
 _CHANNELS = tuple(Channel(name, ChannelKind.PRESENCE) for name in B.EDGE_CHANNELS + B.NODE_CHANNELS)
 _ZERO_VIEW = dict.fromkeys(B.EDGE_CHANNELS + B.NODE_CHANNELS, 0)
@@ -57,21 +62,79 @@ _SLOTS = ("_opts", "_n", "_abs", "_phys", "_phase", "_player", "_turns", "_topla
           "_reshuffles", "_shown", "_last")
 
 
-def _check_options(opts: dict[str, Any], n: int) -> None:
-    if opts["cards"] not in ("relative", "absolute"):
-        raise ValueError(f"serpientes: option cards must be 'relative' or 'absolute', not {opts['cards']!r}")
-    if opts["dealing"] not in ("arbitro", "physical"):
-        raise ValueError(f"serpientes: option dealing must be 'arbitro' or 'physical', not {opts['dealing']!r}")
-    for key, lo, hi in (("tokens", 1, 60), ("max_rounds", 1, MAX_ROUNDS)):
-        v = opts[key]
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise ValueError(f"serpientes: option {key} must be an integer from {lo} to {hi}, not {v!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 6:
-        raise ValueError(f"serpientes: 2 to 6 players, not {n!r}")
+OPTIONS = (
+    Option("cards", "relative", choices=("relative", "absolute"),
+           doc="relative cards (straight, left, right) or absolute ones (north, east, south, west)"),
+    Option("dealing", "arbitro", choices=("arbitro", "physical"),
+           doc="arbitro deals and tracks the cards, or players use physical cards it only counts"),
+    Option("tokens", 15, minimum=1, maximum=60, doc="tokens placed at random at the start"),
+    Option("max_rounds", 1000, minimum=1, maximum=MAX_ROUNDS, doc="rounds before the game ends on scores"),
+)
+
+
+TokenAction = tuple[Literal["token"], int]
+FirstAction = tuple[Literal["first"], int]
+CardAction = tuple[Literal["draw", "step", "add"], int]
+"""A card kind drawn, stepped with, or (dealt cards) added to the sequence."""
+BareAction = tuple[Literal["add", "half-turn", "no-half-turn", "discard", "keep", "done", "run"]]
+"""A decision without an argument (``add``: a physical card, unseen)."""
+SAction = TokenAction | FirstAction | CardAction | BareAction
+_BARE = ("add", "half-turn", "no-half-turn", "discard", "keep", "done", "run")
+
+
+def _is_action(action: object) -> TypeGuard[SAction]:
+    if not isinstance(action, tuple) or not action:
+        return False
+    if len(action) == 1:
+        return action[0] in _BARE
+    return (len(action) == 2 and action[0] in ("token", "first", "draw", "step", "add")
+            and isinstance(action[1], int) and not isinstance(action[1], bool))
+
+
+Hand = int | tuple[int, ...]
+"""A player's hand: with physical cards how many he holds, with dealt cards a count per kind."""
+Sequence_ = int | tuple[int, ...]
+"""A programmed sequence: with physical cards its length, with dealt cards the kinds in order."""
+
+
+def _kinds(cards: Hand) -> tuple[int, ...]:
+    """Dealt cards as the engine knows them: counts per kind (a hand) or kinds in order (a sequence)."""
+    if isinstance(cards, int):
+        raise TypeError("physical cards are only counted")
+    return cards
+
+
+def _size(cards: Hand) -> int:
+    """Physical cards: how many."""
+    if not isinstance(cards, int):
+        raise TypeError("dealt cards are listed, not only counted")
+    return cards
 
 
 class SerpientesState(State):
     __slots__ = _SLOTS
+    _opts: dict[str, Any]
+    _n: int
+    _abs: bool
+    """Absolute cards (north, east, south, west) rather than relative ones."""
+    _phys: bool
+    """Physical cards: the engine knows only how many each player holds and has programmed."""
+    _phase: str
+    _player: int
+    _turns: int
+    _toplace: int
+    _tokens: frozenset[int]
+    _snakes: tuple[tuple[int, ...], ...]
+    _supply: tuple[int, ...]
+    _eaten: tuple[int, ...]
+    _crashed: tuple[int, ...]
+    _hands: tuple[Hand, ...]
+    _seqs: tuple[Sequence_, ...]
+    _deck: tuple[int, ...]
+    _discard: tuple[int, ...]
+    _reshuffles: int
+    _shown: tuple[int, ...]
+    _last: str
 
     # ------------------------------------------------------------------ basics
     def _clone(self) -> SerpientesState:
@@ -80,8 +143,8 @@ class SerpientesState(State):
             setattr(s, name, getattr(self, name))
         return s
 
-    def announcements(self, action: Action, after: State) -> list[dict[str, Any]]:
-        if action[0] != "step":
+    def announcements(self, action: Action, after: State) -> list[Announcement]:
+        if not _is_action(action) or action[0] != "step" or not isinstance(after, SerpientesState):
             return []
         p = self._player
         if after._last.startswith("crash-"):
@@ -94,6 +157,9 @@ class SerpientesState(State):
     @property
     def options(self) -> dict[str, Any]:
         return dict(self._opts)
+
+    def player_colour(self, player: int) -> ColourName:
+        return SNAKE_COLOURS[player]
 
     @property
     def num_players(self) -> int:
@@ -138,11 +204,11 @@ class SerpientesState(State):
 
     def hand_size(self, p: int) -> int:
         h = self._hands[p]
-        return h if self._phys else sum(h)
+        return h if isinstance(h, int) else sum(h)
 
     def sequence_length(self, p: int) -> int:
         q = self._seqs[p]
-        return q if self._phys else len(q)
+        return q if isinstance(q, int) else len(q)
 
     def sticks(self, p: int) -> int:
         """Sticks of ``p`` on the board."""
@@ -175,13 +241,16 @@ class SerpientesState(State):
             taken.update(sn)
         return [n for n in B.TOKEN_SPOTS if n not in taken]
 
-    def _adds(self) -> list[tuple]:
-        p = self._player
-        if self._phys:
-            return [("add",)] if self._hands[p] > 0 else []
-        return [("add", k) for k, c in enumerate(self._hands[p]) if c > 0]
+    def _adds(self) -> list[SAction]:
+        h = self._hands[self._player]
+        if isinstance(h, int):
+            return [("add",)] if h > 0 else []
+        return [("add", k) for k, c in enumerate(h) if c > 0]
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[Action]:
+        return list(self._legal())
+
+    def _legal(self) -> list[SAction]:
         ph = self._phase
         if ph == "over":
             return []
@@ -206,11 +275,12 @@ class SerpientesState(State):
             acts.append(("done",))
             return acts
         # run
-        if self._phys:
+        seq = self._seqs[self._player]
+        if isinstance(seq, int):  # physical cards: the card is seen when the stick moves
             return [("step", k) for k in range(len(self.kinds))]
-        return [("step", self._seqs[self._player][0])]
+        return [("step", seq[0])]
 
-    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         ph = self._phase
         if ph == "tokens":
             spots = self._free_token_spots()
@@ -266,7 +336,7 @@ class SerpientesState(State):
             if not self._phys:
                 if len(action) != 2 or action[1] not in range(len(self.kinds)):
                     return "that card kind is not in this deck"
-                if self._hands[p][action[1]] == 0:
+                if _kinds(self._hands[p])[action[1]] == 0:
                     return f"your hand holds no {self.kinds[action[1]]} card"
         elif kind == "run":
             if ph == "program":
@@ -284,8 +354,8 @@ class SerpientesState(State):
                 return "reveal your sequence with 'run' before moving sticks"
             if len(action) != 2 or action[1] not in range(len(self.kinds)):
                 return "that card kind is not in this deck"
-            if not self._phys and self._seqs[p][0] != action[1]:
-                return (f"the next card of your sequence is {self.kinds[self._seqs[p][0]]}, "
+            if not self._phys and _kinds(self._seqs[p])[0] != action[1]:
+                return (f"the next card of your sequence is {self.kinds[_kinds(self._seqs[p])[0]]}, "
                         f"not {self.kinds[action[1]]}")
         else:
             return "that is not a Serpientes action"
@@ -295,10 +365,10 @@ class SerpientesState(State):
         return {"tokens": "placing tokens", "first": "choosing who starts", "deal": "dealing cards",
                 "draw": "drawing a card"}[self._phase]
 
-    def _token_reason(self, action: tuple) -> str | None:
-        if len(action) != 2 or action[1] not in range(B.SIZE * B.SIZE):
+    def _token_reason(self, action: tuple[object, ...]) -> str | None:
+        n = action[1] if len(action) == 2 else None
+        if not isinstance(n, int) or n not in range(B.SIZE * B.SIZE):
             return "that is not an intersection"
-        n = action[1]
         r, c = B.rc(n)
         name = B.node_name(n)
         if B.on_border(n):
@@ -312,29 +382,23 @@ class SerpientesState(State):
         return None
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: tuple) -> SerpientesState:
+    def apply(self, action: Action) -> SerpientesState:
         reason = self._why_illegal(action)
-        if reason is not None:
-            raise IllegalAction(self._safe_text(action), reason)
+        legal = find_action(action, self._legal()) if reason is None else None
+        if legal is None:
+            raise self.illegal(action, reason or "not legal in this position")
         s = self._clone()
-        s._do(action)
+        s._do(legal)
         return s
 
-    def _safe_text(self, action: object) -> str:
-        try:
-            return self.action_to_text(action)
-        except Exception:
-            return repr(action)
-
-    def _do(self, action: tuple) -> None:
-        kind = action[0]
+    def _do(self, action: SAction) -> None:
         p = self._player
-        if kind == "token":
+        if action[0] == "token":
             self._tokens = self._tokens | {action[1]}
             self._toplace -= 1
             if self._toplace == 0:
                 self._phase = "first"
-        elif kind == "first":
+        elif action[0] == "first":
             self._player = action[1]
             if self._phys:
                 self._hands = tuple([HAND_SIZE] * self._n)
@@ -342,11 +406,11 @@ class SerpientesState(State):
             else:
                 self._phase = "deal"
                 self._norm_deal()
-        elif kind == "draw":
+        elif action[0] == "draw" and len(action) == 2:
             k = action[1]
             to = self._deal_recipient() if self._phase == "deal" else p
             hands = list(self._hands)
-            h = list(hands[to])
+            h = list(_kinds(hands[to]))
             h[k] += 1
             hands[to] = tuple(h)
             self._hands = tuple(hands)
@@ -357,47 +421,47 @@ class SerpientesState(State):
                 self._norm_deal()
             else:
                 self._norm_draw()
-        elif kind == "half-turn":
+        elif action[0] == "half-turn":
             self._snakes = _replace(self._snakes, p, tuple(reversed(self._snakes[p])))
             self._crashed = _replace(self._crashed, p, 0)
             self._last = "half-turn"
             self._begin_discard()
-        elif kind == "no-half-turn":
+        elif action[0] == "no-half-turn":
             self._crashed = _replace(self._crashed, p, 0)
             self._begin_discard()
-        elif kind == "discard":
+        elif action[0] == "discard":
             if self._phys:
                 self._hands = _replace(self._hands, p, 0)
             else:
-                self._discard = tuple(a + b for a, b in zip(self._discard, self._hands[p], strict=True))
+                self._discard = tuple(a + b for a, b in zip(self._discard, _kinds(self._hands[p]), strict=True))
                 self._hands = _replace(self._hands, p, (0,) * len(self._deck))
             self._last = "discarded"
             self._begin_draw()
-        elif kind == "keep":
+        elif action[0] == "keep":
             self._begin_draw()
-        elif kind == "add":
-            if self._phys:
-                self._hands = _replace(self._hands, p, self._hands[p] - 1)
-                self._seqs = _replace(self._seqs, p, self._seqs[p] + 1)
+        elif action[0] == "add":
+            if len(action) == 1:  # a physical card
+                self._hands = _replace(self._hands, p, _size(self._hands[p]) - 1)
+                self._seqs = _replace(self._seqs, p, _size(self._seqs[p]) + 1)
             else:
                 k = action[1]
-                h = list(self._hands[p])
+                h = list(_kinds(self._hands[p]))
                 h[k] -= 1
                 self._hands = _replace(self._hands, p, tuple(h))
-                self._seqs = _replace(self._seqs, p, self._seqs[p] + (k,))
+                self._seqs = _replace(self._seqs, p, (*_kinds(self._seqs[p]), k))
             self._last = "programmed"
             self._phase = "program"
-        elif kind == "done":
+        elif action[0] == "done":
             self._end_turn()
-        elif kind == "run":
+        elif action[0] == "run":
             self._phase = "run"
             self._shown = ()
             self._last = "revealed"
-        elif kind == "step":
+        elif action[0] == "step" and len(action) == 2:
             self._step(action[1])
 
     def _deal_recipient(self) -> int:
-        sizes = [sum(h) for h in self._hands]
+        sizes = [sum(_kinds(h)) for h in self._hands]
         low = min(sizes)
         for i in range(self._n):
             q = (self._player + i) % self._n
@@ -411,7 +475,7 @@ class SerpientesState(State):
         self._reshuffles += 1
 
     def _norm_deal(self) -> None:
-        if all(sum(h) >= HAND_SIZE for h in self._hands):
+        if all(sum(_kinds(h)) >= HAND_SIZE for h in self._hands):
             self._begin_turn(self._player)
         elif sum(self._deck) == 0:
             if sum(self._discard) == 0:
@@ -420,7 +484,7 @@ class SerpientesState(State):
                 self._reshuffle()
 
     def _norm_draw(self) -> None:
-        if sum(self._hands[self._player]) >= HAND_SIZE:
+        if sum(_kinds(self._hands[self._player])) >= HAND_SIZE:
             self._phase = "play"
         elif sum(self._deck) == 0:
             if sum(self._discard) == 0:
@@ -460,8 +524,8 @@ class SerpientesState(State):
     def _begin_draw(self) -> None:
         p = self._player
         if self._phys:
-            free = self.deck_total() - sum(self._hands) - sum(self._seqs)
-            self._hands = _replace(self._hands, p, min(HAND_SIZE, self._hands[p] + free))
+            free = self.deck_total() - sum(map(_size, self._hands)) - sum(map(_size, self._seqs))
+            self._hands = _replace(self._hands, p, min(HAND_SIZE, _size(self._hands[p]) + free))
             self._phase = "play"
         else:
             self._phase = "draw"
@@ -503,7 +567,9 @@ class SerpientesState(State):
         if self._phase != "run":
             return []
         out = []
-        for action in self.legal_actions():
+        for action in self._legal():
+            if len(action) != 2:
+                continue
             card = action[1]
             crash, far = self._crash_kind(card)
             _, head, from_tail = self.step_target(card)
@@ -527,9 +593,9 @@ class SerpientesState(State):
         else:
             sn = sn[1:]  # the tail is lifted first
         if self._phys:
-            rest = self._seqs[p] - 1
+            rest = _size(self._seqs[p]) - 1
         else:
-            rest_cards = self._seqs[p][1:]
+            rest_cards = _kinds(self._seqs[p])[1:]
             disc = list(self._discard)
             disc[card] += 1
             rest = len(rest_cards)
@@ -575,26 +641,25 @@ class SerpientesState(State):
         except ValueError:
             raise KeyError(word) from None
 
-    def action_to_text(self, action: tuple) -> str:
-        kind = action[0]
-        if kind == "token":
+    def action_to_text(self, action: Action) -> str:
+        if not _is_action(action):
+            raise ValueError(f"not a Serpientes action: {action!r}")
+        if len(action) == 1:
+            return action[0]
+        if action[0] == "token":
             return f"token {B.node_name(action[1])}"
-        if kind == "first":
+        if action[0] == "first":
             return f"first {action[1]}"
-        if kind in ("draw", "step") or (kind == "add" and len(action) == 2):
-            return f"{kind} {self.kinds[action[1]]}"
-        if len(action) == 1 and kind in ("add", "half-turn", "no-half-turn", "discard", "keep", "done", "run"):
-            return kind
-        raise ValueError(f"not a Serpientes action: {action!r}")
+        return f"{action[0]} {self.kinds[action[1]]}"
 
-    def public_action_text(self, action: tuple) -> str:
+    def public_action_text(self, action: Action) -> str:
         """The action as the other players may learn it: a card drawn or added face down is not
         named (``draw``, ``add``); everything else is public (steps reveal their card)."""
-        if action[0] in ("draw", "add"):
+        if _is_action(action) and action[0] in ("draw", "add"):
             return action[0]
         return self.action_to_text(action)
 
-    def action_from_text(self, text: str) -> tuple:
+    def action_from_text(self, text: str) -> Action:
         if not isinstance(text, str):
             raise IllegalAction(repr(text), "an action is given as text")
         words = text.split()
@@ -650,16 +715,17 @@ class SerpientesState(State):
             out.append("discard=-")
         elif public:
             out.append("hands=" + "/".join(
-                ("".join(L[k] * c for k, c in enumerate(h)) or "-") if p == viewer else f"#{sum(h)}"
+                ("".join(L[k] * c for k, c in enumerate(_kinds(h))) or "-") if p == viewer else f"#{sum(_kinds(h))}"
                 for p, h in enumerate(self._hands)))
             out.append("seqs=" + "/".join(
-                ("".join(L[k] for k in q) or "-") if p == viewer else f"#{len(q)}"
+                ("".join(L[k] for k in _kinds(q)) or "-") if p == viewer else f"#{len(_kinds(q))}"
                 for p, q in enumerate(self._seqs)))
             out.append(f"deck=#{sum(self._deck)}")
             out.append(f"discard=#{sum(self._discard)}")
         else:
-            out.append("hands=" + "/".join("".join(L[k] * c for k, c in enumerate(h)) or "-" for h in self._hands))
-            out.append("seqs=" + "/".join("".join(L[k] for k in q) or "-" for q in self._seqs))
+            out.append("hands=" + "/".join("".join(L[k] * c for k, c in enumerate(_kinds(h))) or "-"
+                                           for h in self._hands))
+            out.append("seqs=" + "/".join("".join(L[k] for k in _kinds(q)) or "-" for q in self._seqs))
             out.append("deck=" + ",".join(map(str, self._deck)))
             out.append("discard=" + ",".join(map(str, self._discard)))
         out.append(f"reshuffles={self._reshuffles}")
@@ -733,12 +799,13 @@ class SerpientesState(State):
     def private_view(self, player: int) -> dict[str, Any]:
         if not 0 <= player < self._n:
             raise ValueError(f"no player {player}")
+        view: dict[str, Any]
         if self._phys:
             view = {"player": player, "hand_size": self._hands[player],
                     "sequence_length": self._seqs[player], "cards": "physical"}
         else:
-            hand = [self.kinds[k] for k, c in enumerate(self._hands[player]) for _ in range(c)]
-            view = {"player": player, "hand": hand, "sequence": [self.kinds[k] for k in self._seqs[player]]}
+            hand = [self.kinds[k] for k, c in enumerate(_kinds(self._hands[player])) for _ in range(c)]
+            view = {"player": player, "hand": hand, "sequence": [self.kinds[k] for k in _kinds(self._seqs[player])]}
         if self._phase == "run" and player == self._player:
             view["next_steps"] = self.step_preview()
         return view
@@ -798,14 +865,10 @@ class SerpientesGame(Game):
     min_players = 2
     max_players = 6
     default_players = 4
-
-    def default_options(self) -> dict[str, Any]:
-        return dict(_DEFAULTS)
+    option_schema = OPTIONS
 
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> SerpientesState:
-        opts = self.options(options)
-        n = self.default_players if num_players is None else num_players
-        _check_options(opts, n)
+        opts, n = self.resolve(options, num_players)
         s = object.__new__(SerpientesState)
         nk = 4 if opts["cards"] == "absolute" else 3
         phys = opts["dealing"] == "physical"
@@ -861,8 +924,7 @@ class SerpientesGame(Game):
         return [(self.options(o), n) for o, n in confs]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
-        opts = self.options(options)
-        n = self.default_players if num_players is None else num_players
+        opts, n = self.resolve(options, num_players)
         deck = sum(ABSOLUTE_PER_PLAYER if opts["cards"] == "absolute" else RELATIVE_PER_PLAYER) * n
         setup = opts["tokens"] + 1 + deck
         # per turn: half-turn choice, discard choice, draws, then adds + done or run + steps

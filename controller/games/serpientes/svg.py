@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection, Sequence
 from html import escape
+from typing import Any, Protocol
 
+from controller.games.base import COLOUR_HEX
 from controller.games.serpientes import board as B
+from controller.games.serpientes.engine import SNAKE_COLOURS
 
 CELL = 40
 MARGIN = 30
-COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+COLOURS = tuple(COLOUR_HEX[c] for c in SNAKE_COLOURS)
+"""Each seat's sticks as drawn."""
 
 
 def _xy(n: int) -> tuple[int, int]:
@@ -17,7 +22,24 @@ def _xy(n: int) -> tuple[int, int]:
     return MARGIN + c * CELL, MARGIN + r * CELL
 
 
-def render_svg(state) -> str:
+class Drawable(Protocol):
+    """What the picture reads of a position: a state, or a display's stand-in built from the public view."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def tokens(self) -> Collection[int]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turn_player(self) -> int: ...
+    def snake(self, p: int) -> Sequence[int]: ...
+    def sticks(self, p: int) -> int: ...
+    def scores(self) -> list[float]: ...
+    def public_view(self) -> dict[str, Any]: ...
+
+
+def render_svg(state: Drawable) -> str:
     """The board of ``state`` as a standalone SVG document (grid, tokens, snakes, heads, scores)."""
     size = 2 * MARGIN + (B.SIZE - 1) * CELL
     height = size + 20 * state.num_players + 10

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from controller.games.base import BadPosition
+from controller.games.base import BadPosition, canonical, parse_int, read_fields
 from controller.games.serpientes import board as B
 from controller.games.serpientes.engine import (
     ABSOLUTE_LETTERS,
@@ -16,8 +16,9 @@ from controller.games.serpientes.engine import (
     PLAYER_PHASES,
     RELATIVE_LETTERS,
     RELATIVE_PER_PLAYER,
+    Hand,
+    Sequence_,
     SerpientesState,
-    _check_options,
 )
 
 if TYPE_CHECKING:
@@ -29,9 +30,7 @@ KEYS = ("players", "cards", "dealing", "tokens", "rounds", "phase", "player", "t
 
 
 def _int(text: str) -> int:
-    if not text.isdigit() or str(int(text)) != text:
-        raise ValueError(f"not a number: {text!r}")
-    return int(text)
+    return parse_int(text)
 
 
 def _ints(text: str, n: int) -> tuple[int, ...]:
@@ -56,29 +55,14 @@ def parse_position(game: SerpientesGame, text: str) -> SerpientesState:
         raise
     except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
         raise BadPosition(f"not a Serpientes position: {exc}") from None
-    if state.to_text() != text:
-        raise BadPosition("not a Serpientes position in its canonical form (order of tokens, hands...)")
-    return state
+    return canonical(state, text)
 
 
 def _parse(game: SerpientesGame, text: str) -> SerpientesState:
-    if not isinstance(text, str):
-        raise BadPosition("a position is text")
-    fields = text.split(" ")
-    if not fields or fields[0] != "serpientes":
-        raise BadPosition("a Serpientes position starts with 'serpientes'")
-    if len(fields) != len(KEYS) + 1:
-        raise BadPosition(f"a Serpientes position has {len(KEYS) + 1} fields, this one {len(fields)}")
-    f: dict[str, str] = {}
-    for key, field in zip(KEYS, fields[1:], strict=True):
-        k, sep, v = field.partition("=")
-        if k != key or not sep:
-            raise BadPosition(f"expected field {key}=..., found {field!r}")
-        f[key] = v
+    f = read_fields(text, "serpientes", KEYS)
     n = _int(f["players"])
-    opts = game.options({"cards": f["cards"], "dealing": f["dealing"], "tokens": _int(f["tokens"]),
-                         "max_rounds": _int(f["rounds"])})
-    _check_options(opts, n)
+    opts, n = game.resolve({"cards": f["cards"], "dealing": f["dealing"], "tokens": _int(f["tokens"]),
+                            "max_rounds": _int(f["rounds"])}, n)
     s = game.new_state(opts, n)
     absolute = opts["cards"] == "absolute"
     phys = opts["dealing"] == "physical"
@@ -97,7 +81,7 @@ def _parse(game: SerpientesGame, text: str) -> SerpientesState:
     tokens = frozenset() if f["tok"] == "-" else frozenset(B.parse_node(x) for x in f["tok"].split(","))
     if f["tok"] != "-" and len(tokens) != len(f["tok"].split(",")):
         raise BadPosition("a token is listed twice")
-    snakes = []
+    snakes: list[tuple[int, ...]] = []
     for part in f["snakes"].split("/"):
         if part == "x":
             snakes.append(())
@@ -132,32 +116,36 @@ def _parse(game: SerpientesGame, text: str) -> SerpientesState:
     if len(hand_parts) != n or len(seq_parts) != n:
         raise BadPosition(f"expected {n} hands and {n} sequences")
     total = sum(per) * n
+    hands: tuple[Hand, ...]
+    seqs: tuple[Sequence_, ...]
     if phys:
-        hands: tuple = tuple(_int(x) for x in hand_parts)
-        seqs: tuple = tuple(_int(x) for x in seq_parts)
+        counts = tuple(_int(x) for x in hand_parts)
+        lengths = tuple(_int(x) for x in seq_parts)
         if f["deck"] != "-" or f["discard"] != "-":
             raise BadPosition("with physical cards the deck and discards are not tracked: deck=- discard=-")
-        deck: tuple = ()
-        discard: tuple = ()
-        if sum(hands) + sum(seqs) > total:
+        deck: tuple[int, ...] = ()
+        discard: tuple[int, ...] = ()
+        if sum(counts) + sum(lengths) > total:
             raise BadPosition(f"more cards in hands and sequences than the {total} of the deck")
-        sizes = hands
+        hands, seqs, sizes = counts, lengths, counts
+        programmed = lengths
     else:
-        hands = []
+        dealt: list[tuple[int, ...]] = []
         for part in hand_parts:
             ks = _letters(part, letters)
             if list(ks) != sorted(ks):
                 raise BadPosition("hand cards are listed in the deck's order")
-            hands.append(tuple(ks.count(k) for k in range(nk)))
-        hands = tuple(hands)
-        seqs = tuple(_letters(part, letters) for part in seq_parts)
+            dealt.append(tuple(ks.count(k) for k in range(nk)))
+        cards = tuple(_letters(part, letters) for part in seq_parts)
         deck = _ints(f["deck"], nk)
         discard = _ints(f["discard"], nk)
         for k in range(nk):
-            held = sum(h[k] for h in hands) + sum(q.count(k) for q in seqs) + deck[k] + discard[k]
+            held = sum(h[k] for h in dealt) + sum(q.count(k) for q in cards) + deck[k] + discard[k]
             if held != per[k] * n:
                 raise BadPosition(f"the deck holds {per[k] * n} {letters[k]} cards, the position {held}")
-        sizes = tuple(sum(h) for h in hands)
+        hands, seqs = tuple(dealt), cards
+        sizes = tuple(sum(h) for h in dealt)
+        programmed = tuple(len(q) for q in cards)
     if any(x > HAND_SIZE for x in sizes):
         raise BadPosition(f"a hand holds at most {HAND_SIZE} cards")
     shown = _letters(f["shown"], letters)
@@ -172,7 +160,7 @@ def _parse(game: SerpientesGame, text: str) -> SerpientesState:
     if len(tokens) + toplace > opts["tokens"]:
         raise BadPosition("more tokens than the game has")
     if phase in ("tokens", "first"):
-        if player != -1 or turns or any(sizes) or any(len(q) if not phys else q for q in seqs):
+        if player != -1 or turns or any(sizes) or any(programmed):
             raise BadPosition("before the first turn nobody plays nor holds cards")
     elif player < 0:
         raise BadPosition("the player to act is missing")
@@ -181,7 +169,7 @@ def _parse(game: SerpientesGame, text: str) -> SerpientesState:
             raise BadPosition(f"player {player} is out of the game and cannot be on turn")
         if turns == 0:
             raise BadPosition("a turn is being played but turns=0")
-    if phase == "run" and not (seqs[player] if phys else len(seqs[player])):
+    if phase == "run" and not programmed[player]:
         raise BadPosition("running an empty sequence")
     if phase in ("deal", "draw") and sum(deck) == 0:
         raise BadPosition("drawing from an empty deck")
