@@ -42,3 +42,7 @@ _.screenshots
 _.GAME
 # paho reads MQTT 5 properties by attribute name.
 _.SessionExpiryInterval
+# The simulated Pico's MicroPython ``os``: mpremote's scripts call these by name through the REPL.
+_.ilistdir
+_.getcwd
+_.uname

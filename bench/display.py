@@ -26,7 +26,6 @@ import paho.mqtt.client as mqtt
 
 from controller.games import CHANCE, game_names, get_game
 from controller.games.record import Match, Record
-from controller.ledview import player_colour
 from controller.localbroker import Broker
 
 CHROMIUM = "/usr/bin/chromium"
@@ -52,8 +51,7 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
             states.append({
                 "schema": 1, "seq": len(states) + 1, "board": board, "game": game, "title": g.title,
                 "options": match.record.options, "num_players": s.num_players,
-                "players": [{"index": p, "colour": "#{:02x}{:02x}{:02x}".format(*player_colour(p))}
-                            for p in range(s.num_players)],
+                "players": s.player_info(),
                 "turn": turn, "phase": s.phase, "moves": len(match.record.actions),
                 "last_action": match.public_log[-1], "board_view": s.public_view(), "scores": list(s.scores()),
                 "over": s.is_terminal(), "winners": s.winners() if s.is_terminal() else [], "resigned": None,

@@ -23,7 +23,7 @@ from controller.config import BoardConfig
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.record import Match, Record
 from controller.journal import RecentAnswers, request_key
-from controller.ledview import LedScene, player_colour
+from controller.ledview import LedScene, game_colours
 from controller.referee import Referee, Verdict, shortest_turn
 from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
@@ -440,8 +440,7 @@ class Session:
             "title": self.game.title,
             "options": self.match.record.options,
             "num_players": state.num_players,
-            "players": [{"index": p, "colour": "#{:02x}{:02x}{:02x}".format(*player_colour(p))}
-                        for p in range(state.num_players)],
+            "players": state.player_info(),
             "turn": turn,
             "phase": "over" if over else state.phase,
             "moves": len(self.match.record.actions),
@@ -474,7 +473,7 @@ class Session:
         state = self.state
         v = self.verdict
         if self.over:
-            return LedScene(TERMINAL, {}, winners=tuple(self.winners()))
+            return LedScene(TERMINAL, {}, winners=tuple(self.winners()), colours=game_colours(state))
         targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
         turns = []
         for channel, value in list(targets.items()):
@@ -491,4 +490,5 @@ class Session:
             ambiguous=v.kind == "ambiguous",
             aligned=bool(view.get("aligned")) if isinstance(view, dict) else False,
             offsets_to_turn=tuple(turns),
+            colours=game_colours(state),
         )

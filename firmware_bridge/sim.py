@@ -278,7 +278,7 @@ class SimulatedBoard:
         if board_config is not None:  # exactly what the Pico would run (its own scan settings too)
             from firmware_bridge.boardconfig import as_module
 
-            self.config = arbitro_fw.config_from(as_module(board_config))
+            self.config = arbitro_fw.config_from(as_module(board_config))  # type: ignore[no-untyped-call]  # MicroPython
             self.config["watchdog_ms"] = 0
             self.blocks = [(kind, int(count)) for kind, count in self.config["blocks"]]
         self.machine = SimMachine(self.config, noise=noise)

@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import CHANCE, game_names, get_game
 from controller.games.record import Record
-from controller.ledview import player_colour
+from controller.ledview import game_colours, player_colour
 from tests.support.table import Table, expected_targets
 
 # Options that keep a whole game short enough for the suite (documented bounds of each engine).
@@ -35,7 +35,8 @@ def test_a_whole_game_is_refereed_through_sensors_buttons_and_encoders(game):
                 if decisions <= 12 or decisions % 15 == 0:
                     table.idle()
                     assert table.verdict.kind in ("in_sync", "applied")
-                    lit = table.lit_in(player_colour(state.current_player)) - set(table.layout.status_leds)
+                    lit = table.lit_in(player_colour(state.current_player, game_colours(state)))
+                    lit -= set(table.layout.status_leds)
                     want = {i for c in expected_targets(g, state) for i in table.layout.leds_of[c]}
                     assert lit == want, f"LEDs at decision {decisions} ({state.to_text()})"
                     checked += 1
@@ -46,7 +47,7 @@ def test_a_whole_game_is_refereed_through_sensors_buttons_and_encoders(game):
         by_board = sum(1 for e in events if e["type"] == "action" and e["by"] == "board")
         # The celebration: every board LED in a winner's colour (or white for a draw).
         winners = final["winners"]
-        colours = {player_colour(w) for w in winners} or {(120, 120, 120)}
+        colours = {player_colour(w, game_colours(table.state)) for w in winners} or {(120, 120, 120)}
         board_leds = [i for leds in table.layout.leds_of.values() for i in leds]
         assert {table.frame()[i] for i in board_leds} <= colours
     replayed = record.replay()

@@ -22,4 +22,4 @@ firmware = arbitro_fw.Firmware(config, machine, time, arbitro_fw.UsbCdcPort())
 try:
     firmware.run()
 finally:
-    micropython.kbd_intr(3)  # Ctrl-C again, for the REPL
+    micropython.kbd_intr(3)  # type: ignore[attr-defined]  # Ctrl-C again, for the REPL (MicroPython only)
