@@ -49,10 +49,12 @@ def test_a_sensor_board_that_does_not_match_the_layout_stops_the_service():
     with SimulatedBoard([("presence", 36), ("count", 28)]) as sim:
         service = build_service(config, sensor_url=sim.url)
         service.start()
-        deadline = time.monotonic() + 10
-        while service.running() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        service.stop()
-    assert not service.running()
+        try:
+            deadline = time.monotonic() + 10
+            while service.running() and time.monotonic() < deadline:
+                time.sleep(0.01)  # poll interval
+            assert not service.running(), "the service kept running with a sensor board that does not fit"
+        finally:
+            service.stop()
     assert service.fatal == ("the sensor board reports channels [('presence', 36), ('count', 28)], "
                              "the layout expects [('piece', 36), ('count', 28)]")

@@ -94,7 +94,7 @@ def test_every_command_and_error_answer_fits_its_schema(toy, broker):
             if command in COMMANDS:
                 schemas.validator("request", command).validate(args)
         assert {f"{c}:True" for c in COMMANDS} | {"enter:False", "roll:False", "nope:False"} == set(answered)
-        time.sleep(0.2)
+        op.fence(BASE)  # every event and state published before has arrived
         kinds = check_all(op)
         for kind in ("event:undo", "event:new_game", "event:resign", "event:chance", "event:action"):
             assert kinds[kind] > 0, (kind, kinds)
@@ -123,7 +123,7 @@ def test_a_response_topic_may_not_point_at_the_boards_other_topics(toy, broker):
         request_with_response_topic(op, mine)
         got = op.wait_for(lambda m: m[0] == mine)
         assert json.loads(got[1])["ok"] is True and got[3].CorrelationData == b"corr-1"
-        time.sleep(0.1)
+        op.fence(BASE)  # whatever the service published for these requests has arrived
         check_all(op)  # nothing but states on state, events on events...
         assert not [t for t, *_ in op.messages if t.startswith("arbitro/b2/")]
     finally:
@@ -149,7 +149,7 @@ def test_home_assistant_discovery_is_retained_and_republished_when_it_announces_
         assert "turn" in state and "scores" in state  # what the value templates read
         before = len(ha.messages)
         ha.client.publish("homeassistant/status", b"offline", qos=1)
-        time.sleep(0.2)
+        ha.fence(BASE)  # the service has had the offline, and sent anything it sent for it
         assert len(ha.messages) == before
         ha.client.publish("homeassistant/status", b"online", qos=1)
         for topic in configs:
@@ -179,13 +179,18 @@ def test_a_retained_request_is_refused_and_never_run_again(toy, broker):
         got = json.loads(op.wait_for(lambda m: m[0] == f"{BASE}/response/roll")[1])
         assert got["ok"] is False and got["id"] == "kept" and "retain" in got["error"]
         # The broker keeps it; a reconnecting service must not receive it again.
-        time.sleep(0.2)  # (the answer's PUBACK home first: else paho resends the answer, rightly)
+        # The answer's PUBACK home first (else paho resends the answer, rightly): the broker sent it to
+        # the service before it passed on the fence's request, on the same connection.
+        op.fence(BASE)
         toy.mqtt.client.socket().shutdown(socket.SHUT_RDWR)  # the connection drops; paho reconnects
         deadline = time.monotonic() + 5
         while toy.mqtt.connected.is_set() and time.monotonic() < deadline:
-            time.sleep(0.01)
+            time.sleep(0.01)  # poll interval (paho waits at least 0.2 s before reconnecting)
+        assert not toy.mqtt.connected.is_set(), "the service's connection did not drop"
         assert toy.mqtt.connected.wait(10)
-        time.sleep(0.3)
+        # Subscribed again (connected is set on the SUBACK): a retained request handed out on the new
+        # subscription would have reached the service before this fence's request.
+        op.fence(BASE)
         assert len([m for m in op.messages if m[0] == f"{BASE}/response/roll"]) == 1
         assert op.json_on(f"{BASE}/events") == [] and toy.read(lambda s: len(s.match.record.actions)) == 0
     finally:

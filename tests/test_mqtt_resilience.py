@@ -85,7 +85,7 @@ def outage(broker, bridge: MqttBridge, during, then_subscribe: list[str]) -> Lis
     broker.stop()
     deadline = time.monotonic() + 10
     while bridge.connected.is_set() and time.monotonic() < deadline:
-        time.sleep(0.01)
+        time.sleep(0.01)  # poll interval
     assert not bridge.connected.is_set(), "the bridge did not notice the broker going away"
     bridge.client.loop_stop()
     during()
@@ -155,15 +155,18 @@ def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(to
         while not stop.is_set():
             service.post(ButtonEvent("roll"))
             service.post(ButtonEvent("undo"))
-            time.sleep(0.003)
+            time.sleep(0.003)  # input timing (the rate of presses), not a wait
 
     driver = threading.Thread(target=drive)
     driver.start()
     try:
-        time.sleep(0.3)
+        wait_for_seq(before, 21)  # events flowing: more than 20 delivered before the outage
 
-        def keep_playing() -> None:
-            time.sleep(0.3)
+        def keep_playing() -> None:  # until more than 20 events wait for the broker to come back
+            deadline = time.monotonic() + 10
+            while len(bridge.held) <= 20:
+                assert time.monotonic() < deadline, f"only {len(bridge.held)} events held during the outage"
+                time.sleep(0.01)  # poll interval
             stop.set()
             driver.join()
             service.call(lambda: None)
@@ -192,7 +195,8 @@ def test_the_bridge_reconnects_by_itself_and_puts_status_and_state_back(toy, bro
     broker.stop()
     deadline = time.monotonic() + 10
     while bridge.connected.is_set() and time.monotonic() < deadline:
-        time.sleep(0.01)
+        time.sleep(0.01)  # poll interval
+    assert not bridge.connected.is_set(), "the bridge did not notice the broker going away"
     service.post(ButtonEvent("roll"))  # a move while the broker is away
     service.call(lambda: None)
     broker.start()  # empty: persistence false, nothing retained

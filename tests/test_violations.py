@@ -35,11 +35,16 @@ def expect_violation(table: Table, words: str, moves: int) -> None:
     assert verdict.kind == "violation", verdict
     assert words in verdict.message, verdict.message
     assert table.moves == moves, "a violation must not change the game"
-    red = set()
-    for _ in range(40):  # the differing channels blink: red in one phase of the blink
-        red |= table.lit_in(RED)
-        time.sleep(0.03)
-    assert red - set(table.layout.status_leds) == {i for c in verdict.channels for i in table.layout.leds_of[c]}
+    want = {i for c in verdict.channels for i in table.layout.leds_of[c]}
+    assert want, verdict
+    status = set(table.layout.status_leds)
+
+    def red(frame) -> set[int]:
+        return {i for i, c in enumerate(frame or ()) if c == RED} - status
+
+    # The differing channels blink: red in one phase of the blink (and nothing else red), dark in the other.
+    table.wait(lambda service: red(service.strip.last) == want, f"the LEDs of {verdict.channels} red", loop=True)
+    table.wait(lambda service: not red(service.strip.last), "the dark phase of the blink", loop=True)
     assert table.frame()[table.layout.status_leds[2]] == RED  # the status bar says: something is wrong
 
 
@@ -162,7 +167,7 @@ def test_a_chattering_sensor_yields_no_action_and_a_slid_piece_one_action():
         while time.monotonic() < end:  # a contact bouncing every 2-5 ms for 200 ms
             table.sim.set(sensor, value)
             value = code - value
-            time.sleep(0.003)
+            time.sleep(0.003)  # input timing (the bounce rate), not a wait
         table.sim.set(sensor, 0)
         table.idle()
         assert table.moves == moves and table.verdict.kind == "in_sync"
@@ -171,7 +176,7 @@ def test_a_chattering_sensor_yields_no_action_and_a_slid_piece_one_action():
         table.sim.set(table.layout.sensor_of[f"sq:{frm}"], 0)
         for sq in line:
             table.sim.set(table.layout.sensor_of[f"sq:{sq}"], code)
-            time.sleep(0.008)
+            time.sleep(0.008)  # input timing (the pawn crossing a square), not a wait
             table.sim.set(table.layout.sensor_of[f"sq:{sq}"], 0)
         table.sim.set(sensor, code)
         table.wait(lambda s: len(s.match.record.actions) > moves, "the slid move")

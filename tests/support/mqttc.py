@@ -17,7 +17,11 @@ from controller.mqtt import set_nodelay
 
 
 class Listener:
-    """Subscribes to ``topics`` and keeps every message, in arrival order."""
+    """Subscribes to ``topics`` and keeps every message, in arrival order.
+
+    With ``wait`` (the default) the constructor returns once the broker has acknowledged every
+    subscription (its SUBACKs): from then on, whatever is published reaches this listener.
+    """
 
     def __init__(self, port: int, topics: list[str], *, username: str | None = None, password: str | None = None,
                  client_id: str | None = None, reply_topic: str | None = None, tls_ca: str | None = None,
@@ -32,15 +36,23 @@ class Listener:
         self.refused: list[Any] = []
         self.reply_topic = reply_topic or f"test/replies/{uuid.uuid4().hex}"
         self._waiting: dict[bytes, queue.Queue] = {}
+        self._unacked: set[int] = set()  # SUBSCRIBEs of the current connection the broker has not acknowledged
+        self.subscribed = threading.Event()  # set once every one of them has been
 
         def on_connect(c, u, f, reason, p=None):
             if reason.is_failure:
                 self.refused.append(reason)
                 return
             set_nodelay(c)
-            for t in [*topics, self.reply_topic]:
-                c.subscribe(t, qos=1)
+            self.subscribed.clear()
+            # The SUBACKs come through this same network thread, after this callback: no race.
+            self._unacked = {c.subscribe(t, qos=1)[1] for t in [*topics, self.reply_topic]}
             self.connected.set()
+
+        def on_subscribe(c, u, mid, reason_codes, p=None):
+            self._unacked.discard(mid)
+            if not self._unacked:
+                self.subscribed.set()
 
         def on_message(c, u, m):
             if m.topic == self.reply_topic:
@@ -54,6 +66,7 @@ class Listener:
 
         self.client.on_connect = on_connect
         self.client.on_message = on_message
+        self.client.on_subscribe = on_subscribe
         if tls_ca:
             self.client.tls_set(ca_certs=tls_ca)
         self.client.connect("127.0.0.1", port)
@@ -62,7 +75,8 @@ class Listener:
             return
         if not self.connected.wait(10) and not self.refused:
             raise TimeoutError("test client could not connect")
-        time.sleep(0.05)  # let the subscriptions be granted
+        if self.connected.is_set() and not self.subscribed.wait(10):
+            raise TimeoutError(f"the broker did not acknowledge the subscriptions to {topics}")
 
     def wait_for(self, predicate, timeout: float = 10.0, since: int = 0):
         """The first message (topic, payload, retain, properties) from index ``since`` on for which
@@ -97,8 +111,29 @@ class Listener:
         props.CorrelationData = corr
         body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         self.client.publish(f"{base}/request/{command}", body, qos=1, properties=props)
-        m = got.get(timeout=timeout)
+        try:
+            m = got.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no answer to {command} on {base} within {timeout}s") from None
         return json.loads(m.payload)
+
+    def fence(self, base: str, timeout: float = 10.0) -> None:
+        """A round trip through the service of board ``base``: once it returns, every message the
+        service published before it, on any topic this listener reads, has arrived, and whatever
+        reached the service before this listener's request has been handled.
+
+        How: a ``state`` request (no event, no change to the game; it publishes ``state`` again).
+        The service takes the messages of its one connection in order (the bridge handles them
+        one by one, and queues commands to the loop, which runs them in order) and publishes from
+        that one connection, the answer after all it published before. MQTT itself promises order
+        only per topic and publisher (MQTT 5.0 section 4.6, Ordered Topic); Mosquitto, one thread
+        with one outgoing queue per session, keeps it across topics too, which this relies on. So
+        a message this listener published before the fence (on any topic) reaches the service
+        before the fence does, and a message the service published (or would have) in reply to
+        it comes here before the answer."""
+        answer = self.request(base, "state", {}, timeout=timeout)
+        if not answer.get("ok"):
+            raise AssertionError(f"the fence request through {base} was refused: {answer}")
 
     def close(self) -> None:
         """Disconnect, then stop the network thread (in this order it wakes at once)."""

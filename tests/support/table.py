@@ -62,7 +62,7 @@ class Table:
         while time.monotonic() < deadline:
             if self.service.call(lambda: predicate(self.service if loop else self.service.session)):
                 return
-            time.sleep(0.003)
+            time.sleep(0.003)  # poll interval
         v = self.service.call(lambda: self.service.session.verdict)
         raise TimeoutError(f"waited {timeout}s for {what}; verdict {v}")
 
@@ -78,11 +78,43 @@ class Table:
     def verdict(self):
         return self.service.call(lambda: self.service.session.verdict)
 
-    def idle(self, quiet: float = 0.06) -> None:
-        """Wait until every sensor change has reached the service and the board has been judged."""
-        self.sim.wait_idle()
-        time.sleep(quiet)
-        self.wait(lambda s: s.settle_at is None and s.events.empty(), "the board to settle", loop=True)
+    def idle(self, quiet: float = 0.0, timeout: float = 10.0) -> None:
+        """Wait until the table is at rest: the simulated board has reported every sensor's value,
+        the service senses exactly those on every mapped channel (and every ring's offset), no
+        judgement of the board is pending and no event is queued.
+
+        ``quiet`` is input timing, not a wait for the service: the table is also left untouched
+        until ``quiet`` seconds have passed since the last sensor reading the service took (a
+        piece held in the air that long, say)."""
+        assert self.sim.wait_idle(timeout), (
+            f"the simulated board never reported its sensors: they read {self.sim.values()}, "
+            f"it reported {self.sim.reported()}")
+        try:
+            self.wait(lambda service: self._unrest(service, quiet) is None, "the table to come to rest", timeout,
+                      loop=True)
+        except TimeoutError as exc:
+            raise TimeoutError(f"{exc}; still {self.service.call(lambda: self._unrest(self.service, quiet))}") from None
+
+    def _unrest(self, service, quiet: float) -> str | None:
+        """Inside the loop: what keeps the table from being at rest (see :meth:`idle`), or None."""
+        s = service.session
+        if not s.board_known:
+            return "waiting for a snapshot of the board"
+        reported = self.sim.reported()
+        differ = sorted(c for c, n in s.layout.sensor_of.items() if s.sensed.get(c, 0) != reported[n])
+        if differ:
+            return f"sensing otherwise than the board reported on {differ[:8]}"
+        rings = service.inputs.offsets() if service.inputs is not None else {}
+        differ = sorted(c for c, v in rings.items() if s.sensed.get(c) != v)
+        if differ:
+            return f"sensing otherwise than the encoders count on {differ}"
+        if quiet and service.last_sensed is not None and service.clock() - service.last_sensed < quiet:
+            return f"held still for less than {quiet}s"
+        if service.settle_at is not None:
+            return "a judgement of the board pending"
+        if not service.events.empty():
+            return "events queued"
+        return None
 
     def frame(self) -> tuple:
         return self.service.call(lambda: self.service.strip.last)
