@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from controller.games import CHANCE, Channel, ChannelKind, State
 from controller.games.base import Action
@@ -43,12 +43,16 @@ TOO_MUCH = ("the board changed in too many ways at once to check every pair of m
             "make one move at a time")
 
 
+VerdictKind = Literal["in_sync", "applied", "progress", "takeback", "violation", "ambiguous", "setup"]
+"""What a board can be: as the game says, a move (or two) taken, on the way to one, an earlier
+position, wrong, fitting several moves, or (the session's word) what chance asked the table to set up."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What the referee made of a sensed board."""
 
-    kind: str
-    """``in_sync``, ``applied``, ``progress``, ``takeback``, ``violation`` or ``ambiguous``."""
+    kind: VerdictKind
     actions: tuple[str, ...] = ()
     """Texts of the actions applied (``applied``), undone (``takeback``), that match (``ambiguous``), or
     that a board on the way to another move already shows (``progress``: ``confirm`` takes it)."""
