@@ -44,6 +44,7 @@ CASES = (
     Case("contigo", "alignment"),
     Case("contigo", "lmove", {"form": "L"}),
     Case("contigo", "capture", {"game": "capture"}),
+    Case("contigo", "one-way", {"game": "capture", "spread": "one_way"}),
     Case("jeocinco", "default", {"max_rounds": 40}),
     Case("jeocinco", "fast", {"fast": True, "max_rounds": 30}),
     # seed 2: the two readings of the sync clock part ways (seed 1 plays the same game under both)
