@@ -40,6 +40,9 @@ class SensorsConfig:
     # (moves come from the buttons and MQTT only)
     url: str = "/dev/arbitro-sensors"
     debounce_ms: float = 25.0
+    # A move the hands could still carry on to another is recorded once the board has been still this
+    # long (a hand slides over a slot in 5-100 ms); one nothing else could follow from, at once.
+    commit_ms: float = 200.0
     heartbeat_timeout: float = 3.0
 
 
@@ -117,6 +120,10 @@ class Config:
         if not -1 <= b.seed < 2**63:  # the journal stores it as SQLite's 64-bit INTEGER
             raise ConfigError("board.seed: must be -1 (a fresh seed) or 0..2**63-1")
         _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)
+        _within("sensors.commit_ms", self.sensors.commit_ms, 0, 5000)
+        if self.sensors.commit_ms < self.sensors.debounce_ms:
+            raise ConfigError(f"sensors.commit_ms: must be at least sensors.debounce_ms ({self.sensors.debounce_ms}),"
+                              f" got {self.sensors.commit_ms}")
         _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0, 3600)
         if self.leds.backend not in ("sim", "neopixel"):
             raise ConfigError("leds.backend: must be 'sim' or 'neopixel'")

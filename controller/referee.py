@@ -6,14 +6,17 @@ compares it with the game:
 
 * the board equals the current view: nothing to do;
 * it equals the view after one legal action (or two in a row by the same player, such as a pawn
-  move and its bead move done quickly): those actions are applied;
+  move and its bead move done quickly, or several the game reads from the counts at once, such as
+  a Contigo spread): those actions are applied — or, while the hands may still be moving, held
+  when they could still become another move (:meth:`Referee.judge` with ``hold``);
 * it lies on the way to a legal action (a stick lifted from the tail, beads picked up but not
   yet dropped, a pawn in the hand): progress, never a violation;
 * it equals an earlier position: a takeback, when the table allows it;
 * anything else is a violation: the differing channels, and a sentence that says what is wrong.
 
 The referee never applies an illegal action: it only ever applies actions taken from
-``legal_actions()`` of the state at hand, by matching views.
+``legal_actions()`` of the state at hand, by matching views (and the actions a game reads from the
+counts, each checked against ``legal_actions()`` of the state it is taken in).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from controller.games import CHANCE, Channel, ChannelKind, State
-from controller.games.base import Action
+from controller.games.base import Action, find_action
 from controller.games.record import Match
 
 V = TypeVar("V")
@@ -39,6 +42,8 @@ MAX_SILENT_SECONDS = 8  # second actions silent before the first asked about (en
 MAX_PAIR_CHANNELS = 32  # a board with more changed channels is never read as two actions in a row
 MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
 MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
+MAX_READ_ACTIONS = 30  # actions of one sequence a game reads from the counts (a pick-up and a drop per pit)
+HAND_MOTION = 2  # channels one motion of a hand changes: a piece moved (two), lifted or put down, a pit's count
 TOO_MUCH = ("the board changed in too many ways at once to check every pair of moves; "
             "make one move at a time")
 
@@ -59,6 +64,9 @@ class Verdict:
     channels: tuple[str, ...] = ()
     """Channels that differ from the game (``violation``, ``progress``)."""
     message: str = ""
+    held: bool = False
+    """True for a move (``applied``) or ``takeback`` the board shows that was not carried out, because the
+    hands may still make it another (``judge(..., hold=True)``); :attr:`Referee.preview` is its state."""
 
 
 class _Moves:
@@ -155,6 +163,8 @@ class Referee:
         self._quiet = 0  # second actions asked about that were silent before the first
         self.gave_up = False
         """True when the last :meth:`judge` stopped the two-action search at its bounds."""
+        self.preview: State | None = None
+        """The state a held verdict of the last :meth:`judge` would make (the LEDs show it at once)."""
 
     @property
     def state(self) -> State:
@@ -183,13 +193,17 @@ class Referee:
 
     # -- judging -------------------------------------------------------------------------------
 
-    def judge(self, sensed: dict[str, int], *, takeback: bool = True) -> Verdict:
+    def judge(self, sensed: dict[str, int], *, takeback: bool = True, hold: bool = False) -> Verdict:
         """Compare a settled board with the game; apply the legal action it shows, if any.
 
         ``takeback=False`` while the table is still carrying out what chance decided: a board not
-        yet set up after a roll may look like an earlier position, and is never taken for one."""
+        yet set up after a roll may look like an earlier position, and is never taken for one.
+        ``hold=True`` while the hands may still be moving: a move that could still become another
+        (:meth:`final` says which cannot), and a takeback, are returned ``held``, not carried out, with
+        :attr:`preview` the state they would make."""
         self.expanded = self.scanned = self._quiet = 0
         self.gave_up = False
+        self.preview = None
         moves = self._moves(self.state)
         sensed_diff = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not sensed_diff:
@@ -206,6 +220,13 @@ class Referee:
                     texts = tuple(self.state.action_to_text(seq[0]) for seq in found)
                     return Verdict("ambiguous", texts, tuple(sorted(c for c, _ in sensed_diff)),
                                    f"the board fits {len(texts)} moves: {', '.join(texts)}; choose one")
+                if hold and not self.final(found[0], sensed_diff):
+                    state, shown = self.state, []
+                    for action in found[0]:
+                        shown.append(state.action_to_text(action))
+                        state = state.apply(action)
+                    self.preview = state
+                    return Verdict("applied", tuple(shown), held=True)
                 applied = []
                 for action in found[0]:
                     applied.append(self.state.action_to_text(action))
@@ -215,9 +236,11 @@ class Referee:
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
         back = self._takeback_target(sensed) if takeback else 0
         if back:
-            undone = []
+            undone = self.match.public_log[:-back - 1:-1]  # the last action first
+            if hold:  # lifting the piece just put down, to put it elsewhere, shows the position before it
+                self.preview = self.match.history[-1 - back]
+                return Verdict("takeback", tuple(undone), held=True)
             for _ in range(back):
-                undone.append(self.match.public_log[-1])
                 self.match.undo()
             return Verdict("takeback", tuple(undone), message=f"took back {', '.join(reversed(undone))}")
         if self.state.current_player == CHANCE:
@@ -228,17 +251,74 @@ class Referee:
             message += f" ({TOO_MUCH})"
         return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), message=message)
 
+    def final(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
+        """True when the one action the board shows (``sequence``, its changes ``sensed_diff``) cannot
+        still become another by the same hands: it turns no ring, and no other legal action's view
+        lies within one motion of a hand (:data:`HAND_MOTION` channels: a piece moved on, lifted or
+        put down, a pit's count changed) of the board. So a piece with somewhere else to go, beads
+        that more could join, two actions at once, are never final."""
+        if len(sequence) != 1 or any(self.channels[c].kind == ChannelKind.OFFSET for c, _ in sensed_diff):
+            return False
+        moves = self._moves(self.state)
+        shown = dict(sensed_diff)
+        for d in moves.by_diff:
+            if d == sensed_diff:
+                continue
+            chans = moves.chans(d)
+            apart = sum(1 for c, v in d if shown.get(c) != v) + sum(1 for c in shown if c not in chans)
+            if apart <= HAND_MOTION:
+                return False
+        return True
+
+    def correct(self, sensed: dict[str, int], since: int) -> tuple[list[str], Verdict] | None:
+        """After moves taken from the board (the actions from ``since`` on, with the chance outcomes
+        that followed them): when the board shows the position before one of those actions plus another
+        legal action (or two in a row) of the same player, the hands had only rested on the way (a ghost).
+        Take them back and apply what the board shows; returns the public texts taken back (the last
+        first) and the ``applied`` verdict, or None when the board shows no such thing."""
+        history, record = self.match.history, self.match.record
+        for i in range(len(history) - 2, since - 1, -1):  # the position before each of them, latest first
+            state = history[i]
+            if state.current_player < 0:
+                continue
+            view = self._view(state)
+            diff = diff_views(view, {c: sensed.get(c, 0) for c in view})
+            if not diff:
+                return None  # that position itself: a takeback, not a correction
+            self.expanded = self.scanned = self._quiet = 0
+            found = self._match(state, diff)
+            if found is None or len(found) > 1 or state.action_to_text(found[0][0]) == record.actions[i]:
+                continue
+            undone, moved = [], []
+            while len(history) - 1 > i:
+                undone.append(self.match.public_log[-1])
+                if history[-2].current_player >= 0:
+                    moved.append(self.match.public_log[-1])
+                self.match.undo()
+            applied = []
+            for action in found[0]:
+                applied.append(self.state.action_to_text(action))
+                self.match.apply(action)
+            return undone, Verdict("applied", tuple(applied), message=f"the board shows {', '.join(applied)}, "
+                                   f"not {', '.join(reversed(moved))}: the hands had only rested on the way")
+        return None
+
     def _match(self, state: State, sensed_diff: Diff) -> list[tuple[Action, ...]] | None:
-        """Action sequences (one action, else two by the same player) whose view is the sensed one.
+        """Action sequences (one action, else two by the same player, else several the game reads from
+        the counts) whose view is the sensed one.
 
         Two in a row are looked for only where the second action leaves the channels the first
         changed as they are, within the bounds above: a first action is tried only if every
         channel it changes is one the board shows changed, the ones that also put the sensed
-        value there before the ones a second action would have to change again."""
+        value there before the ones a second action would have to change again. Where no second
+        action fits, the state after the first is asked to read the rest (:meth:`_read`)."""
         moves = self._moves(state)
         single = moves.by_diff.get(sensed_diff)
         if single:
             return [(a,) for a in single]
+        read = self._read(state, sensed_diff)
+        if read is not None:
+            return [read]
         if len(sensed_diff) > MAX_PAIR_CHANNELS:
             return None
         sensed_channels = frozenset(c for c, _ in sensed_diff)
@@ -284,7 +364,31 @@ class Referee:
             if len(seconds) > room:
                 self.gave_up = True
                 return None
+            read = self._read(nxt, sensed_diff - d)
+            if read is not None:
+                return [(first, *read)]
         return None
+
+    def _read(self, state: State, diff: Diff) -> tuple[Action, ...] | None:
+        """The actions the game itself reads from ``diff`` (``State.actions_for_changes``: a Contigo
+        pick-up and its drops, however many arrived in one reading), once each is found among the legal
+        actions of the state it is taken in, by the same player, and together they make the sensed view."""
+        want = dict(diff)
+        actions = state.actions_for_changes(want)
+        if not actions or len(actions) > MAX_READ_ACTIONS:
+            return None
+        player, after, found = state.current_player, state, []
+        for action in actions:
+            legal = find_action(action, after.legal_actions()) if after.current_player == player else None
+            if legal is None:
+                return None
+            found.append(legal)
+            after = after.apply(legal)
+        # The views of states off the game are not cached: the referee keeps none of them.
+        now = after.physical_view()
+        if any(now[c] != want.get(c, v) for c, v in state.physical_view().items()):
+            return None
+        return tuple(found)
 
     def _on_the_way_elsewhere(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
         """True when the board that ``sequence`` fits shows exactly part of another legal action of
@@ -351,12 +455,13 @@ class Referee:
 
     # -- words and lights ------------------------------------------------------------------------
 
-    def targets(self, sensed: dict[str, int] | None = None) -> dict[str, int]:
+    def targets(self, sensed: dict[str, int] | None = None, state: State | None = None) -> dict[str, int]:
         """Channels a legal action would put something on (channel -> value there), for the LEDs.
 
         With a sensed board in progress (a pawn lifted), only the actions it is on the way to count.
+        ``state``: another state than the game's (the :attr:`preview` of a held move).
         """
-        moves = self._moves(self.state)
+        moves = self._moves(self.state if state is None else state)
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
         if not partial and moves.lit is not None:
@@ -373,8 +478,8 @@ class Referee:
 
     def clean_move(self, sensed: dict[str, int]) -> bool:
         """True when the sensed board is exactly one legal action's view, no part of another and
-        turning no ring: nothing the hands may still be doing could make it another move, so it can
-        be judged without waiting for the debounce window."""
+        turning no ring: no sensor is bouncing into it, so it can be judged without waiting for the
+        debounce window (and taken at once when :meth:`final`; else it is held, and shown)."""
         if self.state.current_player < 0:
             return False
         moves = self._moves(self.state)
