@@ -744,6 +744,11 @@ class ContigoState(State):
             return None
         if lost and hand is not None and (lost[0][0] != hand.pit or hand.left < hand.taken):
             return None
+        src = lost[0][0] if hand is None else hand.pit
+        taken = (lost[0][1] if lost else 0) + (hand.taken if hand is not None else 0)
+        held = Hand(src, taken, taken - (hand.taken - hand.left if hand is not None else 0), CW | ACW)
+        if sum(count for _, count in gained) > held.left or not all(held.reaches(pit) for pit, _ in gained):
+            return None  # more beads dropped than picked up, or beyond the range: no spread
         out: list[Action] = [("t", *lost[0])] if lost else []
         return out + [("d", pit, count) for pit, count in sorted(gained)]
 
