@@ -214,7 +214,8 @@ class Session:
         neither carried out nor told but :attr:`held` (a held move shows on the LEDs at once), and
         the loop judges again, settled, once the board has been still. A move nothing else could
         follow from (``Referee.final``), progress and a board put right are taken at once."""
-        if not self.board_known:
+        if not self.board_known:  # stale readings: nothing is judged, nothing held
+            self.held = self.preview = None
             return self.verdict
         if self.over:
             verdict = Verdict("in_sync") if self.sensed_matches() else Verdict("progress")

@@ -155,3 +155,16 @@ def test_three_drops_in_one_reading_and_a_pawn_move_with_its_whole_spread_are_re
     verdict = referee(match).judge(after(state, pawn, take, one, two))
     assert verdict.kind == "applied" and len(verdict.actions) == 4, verdict
     assert verdict.actions[0] == state.action_to_text(pawn)
+
+
+def test_a_held_move_is_dropped_when_the_sensor_link_goes_down():
+    s = session_for("contigo", seed=3)
+    s.request("roll", {})
+    state = s.state
+    pawn = next(a for a in state.legal_actions()
+                if not s.referee.final((a,), frozenset(state.physical_changes(a).items())))
+    show(s, state.apply(pawn).physical_view())
+    assert s.judge(settled=False).held
+    s.link_down("unplugged")
+    assert s.judge().kind == "in_sync" and s.held is None and s.preview is None  # nothing left to commit
+    assert len(s.match.record.actions) == 1

@@ -229,3 +229,23 @@ def test_the_commit_window_is_configured_and_checked():
     for bad in ({"commit_ms": 0}, {"commit_ms": 9000}, {"commit_ms": 10.0, "debounce_ms": 25.0}):
         with pytest.raises(ConfigError, match=r"sensors\.commit_ms"):
             Config.from_dict({"sensors": bad})
+
+
+def test_a_button_pressed_while_a_move_is_held_takes_the_move_first():
+    """The hands are done once they press a button: ``undo`` right after a pawn move undoes that
+    move, held or not (and not the draw of who starts before it)."""
+    with Table("contigo", seed=4, commit_ms=5000) as table:
+        events: list[dict] = []
+        table.service.watchers.append(events.append)
+        table.play(table.state.legal_actions()[0])  # who starts
+        state = table.state
+        session = table.service.session
+        pawn = next(a for a in state.legal_actions()
+                    if not session.referee.final((a,), frozenset(state.physical_changes(a).items())))
+        table.hands.enact(state, pawn)
+        table.wait(lambda s: s.held is not None and s.held.kind == "applied", "the move held")
+        table.hands.press("undo")
+        table.wait(lambda s: s.restoring, "the undo")
+        assert [(e["type"], e.get("action")) for e in events if e["type"] in ("action", "undo")] == [
+            ("action", state.action_to_text(pawn)), ("undo", state.action_to_text(pawn))]
+        assert table.moves == 1
