@@ -165,6 +165,7 @@ class Referee:
         """True when the last :meth:`judge` stopped the two-action search at its bounds."""
         self.preview: State | None = None
         """The state a held verdict of the last :meth:`judge` would make (the LEDs show it at once)."""
+        self._held: tuple[State, tuple[Action, ...], State] | None = None  # (from, actions, preview)
 
     @property
     def state(self) -> State:
@@ -204,6 +205,8 @@ class Referee:
         self.expanded = self.scanned = self._quiet = 0
         self.gave_up = False
         self.preview = None
+        if self._held is not None and self._held[0] is not self.state:
+            self._held = None
         moves = self._moves(self.state)
         sensed_diff = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not sensed_diff:
@@ -226,11 +229,14 @@ class Referee:
                         shown.append(state.action_to_text(action))
                         state = state.apply(action)
                     self.preview = state
+                    self._held = (self.state, found[0], state)
                     return Verdict("applied", tuple(shown), held=True)
-                applied = []
+                held, applied = self._held, []
                 for action in found[0]:
                     applied.append(self.state.action_to_text(action))
                     self.match.apply(action)
+                if held is not None and held[1] == found[0]:
+                    self._adopt(held[2])
                 return Verdict("applied", tuple(applied))
             if self._on_the_way(moves, sensed_diff):
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
@@ -250,6 +256,17 @@ class Referee:
         if self.gave_up:
             message += f" ({TOO_MUCH})"
         return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), message=message)
+
+    def _adopt(self, preview: State) -> None:
+        """The game has just taken the move it held: its state is the one the held move's preview
+        showed (engines are pure), so the move table built for the LEDs is kept for it."""
+        state = self.state
+        entry = self._tables.pop(id(preview), None)
+        if entry is None or entry.state is not preview or preview.to_text() != state.to_text():
+            return
+        entry.state = state
+        _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        _remember(self._views, id(state), (state, entry.view), MAX_CACHED_VIEWS)
 
     def final(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
         """True when the one action the board shows (``sequence``, its changes ``sensed_diff``) cannot

@@ -168,3 +168,17 @@ def test_a_held_move_is_dropped_when_the_sensor_link_goes_down():
     s.link_down("unplugged")
     assert s.judge().kind == "in_sync" and s.held is None and s.preview is None  # nothing left to commit
     assert len(s.match.record.actions) == 1
+
+
+def test_a_held_move_once_taken_keeps_the_move_table_its_preview_built(toy_game, monkeypatch):
+    from tests.support.toy import ToyState
+
+    _, ref = toy_referee(toy_game, ["first 0"])
+    asked = []
+    changes = ToyState.physical_changes
+    monkeypatch.setattr(ToyState, "physical_changes", lambda self, a: asked.append(a) or changes(self, a))
+    ref.judge(board(b2=1), hold=True)
+    lit = ref.targets(state=ref.preview)  # the LEDs show the held move: its state's table is built
+    asked.clear()
+    ref.judge(board(b2=1))
+    assert ref.targets() == lit and not asked, "the table was built again for the same position"

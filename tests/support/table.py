@@ -17,7 +17,7 @@ from hardware.layout import load_layout
 
 class Table:
     def __init__(self, game: str, *, options: dict[str, Any] | None = None, players: int | None = None,
-                 seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0, commit_ms: float = 40.0,
+                 seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0, commit_ms: float = 25.0,
                  allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None) -> None:
         """``moved``: channels that read otherwise than the game says when the table is switched on.
         ``commit_ms``: short by default, for the tests' quick and sure hands (a person's need
