@@ -230,10 +230,8 @@ class Session:
             verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled)
             if verdict.kind == "violation" and settled:
                 verdict = self._correct_ghost() or verdict
-            if verdict.held:
-                pass
-            elif verdict.kind in ("applied", "in_sync"):  # the board is set up: mistakes are mistakes again
-                self.setup_channels.clear()
+            if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
+                self.setup_channels.clear()  # the board is set up: mistakes are mistakes again
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
                 # What a die, draw or random placement asks the table to do: not a mistake.
                 verdict = Verdict("setup", channels=verdict.channels, message="set up the board: " +
