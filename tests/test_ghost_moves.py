@@ -57,7 +57,7 @@ SERPIENTES_BEFORE_RUN = [*SERPIENTES_BEFORE_STEP, *(
 
 def resume_at(path, game: str, options: dict, players: int, seed: int, actions: list[str]) -> None:
     journal = Journal(path)
-    record = Record(game, get_game(game).options(options), players, seed, actions)
+    record = Record.seeded(game, get_game(game).options(options), players, seed, actions)
     Match(record)  # every action legal
     journal.start(f"t-{game}", record)
     journal.close()
