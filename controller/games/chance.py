@@ -55,18 +55,19 @@ def seed_secret(seed: int) -> bytes:
 def integer_weights(probabilities: Sequence[float | Fraction | int]) -> list[int]:
     """The smallest whole numbers in the proportions of ``probabilities`` (exact: see
     :data:`MAX_DENOMINATOR`); ``ValueError`` for a negative one, or one that is no such fraction."""
-    exact = []
+    read: dict[float | Fraction | int, Fraction] = {}  # each distinct value once (a die's faces share one)
     for p in probabilities:
-        f = Fraction(p).limit_denominator(MAX_DENOMINATOR) if isinstance(p, float) else Fraction(p)
-        if f < 0 or abs(f - Fraction(p)) > Fraction(1, 2**40):
-            raise ValueError(f"chance probability {p!r} is not a fraction with a denominator up to 2**20")
-        exact.append(f)
-    scale = math.lcm(*(f.denominator for f in exact))
-    whole = [int(f * scale) for f in exact]
-    common = math.gcd(*whole)
+        if p not in read:
+            f = Fraction(p).limit_denominator(MAX_DENOMINATOR) if isinstance(p, float) else Fraction(p)
+            if f < 0 or abs(f - Fraction(p)) > Fraction(1, 2**40):
+                raise ValueError(f"chance probability {p!r} is not a fraction with a denominator up to 2**20")
+            read[p] = f
+    scale = math.lcm(*(f.denominator for f in read.values()))
+    whole = {p: f.numerator * (scale // f.denominator) for p, f in read.items()}
+    common = math.gcd(*whole.values())
     if common == 0:
         raise ValueError("a chance node needs an outcome with a probability above 0")
-    return [w // common for w in whole]
+    return [whole[p] // common for p in probabilities]
 
 
 def draw_index(secret: bytes, node: int, weights: Sequence[int]) -> int:
