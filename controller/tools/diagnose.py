@@ -22,6 +22,7 @@ from typing import Any
 
 from controller.tools.board import BoardLink
 from controller.tools.console import Console, Prompt
+from controller.words import channel_blocks
 from hardware.layout import Layout, LayoutError
 from hardware.leds import OFF, LedStrip
 
@@ -89,7 +90,7 @@ class Diagnosis:
         hello = self.board.hello
         assert hello is not None, "start the board link first"
         self.report.firmware = hello.firmware
-        self.console.say(f"sensor board: {hello.board_kind}, {hello.firmware}, channels {list(hello.blocks)}")
+        self.console.say(f"sensor board: {hello.board_kind}, {hello.firmware}, {channel_blocks(hello.blocks)}")
         try:
             self.layout.check_firmware(hello)
         except LayoutError as exc:

@@ -74,4 +74,5 @@ def test_cli_diagnose_refuses_a_board_flashed_for_another_layout(capsys) -> None
     out = capsys.readouterr().out
     assert code == 1
     assert "the sensor board says it is 'something-else'" in out
+    assert "sensor board: something-else, " in out and ", 36 piece and 28 count channels\n" in out
     assert "silent: pit:e-1, pit:e-2" in out and "sq:f6" in out  # nobody touched anything
