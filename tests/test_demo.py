@@ -90,10 +90,11 @@ def processes_mentioning(path: Path) -> list[str]:
     return found
 
 
-def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path):
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
     """Issue 19.13: with its private broker and display, at full speed, not headless. Issue 19.11:
-    the mosquitto_sub command it prints works. Ctrl-C at the terminal (the whole process group)
-    stops everything, the board saying offline first."""
+    the mosquitto_sub command it prints works. Ctrl-C at the terminal (the whole process group),
+    or a SIGTERM to the demo, stops everything, the board saying offline first."""
     demo = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--pace", "0", "--seed", "3",
          "--display", "127.0.0.1:0"],
@@ -123,7 +124,10 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path):
         assert seen.returncode == 0 and seen.stdout.startswith(f"arbitro/{board}/"), seen
 
         since = len(status.messages)
-        os.killpg(demo.pid, signal.SIGINT)
+        if stop == "ctrl-c":
+            os.killpg(demo.pid, signal.SIGINT)
+        else:
+            demo.send_signal(signal.SIGTERM)
         out, err = demo.communicate(timeout=30)
         assert demo.returncode == 0 and out.rstrip().endswith("stopped"), err[-3000:]
         assert "Traceback" not in err and "reconnecting" not in err, err[-3000:]  # the broker went last
