@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.record import Record
+    from controller.games.record import ChanceCheck, Record
     from controller.journal import Journal
 
 
@@ -118,10 +118,13 @@ def _journal(args: argparse.Namespace) -> int:
 
     try:
         journal = _open_journal(args.path)
-        if args.export is not None:
-            print(json.dumps(journal.record(args.export).to_dict(), indent=1))
-            return 0
         games = journal.games()
+        if args.export is not None:
+            record = journal.record(args.export)
+            # A game still in play keeps its secret: with it, every later die, draw and hand is known.
+            finished = any(g["id"] == args.export and g["finished"] for g in games)
+            print(json.dumps(record.to_dict(reveal=finished), indent=1))
+            return 0
     except KeyError as exc:  # --export of an id the journal lacks
         raise CliError(str(exc.args[0])) from exc
     except sqlite3.Error as exc:  # unreadable, locked, or written by someone without us allowed to
@@ -164,12 +167,13 @@ def _read_record(source: str) -> Record:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine."""
-    from controller.games.record import Match, Record
+    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine,
+    every chance outcome against the secret that drew it (``docs/mqtt.md``, "Fair dice")."""
+    from controller.games.record import Match, Record, UnfairRecord, verify
 
     record = _read_record(args.record)
     try:
-        match = Match(Record(record.game, record.options, record.num_players, record.seed))
+        match = Match(Record(record.game, record.options, record.num_players, list(record.keys)))
     except ValueError as exc:  # options or players the game does not have
         raise CliError(f"{args.record}: {exc}") from exc
     for n, text in enumerate(record.actions, start=1):
@@ -177,13 +181,41 @@ def _replay(args: argparse.Namespace) -> int:
             match.apply_text(text)
         except ValueError as exc:  # IllegalAction (a ValueError) says which rule; text that names no action too
             raise CliError(f"action {n} ({text}) is not legal: {getattr(exc, 'reason', exc)}") from exc
-        if args.verbose:
-            print(f"{n:5}  {match.public_log[-1]}")
+    try:
+        checks = {c.action: c for c in verify(record)}
+    except UnfairRecord as exc:
+        raise CliError(f"{args.record}: unfair chance: {exc}") from exc
+    if args.verbose:
+        for n, text in enumerate(match.public_log):
+            print(f"{n + 1:5}  {text}" + (f"   {_chance_told(checks[n])}" if n in checks else ""))
     state = match.state
     over = "game over" if state.is_terminal() else "still in play"
     print(f"{record.game}: {len(record.actions)} actions replayed, {over}; winners {state.winners()}, "
           f"scores {list(state.scores())}")
+    print(_fairness(record, list(checks.values())))
     return 0
+
+
+def _chance_told(c: ChanceCheck) -> str:
+    """A chance outcome as ``arbitro replay -v`` tells it: what checking it with code of one's own needs."""
+    by = "entered at the table" if c.key is None else f"drawn by secret {c.key}" + ("" if c.verified else
+                                                                                    ", not revealed yet")
+    return f"chance node {c.node}, outcome {c.outcome} of weights {list(c.weights)}: {by}"
+
+
+def _fairness(record: Record, checks: list[ChanceCheck]) -> str:
+    """What ``arbitro replay`` found of a record's chance, in one line."""
+    from controller.games.chance import SCHEME
+
+    if not record.keys:
+        return f"chance: a record from before fair dice; its {len(checks)} chance outcomes cannot be checked"
+    counts = {"drawn by the revealed secret, each the one it gives": sum(c.verified for c in checks),
+              "drawn by a secret not revealed yet (the game is in play: checked once it is over)":
+                  sum(c.key is not None and not c.verified for c in checks),
+              "entered at the table (physical dice: the table's, not checked)": sum(c.key is None for c in checks)}
+    told = [f"{n} {what}" for what, n in counts.items() if n]
+    return (f"fair dice ({SCHEME}, commitment {record.keys[-1].commitment}): "
+            + ("; ".join(told) or "no chance outcomes"))
 
 
 class _Parser(argparse.ArgumentParser):

@@ -30,7 +30,7 @@ class BoardConfig:
     game: str = "contigo"
     num_players: int = 0  # 0: the game's fewest players
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int = -1  # -1: a fresh seed per game (recorded, so the game still replays)
+    seed: int = -1  # -1: a fresh chance secret per game; 0 or more: dice from this seed, predictable (tests, demos)
     layout: str = ""  # a layout file; empty: the reference layout of the game
     allow_takeback: bool = True
     chance: str = "button"  # "button": roll / MQTT resolve chance; "auto": at once
@@ -115,8 +115,8 @@ class Config:
         check_topic_name("board.id", b.id, BOARD_ID_MAX, levels=False)
         if b.chance not in ("button", "auto"):
             raise ConfigError("board.chance: must be 'button' or 'auto'")
-        if not -1 <= b.seed < 2**63:  # the journal stores it as SQLite's 64-bit INTEGER
-            raise ConfigError("board.seed: must be -1 (a fresh seed) or 0..2**63-1")
+        if not -1 <= b.seed < 2**63:  # new_game's seed has the same range
+            raise ConfigError("board.seed: must be -1 (a fresh secret) or 0..2**63-1")
         _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)
         # The sensor board sends a heartbeat every 250 ms when idle: a shorter silence is no sign of trouble.
         _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0.5, 3600, low_ok=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +19,7 @@ from typing import Any
 
 from controller import sdnotify
 from controller.config import Config
+from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
@@ -65,7 +66,7 @@ class Service:
         board = config.board
         self.session = Session(board, layout or load_layout(board.layout or board.game),
                                layout_for=lambda game: load_layout(board.layout or game),
-                               fresh_seed=lambda: random.SystemRandom().randrange(2**31),
+                               fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
                                strip_fits=strip.can_show, answers=RecentAnswers(journal, board.id))
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
         if self.session.serial == 0:  # no game resumed

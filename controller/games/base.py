@@ -19,8 +19,8 @@ A game is a factory of immutable states (OpenSpiel's shape, python-chess's manne
   states that legal actions lead to.
 
 Engines are pure: no I/O, no clock, no global random. All randomness is a chance node, resolved by
-whoever drives the game (a seeded ``random.Random`` in :mod:`controller.games.record`, or the value
-a player enters for a physical die), so every game replays exactly from its seed and actions.
+whoever drives the game (the game's secret through :mod:`controller.games.chance`, or the value a
+player enters for a physical die), so every game replays exactly from its secret and actions.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Golden playthroughs: one recorded seeded game per game and per variant that changes play.
 
-Each ``tests/golden/<game>-<name>.json`` holds a game (name, options, players, seed), the text of
-every action (chance outcomes drawn by the seeded RNG of :class:`~controller.games.record.Match`,
-players' choices by a seeded random policy), the expected position text at a few checkpoints and at
-the end, and the winners and scores. ``tests/test_golden.py`` replays each and compares; a
+Each ``tests/golden/<game>-<name>.json`` holds a game (name, options, players, seed), its record
+(every action: chance outcomes drawn by :class:`~controller.games.record.Match` from the seed's
+secret, players' choices by a seeded random policy), the expected position text at a few checkpoints
+and at the end, and the winners and scores. ``tests/test_golden.py`` replays each and compares; a
 deliberate change of the rules shows as a diff of these files after::
 
     python -m tests.golden regenerate
@@ -46,7 +46,7 @@ CASES = (
     Case("contigo", "capture", {"game": "capture"}),
     Case("jeocinco", "default", {"max_rounds": 40}),
     Case("jeocinco", "fast", {"fast": True, "max_rounds": 30}),
-    # seed 2: the two readings of the sync clock part ways (seed 1 plays the same game under both)
+    # the two readings of the sync clock part ways in these games (not every seed's game does)
     Case("scriptorium", "default", players=3, seed=2),
     Case("scriptorium", "literal", {"outer_line": "either"}, players=3, seed=2),
     Case("serpientes", "dealt", {"max_rounds": 25}, players=3),
@@ -69,6 +69,7 @@ def play(case: Case) -> dict[str, Any]:
     marks = sorted({n * k // (CHECKPOINTS + 1) for k in range(1, CHECKPOINTS + 1)} - {0, n})
     final = match.state
     return {
+        "seed": case.seed,
         **match.record.to_dict(),
         "checkpoints": {str(i): positions[i] for i in marks},
         "final": {"position": final.to_text(), "winners": final.winners(), "scores": final.scores(),
