@@ -250,6 +250,11 @@ class State(ABC):
         """At a chance node, each outcome with its probability (they sum to 1)."""
         return []
 
+    def player_of(self, action: Action) -> int:
+        """The player who takes the legal ``action``: ``current_player``, except where a game lets
+        another player act at the same decision (a Jeocinco bridge laid in another's turn)."""
+        return self.current_player
+
     @abstractmethod
     def apply(self, action: Action) -> State:
         """The state after ``action``; raises :class:`IllegalAction` if it is not legal."""

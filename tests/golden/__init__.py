@@ -46,11 +46,17 @@ CASES = (
     Case("contigo", "capture", {"game": "capture"}),
     Case("jeocinco", "default", {"max_rounds": 40}),
     Case("jeocinco", "fast", {"fast": True, "max_rounds": 30}),
+    # four players: round the table from the starter, or in the order of the rolls (seed 1: they differ)
+    Case("jeocinco", "four", {"max_rounds": 15}, players=4),
+    Case("jeocinco", "rollorder", {"roll_order": True, "max_rounds": 15}, players=4),
+    # the fast game lays bridges within 30 rounds: in anyone's turn by default, here only in one's own
+    Case("jeocinco", "ownturn", {"fast": True, "own_turn_bridges": True, "max_rounds": 30}),
     # the two readings of the sync clock part ways in these games (not every seed's game does)
     Case("scriptorium", "default", players=3, seed=2),
     Case("scriptorium", "literal", {"outer_line": "either"}, players=3, seed=2),
     Case("serpientes", "dealt", {"max_rounds": 25}, players=3),
     Case("serpientes", "physical", {"dealing": "physical", "max_rounds": 25}, players=3),
+    Case("serpientes", "two", {"two_players": True, "max_rounds": 25}, players=2),
 )
 
 
