@@ -1,7 +1,7 @@
-"""The journal: every game's seed, settings and actions in SQLite, written as they happen.
+"""The journal: every game's chance secret, settings and actions in SQLite, written as they happen.
 
 After a power cut the service reopens the journal, rebuilds the unfinished game from its record
-(every action re-checked by the rules engine, the dice drawn again from the same seed) and carries
+(every action re-checked by the rules engine, the dice drawn again from the same secret) and carries
 on; the LEDs then show what differs between the game and the board. Finished games stay in the
 journal and export as records that ``arbitro replay`` re-referees.
 
@@ -12,7 +12,9 @@ gets that answer again and does not run twice.
 One connection, used only by the service's loop (``check_same_thread=False`` because the service is
 built on one thread and runs on another). WAL with ``synchronous=FULL``: what the service answers
 or publishes is on disk first. A file that is not a readable journal is moved aside (renamed
-``*.corrupt-N``) and a fresh journal started; :attr:`Journal.set_aside` says so.
+``*.corrupt-N``) and a fresh journal started; :attr:`Journal.set_aside` says so. A journal written
+before fair dice (chance from ``games.seed``) gets the columns it lacks (:data:`ADDED_COLUMNS`) and
+its games replay as they were; an unfinished one goes on with a fresh secret.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.games.record import Record
+from controller.games.record import ChanceKey, Record
 
 if TYPE_CHECKING:
     from controller.session import Session
@@ -37,14 +39,16 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     options TEXT NOT NULL,
     num_players INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,  -- before fair dice, random.Random's seed; since, -1
     finished INTEGER NOT NULL DEFAULT 0,
-    result TEXT
+    result TEXT,
+    secrets TEXT  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
     n INTEGER NOT NULL,
     text TEXT NOT NULL,
+    key INTEGER,  -- the secret (its index) that drew this chance outcome; NULL: anything else
     PRIMARY KEY (game, n)
 );
 CREATE TABLE IF NOT EXISTS answers (
@@ -54,6 +58,13 @@ CREATE TABLE IF NOT EXISTS answers (
     answer TEXT NOT NULL
 );
 """
+COLUMNS = {
+    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets"),
+    "actions": ("game", "n", "text", "key"),
+    "answers": ("n", "board", "key", "answer"),
+}
+ADDED_COLUMNS = {"games": "secrets TEXT", "actions": "key INTEGER"}
+"""The last column of these tables, which a journal from before fair dice lacks: added on opening."""
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 log = logging.getLogger("arbitro.journal")
@@ -77,7 +88,8 @@ class Journal:
                               "and a new journal started")
             log.error("%s", self.set_aside)
             self.db = self._open()
-        self._stored: dict[int, list[str]] = {}
+        self._stored: dict[int, list[tuple[str, int | None]]] = {}  # per game: (action text, key) as on disk
+        self._stored_secrets: dict[int, str | None] = {}
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -87,8 +99,11 @@ class Journal:
             db.executescript(SCHEMA)
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("damaged pages (quick_check)")
-            for table, columns in (("games", 8), ("actions", 3), ("answers", 4)):
-                if len(db.execute(f"PRAGMA table_info({table})").fetchall()) != columns:
+            for table, columns in COLUMNS.items():
+                found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+                if table in ADDED_COLUMNS and found == columns[:-1]:  # a journal from before fair dice
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {ADDED_COLUMNS[table]}")
+                elif found != columns:
                     raise sqlite3.DatabaseError(f"table {table} is not a journal's")
         except sqlite3.DatabaseError:
             db.close()
@@ -112,35 +127,44 @@ class Journal:
 
     def start(self, board: str, record: Record) -> int:
         """Record a new game; returns its id."""
+        secrets = _secrets(record)
         cur = self.db.execute(
-            "INSERT INTO games (board, game, options, num_players, seed) VALUES (?, ?, ?, ?, ?)",
-            (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, record.seed))
+            "INSERT INTO games (board, game, options, num_players, seed, secrets) VALUES (?, ?, ?, ?, -1, ?)",
+            (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets))
         game_id = cur.lastrowid
         assert game_id is not None
         self._stored[game_id] = []
-        self.sync(game_id, record.actions)
+        self._stored_secrets[game_id] = secrets
+        self.sync(game_id, record)
         return game_id
 
-    def sync(self, game_id: int, actions: list[str], answers: Sequence[tuple[str, str, str]] = ()) -> None:
-        """Make the stored actions equal ``actions`` (what an undo or a takeback removed goes, what
-        was played since is added) and store ``answers`` ((board, request key, answer JSON)), in one
-        transaction."""
+    def sync(self, game_id: int, record: Record, answers: Sequence[tuple[str, str, str]] = ()) -> None:
+        """Make the stored game equal ``record`` (what an undo or a takeback removed goes, what
+        was played since is added, a new secret is kept) and store ``answers`` ((board, request
+        key, answer JSON)), in one transaction."""
         stored = self._stored.setdefault(game_id, self._actions(game_id))
+        actions = [(text, record.drawn.get(n)) for n, text in enumerate(record.actions)]
+        if game_id not in self._stored_secrets:
+            self._stored_secrets[game_id] = self.db.execute("SELECT secrets FROM games WHERE id = ?",
+                                                            (game_id,)).fetchone()[0]
+        secrets = _secrets(record)
         same = 0
         while same < min(len(stored), len(actions)) and stored[same] == actions[same]:
             same += 1
-        if same == len(stored) == len(actions) and not answers:
+        if same == len(stored) == len(actions) and not answers and secrets == self._stored_secrets[game_id]:
             return
         with self.db:
             self.db.execute("BEGIN")
+            self.db.execute("UPDATE games SET secrets = ? WHERE id = ?", (secrets, game_id))
             self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
-            self.db.executemany("INSERT INTO actions (game, n, text) VALUES (?, ?, ?)",
-                                [(game_id, n, actions[n]) for n in range(same, len(actions))])
+            self.db.executemany("INSERT INTO actions (game, n, text, key) VALUES (?, ?, ?, ?)",
+                                [(game_id, n, *actions[n]) for n in range(same, len(actions))])
             self.db.executemany("INSERT INTO answers (board, key, answer) VALUES (?, ?, ?)", answers)
             for board in {a[0] for a in answers}:
                 self.db.execute("DELETE FROM answers WHERE board = ? AND n <= (SELECT MAX(n) FROM answers "
                                 "WHERE board = ?) - ?", (board, board, KEEP_ANSWERS))
-        self._stored[game_id] = list(actions)
+        self._stored[game_id] = actions
+        self._stored_secrets[game_id] = secrets
 
     def answers(self, board: str) -> list[tuple[str, str]]:
         """The board's remembered answers, oldest first: (request key, answer JSON)."""
@@ -160,12 +184,15 @@ class Journal:
         return (row[0], self.record(row[0])) if row else None
 
     def record(self, game_id: int) -> Record:
-        row = self.db.execute("SELECT game, options, num_players, seed FROM games WHERE id = ?",
+        row = self.db.execute("SELECT game, options, num_players, secrets FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
-        game, options, players, seed = row
-        return Record(game, json.loads(options), players, seed, self._actions(game_id))
+        game, options, players, secrets = row
+        keys = [ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
+        actions = self._actions(game_id)
+        return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
+                      {n: key for n, (_, key) in enumerate(actions) if key is not None})
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT g.id, g.board, g.game, g.finished, g.result, COUNT(a.n) FROM games g "
@@ -173,8 +200,17 @@ class Journal:
         return [{"id": i, "board": b, "game": g, "finished": bool(f), "result": json.loads(r) if r else None,
                  "actions": n} for i, b, g, f, r, n in rows]
 
-    def _actions(self, game_id: int) -> list[str]:
-        return [t for (t,) in self.db.execute("SELECT text FROM actions WHERE game = ? ORDER BY n", (game_id,))]
+    def _actions(self, game_id: int) -> list[tuple[str, int | None]]:
+        """The game's stored actions: (text, the key that drew it when it is a drawn chance outcome)."""
+        return [(t, k) for t, k in self.db.execute("SELECT text, key FROM actions WHERE game = ? ORDER BY n",
+                                                   (game_id,))]
+
+
+def _secrets(record: Record) -> str:
+    """The record's chance secrets as the journal stores them (a JSON list of hex)."""
+    if any(key.secret is None for key in record.keys):
+        raise ValueError("a record whose secret is not known cannot be journalled")
+    return json.dumps([key.secret.hex() for key in record.keys if key.secret is not None])
 
 
 class RecentAnswers:
@@ -252,7 +288,7 @@ class BoardJournal:
             self.game_id, self.finished, self.serial = self.journal.start(self.board, session.match.record), False, \
                 session.serial
         assert self.game_id is not None
-        self.journal.sync(self.game_id, session.match.record.actions, session.answers.unsaved())
+        self.journal.sync(self.game_id, session.match.record, session.answers.unsaved())
         if session.over and not self.finished:
             self.journal.finish(self.game_id, {"winners": session.winners(), "scores": list(session.state.scores()),
                                                "resigned": session.resigned})

@@ -306,6 +306,8 @@ class Referee:
             found = self._match(state, diff)
             if found is None or len(found) > 1 or state.action_to_text(found[0][0]) == record.actions[i]:
                 continue
+            if state.player_of(found[0][0]) != state.player_of(state.action_from_text(record.actions[i])):
+                continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
             undone, moved = [], []
             while len(history) - 1 > i:
                 undone.append(self.match.public_log[-1])
@@ -473,18 +475,23 @@ class Referee:
     # -- words and lights ------------------------------------------------------------------------
 
     def targets(self, sensed: dict[str, int] | None = None, state: State | None = None) -> dict[str, int]:
-        """Channels a legal action would put something on (channel -> value there), for the LEDs.
+        """Channels a legal action of the acting player would put something on (channel -> value
+        there), for the LEDs: another player's action legal at the same decision (a Jeocinco bridge
+        laid out of turn) is not lit in the acting player's colour.
 
         With a sensed board in progress (a pawn lifted), only the actions it is on the way to count.
         ``state``: another state than the game's (the :attr:`preview` of a held move).
         """
-        moves = self._moves(self.state if state is None else state)
+        state = self.state if state is None else state
+        moves = self._moves(state)
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
         if not partial and moves.lit is not None:
             return dict(moves.lit)
         out: dict[str, int] = {}
         for d in self._on_the_way_to(moves, partial):  # in legal order: a later action's value wins
+            if all(state.player_of(a) != state.current_player for a in moves.by_diff[d]):
+                continue
             for c, v in d:
                 kind = self.channels[c].kind
                 if kind == ChannelKind.OFFSET or v > current[c] or (kind == ChannelKind.PIECE and v):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +20,7 @@ from typing import Any
 
 from controller import sdnotify
 from controller.config import Config
+from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
@@ -68,7 +69,7 @@ class Service:
         board = config.board
         self.session = Session(board, layout or load_layout(board.layout or board.game),
                                layout_for=lambda game: load_layout(board.layout or game),
-                               fresh_seed=lambda: random.SystemRandom().randrange(2**31),
+                               fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
                                strip_fits=strip.can_show, answers=RecentAnswers(journal, board.id))
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
         if self.session.serial == 0:  # no game resumed
@@ -100,7 +101,8 @@ class Service:
             self.mqtt.start()
             # Give displays the game from its first state; a broker that is away does not stop play.
             if not self.mqtt.connected.wait(3.0):
-                log.warning("MQTT broker not reachable yet; refereeing anyway, state goes out on connect")
+                log.warning("MQTT broker %s:%d not reachable yet; refereeing anyway, state goes out on connect",
+                            self.config.mqtt.host, self.config.mqtt.port)
         if self.link_factory is not None:
             self.link = self.link_factory(self.config.sensors.url, self.post)
             self.link.start()

@@ -9,8 +9,9 @@ and MQTT.
 So every rule of the table is tested without threads or sleeps (``tests/test_session.py``).
 
 What it is handed from outside: the board's layout and a way to load another game's
-(``layout_for``), whether the LED strip can show a layout (``strip_fits``), where fresh seeds come
-from (``fresh_seed``), and the answers already given to requests (``answers``, from the journal).
+(``layout_for``), whether the LED strip can show a layout (``strip_fits``), where fresh chance
+secrets come from (``fresh_secret``), and the answers already given to requests (``answers``, from
+the journal).
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from typing import Any
 from controller import commands
 from controller.config import BoardConfig
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
-from controller.games.record import Match, Record
+from controller.games.chance import SCHEME, seed_secret
+from controller.games.record import ChanceKey, Match, Record
 from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, game_colours
 from controller.referee import Referee, Verdict, shortest_turn
+from controller.words import event_line, in_words
 from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
 from hardware.inputs import EncoderEvent
@@ -42,12 +45,12 @@ class Session:
     read :meth:`take_events`, :meth:`public_state`, :meth:`private_state`, :meth:`scene`."""
 
     def __init__(self, board: BoardConfig, layout: Layout, *, layout_for: Callable[[str], Layout],
-                 fresh_seed: Callable[[], int], strip_fits: Callable[[int], bool] = lambda n: True,
+                 fresh_secret: Callable[[], bytes], strip_fits: Callable[[int], bool] = lambda n: True,
                  answers: RecentAnswers | None = None) -> None:
         self.board = board
         self.layout = layout  # the board wired up (until another game's board is shown to be)
         self.layout_for = layout_for
-        self.fresh_seed = fresh_seed
+        self.fresh_secret = fresh_secret
         self.strip_fits = strip_fits
         self.answers = answers or RecentAnswers(None, board.id)
         self.game: Game = get_game(board.game)
@@ -91,13 +94,14 @@ class Session:
             layout = self.layout_for(game)
             self.check_board_fits(layout, g.title)
         layout.check_game(g, opts, players)
-        match = Match(Record(game, opts, players, seed if seed >= 0 else self.fresh_seed()))
+        secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
+        match = Match(Record(game, opts, players, [ChanceKey.of(secret)]))
         if other_board:  # read the new board afresh
             self.sensed = {}
             self.board_known = False
             self.wants_snapshot = True
         self.take(match, layout)
-        log.info("new game: %s, %d players, options %s", g.title, players, opts)
+        log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
         self._auto_chance()
 
     def check_board_fits(self, layout: Layout, title: str) -> None:
@@ -125,6 +129,8 @@ class Session:
     def take(self, match: Match, layout: Layout) -> None:
         """Make ``match`` the game on this board."""
         g = get_game(match.record.game)
+        if match.key is None:  # a game begun before fair dice (an older journal): fair from now on
+            match.rekey(self.fresh_secret())
         self.layout = layout
         self.game = g
         self.match = match
@@ -282,7 +288,8 @@ class Session:
 
     def _after_action(self) -> None:
         if self.state.is_terminal():
-            self.event("game_over", winners=self.state.winners(), scores=list(self.state.scores()))
+            self.event("game_over", winners=self.state.winners(), scores=list(self.state.scores()),
+                       fair=self.fairness())
         self._auto_chance()
 
     def _auto_chance(self) -> None:
@@ -324,6 +331,8 @@ class Session:
                 self.event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
     def _undo(self) -> str:
+        if self.over:  # the end revealed the secret: the game goes on with a fresh one
+            self.match.rekey(self.fresh_secret())
         if self.resigned is not None:  # the resignation is what is taken back
             self.event("undo", action=f"resign {self.resigned}")
             self.resigned = None
@@ -408,7 +417,7 @@ class Session:
             seed = args.get("seed", -1)
             self.new_game(game, args.get("options", {}), args.get("num_players", 0), seed)
             self.event("new_game", game=game, num_players=self.match.record.num_players)
-            # A fresh seed is never told: with it, every future die, draw and hidden hand is known.
+            # A seed named by the request is told back; a fresh secret is never (its commitment is).
             return {"game": game, "seed": seed} if seed >= 0 else {"game": game}
         if name == "undo":
             return {"undone": self._undo()}
@@ -451,7 +460,7 @@ class Session:
 
     def event(self, kind: str, **data: Any) -> None:
         """Queue an event; the loop sends it once the journal holds what it tells."""
-        log.info("%s %s", kind.replace("_", " "), ", ".join(f"{k} {v}" for k, v in data.items()))
+        log.info("%s", event_line(kind, data))
         self._outbox.append({"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data})
 
     def has_events(self) -> bool:
@@ -467,7 +476,8 @@ class Session:
         return self.state.winners()
 
     def public_state(self, seq: int = 0) -> dict[str, Any]:
-        """The whole public state (``docs/mqtt.md``): never a hidden card, never the seed."""
+        """The whole public state (``docs/mqtt.md``): never a hidden card, never the chance secret
+        while the game runs (its commitment, and once the game is over the secret itself)."""
         state = self.state
         over = self.over
         turn = None if over or state.current_player < 0 else state.current_player
@@ -494,6 +504,7 @@ class Session:
             "winners": self.winners() if over else [],
             "resigned": self.resigned,
             "pending_chance": pending,
+            "fair": self.fairness(),
             "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
             "verdict": v.kind,
             "violation": {"message": v.message, "channels": list(v.channels)} if v.kind == "violation" else None,
@@ -501,6 +512,12 @@ class Session:
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_is_up else "down",
         }
+
+    def fairness(self) -> dict[str, Any]:
+        """The chance commitment, and once the game is over the secret (``docs/mqtt.md``, "Fair dice")."""
+        key = self.match.key
+        assert key is not None and key.secret is not None  # ``take`` gives every game one
+        return {"scheme": SCHEME, "commitment": key.commitment, "secret": key.secret.hex() if self.over else None}
 
     def private_state(self, player: int) -> dict[str, Any]:
         """What only ``player`` may see: the game's private view, and the choices of the player to act."""

@@ -27,7 +27,7 @@ GAMES = [("contigo", {}, 2, 3), ("jeocinco", {"fast": True}, 2, 2), ("scriptoriu
 
 def scripted(game: str, options: dict, players: int, seed: int) -> tuple[Record, list[str]]:
     """A whole seeded game with random moves: its record and each action's public text."""
-    match = Match(Record(game, get_game(game).options(options), players, seed))
+    match = Match(Record.seeded(game, get_game(game).options(options), players, seed))
     rng = random.Random(seed)
     while not match.state.is_terminal():
         if match.state.current_player == CHANCE:
@@ -98,7 +98,7 @@ def test_sigkill_anywhere_loses_no_acknowledged_action(tmp_path, broker, game, o
         kills[i] = rng.choice(["sent", "event", "answered"])
     board = Board(tmp_path, broker.port, game, options, players, seed)
     answers = Listener(broker.port, [f"{board.base}/response/#"])
-    reference = Match(Record(record.game, record.options, record.num_players, record.seed))
+    reference = Match(Record(record.game, record.options, record.num_players, record.keys))
     try:
         board.start()
         acknowledged = 0

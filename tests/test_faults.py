@@ -45,7 +45,7 @@ def test_a_strip_opens_again_for_another_boards_led_count():
 def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(tmp_path, broker):
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
-    match = Match(Record("jeocinco", get_game("jeocinco").options({}), 2, 5))
+    match = Match(Record.seeded("jeocinco", get_game("jeocinco").options({}), 2, 5))
     match.resolve_chance()
     game_id = journal.start("t-contigo", match.record)
     journal.close()

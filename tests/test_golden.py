@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from controller.games import CHANCE
-from controller.games.record import Match
+from controller.games.record import Match, Record, verify
 from tests.golden import CASES, Case, load
 
 
@@ -36,6 +36,8 @@ def test_golden_playthrough(case: Case) -> None:
     assert final.winners() == data["final"]["winners"]
     assert final.scores() == data["final"]["scores"]
     assert final.player_info() == data["final"]["players"]
+    checks = verify(Record.from_dict(data))  # and the record proves its dice fair
+    assert checks and all(c.verified for c in checks)
 
 
 def test_every_game_has_golden_playthroughs() -> None:

@@ -19,8 +19,8 @@ A game is a factory of immutable states (OpenSpiel's shape, python-chess's manne
   states that legal actions lead to.
 
 Engines are pure: no I/O, no clock, no global random. All randomness is a chance node, resolved by
-whoever drives the game (a seeded ``random.Random`` in :mod:`controller.games.record`, or the value
-a player enters for a physical die), so every game replays exactly from its seed and actions.
+whoever drives the game (the game's secret through :mod:`controller.games.chance`, or the value a
+player enters for a physical die), so every game replays exactly from its secret and actions.
 """
 
 from __future__ import annotations
@@ -249,6 +249,11 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node, each outcome with its probability (they sum to 1)."""
         return []
+
+    def player_of(self, action: Action) -> int:
+        """The player who takes the legal ``action``: ``current_player``, except where a game lets
+        another player act at the same decision (a Jeocinco bridge laid in another's turn)."""
+        return self.current_player
 
     @abstractmethod
     def apply(self, action: Action) -> State:

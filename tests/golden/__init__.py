@@ -1,9 +1,9 @@
 """Golden playthroughs: one recorded seeded game per game and per variant that changes play.
 
-Each ``tests/golden/<game>-<name>.json`` holds a game (name, options, players, seed), the text of
-every action (chance outcomes drawn by the seeded RNG of :class:`~controller.games.record.Match`,
-players' choices by a seeded random policy), the expected position text at a few checkpoints and at
-the end, and the winners and scores. ``tests/test_golden.py`` replays each and compares; a
+Each ``tests/golden/<game>-<name>.json`` holds a game (name, options, players, seed), its record
+(every action: chance outcomes drawn by :class:`~controller.games.record.Match` from the seed's
+secret, players' choices by a seeded random policy), the expected position text at a few checkpoints
+and at the end, and the winners and scores. ``tests/test_golden.py`` replays each and compares; a
 deliberate change of the rules shows as a diff of these files after::
 
     python -m tests.golden regenerate
@@ -47,11 +47,17 @@ CASES = (
     Case("contigo", "one-way", {"game": "capture", "spread": "one_way"}),
     Case("jeocinco", "default", {"max_rounds": 40}),
     Case("jeocinco", "fast", {"fast": True, "max_rounds": 30}),
-    # seed 2: the two readings of the sync clock part ways (seed 1 plays the same game under both)
+    # four players: round the table from the starter, or in the order of the rolls (seed 1: they differ)
+    Case("jeocinco", "four", {"max_rounds": 15}, players=4),
+    Case("jeocinco", "rollorder", {"roll_order": True, "max_rounds": 15}, players=4),
+    # the fast game lays bridges within 30 rounds: in anyone's turn by default, here only in one's own
+    Case("jeocinco", "ownturn", {"fast": True, "own_turn_bridges": True, "max_rounds": 30}),
+    # the two readings of the sync clock part ways in these games (not every seed's game does)
     Case("scriptorium", "default", players=3, seed=2),
     Case("scriptorium", "literal", {"outer_line": "either"}, players=3, seed=2),
     Case("serpientes", "dealt", {"max_rounds": 25}, players=3),
     Case("serpientes", "physical", {"dealing": "physical", "max_rounds": 25}, players=3),
+    Case("serpientes", "two", {"two_players": True, "max_rounds": 25}, players=2),
 )
 
 
@@ -70,6 +76,7 @@ def play(case: Case) -> dict[str, Any]:
     marks = sorted({n * k // (CHECKPOINTS + 1) for k in range(1, CHECKPOINTS + 1)} - {0, n})
     final = match.state
     return {
+        "seed": case.seed,
         **match.record.to_dict(),
         "checkpoints": {str(i): positions[i] for i in marks},
         "final": {"position": final.to_text(), "winners": final.winners(), "scores": final.scores(),

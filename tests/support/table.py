@@ -148,11 +148,14 @@ class Table:
 
 
 def expected_targets(game, state: State) -> set[str]:
-    """Independently of the referee: every channel a legal action puts something on (rings aside)."""
+    """Independently of the referee: every channel a legal action of the acting player puts
+    something on (rings aside)."""
     before = state.physical_view()
     kinds = {c.name: c.kind for c in game.channels(state.options, state.num_players)}
     out = set()
     for action in state.legal_actions():
+        if state.player_of(action) != state.current_player:
+            continue
         after = state.apply(action).physical_view()
         for c, v in after.items():
             if v == before[c]:
