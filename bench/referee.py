@@ -14,9 +14,9 @@ apart; the clock starts just before the ``os.write`` of the last one. Reported s
 * ``mqtt``: last byte written -> the new state handed to paho;
 * ``sub``: last byte written -> the new state received by a subscriber on the broker.
 
-Moves are reported in three rows: **final** moves (the board is exactly one legal move that nothing
-else could follow from: taken and told at once), **held** ones (exactly one legal move, but another
-is one hand motion away: shown at once, recorded and told once the board has been still for the
+Moves are reported in three rows: **final** moves (the board is exactly the only legal move there
+is: taken and told at once), **held** ones (exactly one legal move, but there are others the hands
+could still make it: shown at once, recorded and told once the board has been still for the
 commit window, which their ``mqtt`` and ``sub`` figures include) and **windowed** ones (everything
 else, such as two moves at once: judged once the board has been still for the debounce window, then
 held for the commit window).

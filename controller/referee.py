@@ -43,7 +43,6 @@ MAX_PAIR_CHANNELS = 32  # a board with more changed channels is never read as tw
 MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
 MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
 MAX_READ_ACTIONS = 30  # actions of one sequence a game reads from the counts (a pick-up and a drop per pit)
-HAND_MOTION = 2  # channels one motion of a hand changes: a piece moved (two), lifted or put down, a pit's count
 TOO_MUCH = ("the board changed in too many ways at once to check every pair of moves; "
             "make one move at a time")
 
@@ -166,6 +165,10 @@ class Referee:
         self.preview: State | None = None
         """The state a held verdict of the last :meth:`judge` would make (the LEDs show it at once)."""
         self._held: tuple[State, tuple[Action, ...], State] | None = None  # (from, actions, preview)
+        self.taken_back: tuple[str, ...] = ()
+        """The record texts (oldest first) the last takeback from the board undid."""
+        self.corrected: list[str] | None = None
+        """The public texts the last :meth:`judge` took back to correct a ghost (the last first), or None."""
 
     @property
     def state(self) -> State:
@@ -194,17 +197,21 @@ class Referee:
 
     # -- judging -------------------------------------------------------------------------------
 
-    def judge(self, sensed: dict[str, int], *, takeback: bool = True, hold: bool = False) -> Verdict:
+    def judge(self, sensed: dict[str, int], *, takeback: bool = True, hold: bool = False,
+              ghost: tuple[int, tuple[str, ...]] | None = None) -> Verdict:
         """Compare a settled board with the game; apply the legal action it shows, if any.
 
         ``takeback=False`` while the table is still carrying out what chance decided: a board not
         yet set up after a roll may look like an earlier position, and is never taken for one.
         ``hold=True`` while the hands may still be moving: a move that could still become another
         (:meth:`final` says which cannot), and a takeback, are returned ``held``, not carried out, with
-        :attr:`preview` the state they would make."""
+        :attr:`preview` the state they would make. ``ghost``: the last change taken from the board,
+        nobody having acted since (:meth:`correct`'s ``since`` and ``redo``); a board that shows it was
+        only on the way is corrected (the nearest reading: before any takeback), once settled."""
         self.expanded = self.scanned = self._quiet = 0
         self.gave_up = False
         self.preview = None
+        self.corrected = None
         if self._held is not None and self._held[0] is not self.state:
             self._held = None
         moves = self._moves(self.state)
@@ -240,12 +247,18 @@ class Referee:
                 return Verdict("applied", tuple(applied))
             if self._on_the_way(moves, sensed_diff):
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
+        if ghost is not None and not hold:
+            correction = self.correct(sensed, *ghost)
+            if correction is not None:
+                self.corrected, verdict = correction
+                return verdict
         back = self._takeback_target(sensed) if takeback else 0
         if back:
             undone = self.match.public_log[:-back - 1:-1]  # the last action first
             if hold:  # lifting the piece just put down, to put it elsewhere, shows the position before it
                 self.preview = self.match.history[-1 - back]
                 return Verdict("takeback", tuple(undone), held=True)
+            self.taken_back = tuple(self.match.record.actions[-back:])
             for _ in range(back):
                 self.match.undo()
             return Verdict("takeback", tuple(undone), message=f"took back {', '.join(reversed(undone))}")
@@ -270,57 +283,82 @@ class Referee:
 
     def final(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
         """True when the one action the board shows (``sequence``, its changes ``sensed_diff``) cannot
-        still become another by the same hands: it turns no ring, and no other legal action's view
-        lies within one motion of a hand (:data:`HAND_MOTION` channels: a piece moved on, lifted or
-        put down, a pit's count changed) of the board. So a piece with somewhere else to go, beads
-        that more could join, two actions at once, are never final."""
+        still become another: it turns no ring, and it is the only legal action that leaves a trace
+        on the board. Hands are free: a piece put down can be lifted and carried on, a token put back,
+        beads added, so any other legal move could still follow; only where there is none is the
+        move taken at once."""
         if len(sequence) != 1 or any(self.channels[c].kind == ChannelKind.OFFSET for c, _ in sensed_diff):
             return False
-        moves = self._moves(self.state)
-        shown = dict(sensed_diff)
-        for d in moves.by_diff:
-            if d == sensed_diff:
-                continue
-            chans = moves.chans(d)
-            apart = sum(1 for c, v in d if shown.get(c) != v) + sum(1 for c in shown if c not in chans)
-            if apart <= HAND_MOTION:
-                return False
-        return True
+        by_diff = self._moves(self.state).by_diff
+        return len(by_diff) == 1 and sensed_diff in by_diff
 
-    def correct(self, sensed: dict[str, int], since: int) -> tuple[list[str], Verdict] | None:
-        """After moves taken from the board (the actions from ``since`` on, with the chance outcomes
-        that followed them): when the board shows the position before one of those actions plus another
-        legal action (or two in a row) of the same player, the hands had only rested on the way (a ghost).
-        Take them back and apply what the board shows; returns the public texts taken back (the last
-        first) and the ``applied`` verdict, or None when the board shows no such thing."""
+    def correct(self, sensed: dict[str, int], since: int,
+                redo: tuple[str, ...] = ()) -> tuple[list[str], Verdict] | None:
+        """After a change taken from the board — the moves from ``since`` on (with the chance outcomes
+        that followed them), or a takeback that undid ``redo`` (record texts, oldest first) — when the
+        board shows a position along that line plus another legal action (or two in a row) of the same
+        player, or the position the takeback left, the hands had only rested on the way (a ghost). Put
+        the game at that position and apply what the board shows; returns the public texts taken back
+        (the last first) and the ``applied`` verdict (what was done again, then the move), or None."""
         history, record = self.match.history, self.match.record
-        for i in range(len(history) - 2, since - 1, -1):  # the position before each of them, latest first
-            state = history[i]
-            if state.current_player < 0:
+        now = len(history) - 1
+        line: list[tuple[State, str | None]] = [(history[i], record.actions[i] if i < now else None)
+                                                for i in range(since, now + 1)]
+        state = history[-1]
+        for text in redo:  # the positions the takeback went back over (states off the game: none kept)
+            line[-1] = (line[-1][0], text)
+            state = state.apply(state.action_from_text(text))
+            line.append((state, None))
+        here = now - since
+        for j in range(len(line) - 1, -1, -1):  # latest first
+            state, taken = line[j]
+            if j == here or state.current_player < 0:
                 continue
-            view = self._view(state)
+            view = state.physical_view()
             diff = diff_views(view, {c: sensed.get(c, 0) for c in view})
-            if not diff:
-                return None  # that position itself: a takeback, not a correction
-            self.expanded = self.scanned = self._quiet = 0
-            found = self._match(state, diff)
-            if found is None or len(found) > 1 or state.action_to_text(found[0][0]) == record.actions[i]:
-                continue
-            if state.player_of(found[0][0]) != state.player_of(state.action_from_text(record.actions[i])):
-                continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
-            undone, moved = [], []
-            while len(history) - 1 > i:
-                undone.append(self.match.public_log[-1])
-                if history[-2].current_player >= 0:
-                    moved.append(self.match.public_log[-1])
-                self.match.undo()
-            applied = []
-            for action in found[0]:
-                applied.append(self.state.action_to_text(action))
-                self.match.apply(action)
-            return undone, Verdict("applied", tuple(applied), message=f"the board shows {', '.join(applied)}, "
-                                   f"not {', '.join(reversed(moved))}: the hands had only rested on the way")
+            found: tuple[Action, ...] = ()
+            if not diff and j < here:
+                return None  # an earlier position itself: a takeback's business, not a correction
+            if diff:
+                self.expanded = self.scanned = self._quiet = 0
+                matched = self._match(state, diff)
+                if matched is None or len(matched) > 1:
+                    continue
+                found = matched[0]
+                if taken is not None and state.action_to_text(found[0]) == taken:
+                    continue  # the move that was taken: not another one
+                mover = state.current_player if taken is None else state.player_of(state.action_from_text(taken))
+                if state.player_of(found[0]) != mover:
+                    continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
+            return self._make_it(since + j, redo[:max(0, j - here)], found)
         return None
+
+    def _make_it(self, at: int, redo: tuple[str, ...], found: tuple[Action, ...]) -> tuple[list[str], Verdict]:
+        """Correct a ghost: back to the ``at``-th position (undoing, or doing ``redo`` again), then
+        ``found``; the texts undone (the last first) and the verdict (what was done again, then ``found``)."""
+        history = self.match.history
+        undone, moved, again, redone = [], [], [], []
+        while len(history) - 1 > at:
+            undone.append(self.match.public_log[-1])
+            if history[-2].current_player >= 0:
+                moved.append(self.match.public_log[-1])
+            self.match.undo()
+        for text in redo:
+            by_player = self.state.current_player >= 0
+            self.match.apply_text(text)
+            again.append(self.match.public_log[-1])
+            if by_player:
+                redone.append(self.match.public_log[-1])
+        applied = []
+        for action in found:
+            applied.append(self.state.action_to_text(action))
+            self.match.apply(action)
+        shows = ", ".join(applied) or "the game as it was"
+        if moved:
+            message = f"the board shows {shows}, not {', '.join(reversed(moved))}: the hands had only rested on the way"
+        else:
+            message = f"the board shows {shows}: taking back {', '.join(redone)} was only on the way"
+        return undone, Verdict("applied", (*again, *applied), message=message)
 
     def _match(self, state: State, sensed_diff: Diff) -> list[tuple[Action, ...]] | None:
         """Action sequences (one action, else two by the same player, else several the game reads from

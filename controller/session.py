@@ -63,9 +63,10 @@ class Session:
         """What the board shows while the hands may still be moving, neither carried out nor told
         (:meth:`judge` with ``settled=False``); the LEDs show a held move at once (:attr:`preview`)."""
         self.preview: State | None = None
-        self.ghost: tuple[int, int] | None = None
-        """(actions before, actions after) the last move taken from the board, while nobody has acted
-        since: the hands may yet show that they only rested on the way (:meth:`Referee.correct`)."""
+        self.ghost: tuple[int, int, tuple[str, ...]] | None = None
+        """The last change taken from the board, while nobody has acted since — (actions before it,
+        actions after it, what a takeback undid): the hands may yet show that they only rested on the
+        way (:meth:`Referee.correct`)."""
         self.restoring = False  # an undo asks for the board to be put back
         self.choice = 0
         self.resigned: int | None = None
@@ -233,9 +234,13 @@ class Session:
                 verdict = Verdict("violation", channels=self.differing(), message="put the board back as it was: " +
                                   self.referee.describe(self.referee.expected(), self.sensed))
         else:
-            verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled)
-            if verdict.kind == "violation" and settled:
-                verdict = self._correct_ghost() or verdict
+            ghost = self.ghost if self.ghost is not None and self.ghost[1] == len(self.match.record.actions) else None
+            verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled,
+                                         ghost=None if ghost is None else (ghost[0], ghost[2]))
+            if self.referee.corrected is not None:  # the last change from the board was only on the way
+                self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
+                self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
+                           message=verdict.message)
             if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
                 self.setup_channels.clear()  # the board is set up: mistakes are mistakes again
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
@@ -253,31 +258,17 @@ class Session:
             self._announce(len(verdict.actions), by="board")
             self.choice = 0
             self._after_action()
-            self.ghost = (start, len(self.match.record.actions))
+            self.ghost = (start, len(self.match.record.actions), ())
         elif verdict.kind == "takeback":
             self.event("takeback", actions=list(verdict.actions))
             self.choice = 0
-            self.ghost = None
+            now = len(self.match.record.actions)
+            self.ghost = (now, now, self.referee.taken_back)
         elif verdict.kind in ("violation", "ambiguous", "setup") and verdict != before:
             self.event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
                        choices=len(verdict.actions))
         elif verdict.kind == "in_sync" and before.kind == "violation":
             self.event("resolved")
-        return verdict
-
-    def _correct_ghost(self) -> Verdict | None:
-        """The board shows the position before the last move taken from it plus another move of the
-        same player, nobody having acted since: the hands rested on a move on their way to this one
-        (a ghost). Take the ghost back and apply what the board shows, with a ``corrected`` event."""
-        ghost = self.ghost
-        if ghost is None or ghost[1] != len(self.match.record.actions):
-            return None
-        corrected = self.referee.correct(self.sensed, ghost[0])
-        if corrected is None:
-            return None
-        undone, verdict = corrected
-        self.setup_channels.clear()  # what chance asked after the ghost, it asks again if it still does
-        self.event("corrected", undone=undone, actions=list(verdict.actions), message=verdict.message)
         return verdict
 
     def sensed_matches(self) -> bool:
@@ -321,9 +312,12 @@ class Session:
 
     def _announce(self, count: int, by: str) -> None:
         """Events for the last ``count`` actions: each action (or chance outcome), then whatever it
-        made happen (a capture, a tower, a crash, the rings aligning)."""
-        for text, happened in zip(self.match.public_log[-count:], self.match.announced[-count:], strict=True):
-            if by == "chance":
+        made happen (a capture, a tower, a crash, the rings aligning). A chance outcome among them (done
+        again by a correction) is told as one."""
+        before = self.match.history[-count - 1:-1]
+        for state, text, happened in zip(before, self.match.public_log[-count:], self.match.announced[-count:],
+                                         strict=True):
+            if by == "chance" or state.current_player == CHANCE:
                 self.event("chance", outcome=text)
             else:
                 self.event("action", action=text, by=by)

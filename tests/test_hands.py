@@ -182,3 +182,26 @@ def test_a_held_move_once_taken_keeps_the_move_table_its_preview_built(toy_game,
     asked.clear()
     ref.judge(board(b2=1))
     assert ref.targets() == lit and not asked, "the table was built again for the same position"
+
+
+def test_a_takeback_that_was_only_on_the_way_is_corrected(toy_game):
+    """A hand rested where the board looked like an earlier position (the takeback was taken), then
+    went on to show the position it took back, plus a move: that move, and nothing taken back."""
+    s = session_for("toy")
+    s.request("roll", {})
+    player = s.state.current_player
+    show(s, board(b2=player + 1))
+    s.judge()
+    show(s, board(b2=player + 1, a1=2 - player))
+    s.judge()
+    show(s, board(b2=player + 1))  # the other player's piece lifted long enough: taken back
+    assert s.judge().kind == "takeback" and s.match.record.actions[-1] == "b2"
+    s.take_events()
+    show(s, board(b2=player + 1, a1=2 - player, c3=player + 1))
+    verdict = s.judge()
+    assert verdict.kind == "applied" and verdict.actions == ("a1", "c3")
+    assert s.match.record.actions[-3:] == ["b2", "a1", "c3"]
+    corrected, *actions = s.take_events()
+    assert corrected["type"] == "corrected" and corrected["undone"] == [] and corrected["actions"] == ["a1", "c3"]
+    assert "taking back a1 was only on the way" in corrected["message"]
+    assert [(e["type"], e["action"]) for e in actions] == [("action", "a1"), ("action", "c3")]
