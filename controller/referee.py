@@ -33,6 +33,8 @@ V = TypeVar("V")
 
 Diff = frozenset[tuple[str, int]]
 """The channels where a view differs from the current one, with their values in that view."""
+Redo = tuple[tuple[str, bool], ...]
+"""Actions a takeback undid, to be done again: (record text, drawn from the chance secret)."""
 
 # Bounds on the work of one judgement (counts, never time, so a verdict never depends on the machine).
 MAX_CACHED_TABLES = 4  # move tables kept (LRU): the current state's, and a few an undo goes back to
@@ -165,8 +167,8 @@ class Referee:
         self.preview: State | None = None
         """The state a held verdict of the last :meth:`judge` would make (the LEDs show it at once)."""
         self._held: tuple[State, tuple[Action, ...], State] | None = None  # (from, actions, preview)
-        self.taken_back: tuple[str, ...] = ()
-        """The record texts (oldest first) the last takeback from the board undid."""
+        self.taken_back: Redo = ()
+        """What the last takeback from the board undid (oldest first)."""
         self.corrected: list[str] | None = None
         """The public texts the last :meth:`judge` took back to correct a ghost (the last first), or None."""
 
@@ -198,7 +200,7 @@ class Referee:
     # -- judging -------------------------------------------------------------------------------
 
     def judge(self, sensed: dict[str, int], *, takeback: bool = True, hold: bool = False,
-              ghost: tuple[int, tuple[str, ...]] | None = None) -> Verdict:
+              ghost: tuple[int, Redo] | None = None) -> Verdict:
         """Compare a settled board with the game; apply the legal action it shows, if any.
 
         ``takeback=False`` while the table is still carrying out what chance decided: a board not
@@ -258,7 +260,9 @@ class Referee:
             if hold:  # lifting the piece just put down, to put it elsewhere, shows the position before it
                 self.preview = self.match.history[-1 - back]
                 return Verdict("takeback", tuple(undone), held=True)
-            self.taken_back = tuple(self.match.record.actions[-back:])
+            record = self.match.record
+            self.taken_back = tuple((record.actions[i], i in record.drawn) for i in range(len(record.actions) - back,
+                                                                                           len(record.actions)))
             for _ in range(back):
                 self.match.undo()
             return Verdict("takeback", tuple(undone), message=f"took back {', '.join(reversed(undone))}")
@@ -293,9 +297,9 @@ class Referee:
         return len(by_diff) == 1 and sensed_diff in by_diff
 
     def correct(self, sensed: dict[str, int], since: int,
-                redo: tuple[str, ...] = ()) -> tuple[list[str], Verdict] | None:
+                redo: Redo = ()) -> tuple[list[str], Verdict] | None:
         """After a change taken from the board — the moves from ``since`` on (with the chance outcomes
-        that followed them), or a takeback that undid ``redo`` (record texts, oldest first) — when the
+        that followed them), or a takeback that undid ``redo`` (:data:`Redo`, oldest first) — when the
         board shows a position along that line plus another legal action (or two in a row) of the same
         player, or the position the takeback left, the hands had only rested on the way (a ghost). Put
         the game at that position and apply what the board shows; returns the public texts taken back
@@ -305,7 +309,7 @@ class Referee:
         line: list[tuple[State, str | None]] = [(history[i], record.actions[i] if i < now else None)
                                                 for i in range(since, now + 1)]
         state = history[-1]
-        for text in redo:  # the positions the takeback went back over (states off the game: none kept)
+        for text, _ in redo:  # the positions the takeback went back over
             line[-1] = (line[-1][0], text)
             state = state.apply(state.action_from_text(text))
             line.append((state, None))
@@ -333,7 +337,7 @@ class Referee:
             return self._make_it(since + j, redo[:max(0, j - here)], found)
         return None
 
-    def _make_it(self, at: int, redo: tuple[str, ...], found: tuple[Action, ...]) -> tuple[list[str], Verdict]:
+    def _make_it(self, at: int, redo: Redo, found: tuple[Action, ...]) -> tuple[list[str], Verdict]:
         """Correct a ghost: back to the ``at``-th position (undoing, or doing ``redo`` again), then
         ``found``; the texts undone (the last first) and the verdict (what was done again, then ``found``)."""
         history = self.match.history
@@ -343,9 +347,12 @@ class Referee:
             if history[-2].current_player >= 0:
                 moved.append(self.match.public_log[-1])
             self.match.undo()
-        for text in redo:
+        for text, drawn in redo:
             by_player = self.state.current_player >= 0
-            self.match.apply_text(text)
+            if drawn:  # drawn from the secret again, for the same node: the same outcome, marked as drawn
+                self.match.resolve_chance()
+            else:
+                self.match.apply_text(text)
             again.append(self.match.public_log[-1])
             if by_player:
                 redone.append(self.match.public_log[-1])

@@ -27,7 +27,7 @@ from controller.games.chance import SCHEME, seed_secret
 from controller.games.record import ChanceKey, Match, Record
 from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, game_colours
-from controller.referee import Referee, Verdict, shortest_turn
+from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.words import event_line, in_words
 from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
@@ -63,7 +63,7 @@ class Session:
         """What the board shows while the hands may still be moving, neither carried out nor told
         (:meth:`judge` with ``settled=False``); the LEDs show a held move at once (:attr:`preview`)."""
         self.preview: State | None = None
-        self.ghost: tuple[int, int, tuple[str, ...]] | None = None
+        self.ghost: tuple[int, int, Redo] | None = None
         """The last change taken from the board, while nobody has acted since — (actions before it,
         actions after it, what a takeback undid): the hands may yet show that they only rested on the
         way (:meth:`Referee.correct`)."""

@@ -207,6 +207,10 @@ def play_by_script(game: str, options: dict, players: int, seed: int, trials: in
             if told != [("action", text)] and not (ghosted and told[-1] == ("action", text)):
                 tally.told.append(f"{script}: {told} (meant {text})")
             assert table.verdict.kind in ("applied", "in_sync"), (script, text, table.verdict)
+        # Corrections took moves back and did them again: every die is still one the secret drew.
+        match = table.service.session.match
+        rolled = [i for i, state in enumerate(match.history[:-1]) if state.current_player == CHANCE]
+        assert set(rolled) == set(match.record.drawn), "a chance outcome is no longer marked as drawn"
     return tally
 
 
