@@ -40,10 +40,11 @@ def scripted(game: str, options: dict, players: int, seed: int) -> tuple[Record,
 class Board:
     """``arbitro run`` with no sensor board, a journal, and the test's broker."""
 
-    def __init__(self, tmp: Path, port: int, game: str, options: dict, players: int, seed: int) -> None:
+    def __init__(self, tmp: Path, port: int, game: str, options: dict, players: int, seed: int,
+                 journal: Path | None = None) -> None:
         self.id = f"k-{game}-{uuid.uuid4().hex[:6]}"
         self.base = f"arbitro/{self.id}"
-        self.journal = tmp / "journal.sqlite"
+        self.journal = journal or tmp / "journal.sqlite"
         self.config = tmp / "config.toml"
         self.config.write_text(f"""
 [board]
