@@ -94,7 +94,7 @@ def test_sigkill_anywhere_loses_no_acknowledged_action(tmp_path, broker, game, o
     record, public = scripted(game, options, players, seed)
     n = len(record.actions)
     rng = random.Random(n)
-    kills = dict.fromkeys(rng.sample(range(n - 1), KILLS))  # after the last, a new game starts
+    kills = dict.fromkeys([*rng.sample(range(n - 1), KILLS - 1), n - 1])  # after the last: the end is shown again
     for i in kills:
         kills[i] = rng.choice(["sent", "event", "answered"])
     board = Board(tmp_path, broker.port, game, options, players, seed)
