@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,12 +23,23 @@ class CliError(Exception):
 
 
 def _games(args: argparse.Namespace) -> int:
+    """Each game, its players and its variant options: default, the values allowed, what it does."""
     from controller.games import all_games
+    from controller.words import listing
 
     for game in all_games():
-        print(f"{game.name:12} {game.title} ({game.min_players}-{game.max_players} players)")
-        for key, value in game.default_options().items():
-            print(f"{'':14}{key} = {value!r}")
+        print(f"{game.name}: {game.title}, {game.min_players} to {game.max_players} players "
+              f"({game.players()} unless told)")
+        for o in game.option_schema:
+            if isinstance(o.default, bool):
+                default, allowed = str(o.default).lower(), "true or false"
+            elif isinstance(o.default, int):
+                default, allowed = str(o.default), f"a whole number from {o.minimum} to {o.maximum}"
+            else:
+                choices = listing(list(o.choices)).replace(" and ", " or ")
+                default, allowed = str(o.default), choices if o.choices else "a text"
+            print(f"  {o.name:22} {default:10} {allowed}: {o.doc}")
+    print("Options go in the configuration's board.options (options = { fast = true }) or in MQTT's new_game.")
     return 0
 
 
@@ -58,16 +70,20 @@ def _demo(args: argparse.Namespace) -> int:
 def _display(args: argparse.Namespace) -> int:
     import logging
 
-    from controller.display.cli import config_from
+    from controller.display.cli import bind_error, config_from
     from controller.display.server import main
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config = config_from(args)
     except argparse.ArgumentTypeError as exc:
-        print(f"arbitro display: {exc}", file=sys.stderr)
-        return 2
-    return main(config)
+        raise CliError(str(exc), 2) from exc
+    try:
+        return main(config)
+    except OSError as exc:  # the address to listen on is taken, not this machine's, or unknown
+        raise CliError(f"cannot serve the pages on {config.host}:{config.port}: {bind_error(exc)}"
+                       + (" (another display? choose --listen HOST:PORT)" if exc.errno == errno.EADDRINUSE else "")
+                       ) from exc
 
 
 def _sim(args: argparse.Namespace) -> int:
@@ -170,8 +186,31 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """An unknown argument is refused by the command it was given to, with that command's usage
+    (``arbitro demo --gmae``); argparse's own parser leaves it to the top one, whose usage only
+    lists the commands. Subcommands' parsers are of the same class."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("arbitro")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arbitro", description="Referee for physical tabletop games.")
+    parser = _Parser(prog="arbitro", description="Referee for physical tabletop games.")
+    parser.add_argument("--version", action="version", version=f"arbitro {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("games", help="list the games and their variant options")
     p.set_defaults(func=_games)

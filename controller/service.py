@@ -104,7 +104,8 @@ class Service:
             self.mqtt.start()
             # Give displays the game from its first state; a broker that is away does not stop play.
             if not self.mqtt.connected.wait(3.0):
-                log.warning("MQTT broker not reachable yet; refereeing anyway, state goes out on connect")
+                log.warning("MQTT broker %s:%d not reachable yet; refereeing anyway, state goes out on connect",
+                            self.config.mqtt.host, self.config.mqtt.port)
         if self.link_factory is not None:
             self.link = self.link_factory(self.config.sensors.url, self.post)
             self.link.start()

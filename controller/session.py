@@ -26,6 +26,7 @@ from controller.games.record import Match, Record
 from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, game_colours
 from controller.referee import Referee, Verdict, shortest_turn
+from controller.words import event_line, in_words
 from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
 from hardware.inputs import EncoderEvent
@@ -92,7 +93,7 @@ class Session:
             self.board_known = False
             self.wants_snapshot = True
         self.take(match, layout)
-        log.info("new game: %s, %d players, options %s", g.title, players, opts)
+        log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
         self._auto_chance()
 
     def check_board_fits(self, layout: Layout, title: str) -> None:
@@ -421,7 +422,7 @@ class Session:
 
     def event(self, kind: str, **data: Any) -> None:
         """Queue an event; the loop sends it once the journal holds what it tells."""
-        log.info("%s %s", kind.replace("_", " "), ", ".join(f"{k} {v}" for k, v in data.items()))
+        log.info("%s", event_line(kind, data))
         self._outbox.append({"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data})
 
     def has_events(self) -> bool:
