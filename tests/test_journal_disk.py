@@ -142,6 +142,7 @@ def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_i
             board.start()
             for i in range(5):
                 assert script.ask(board, answers, i)["ok"]
+            board.op.fence(board.base)  # the events of those have all arrived too
             filler = fill(disk)
             mark = len(board.op.messages)
             board.send(*script.requests[5])  # played, but it cannot be written: not answered yet
