@@ -80,7 +80,7 @@ class MqttConfig:
 @dataclass
 class JournalConfig:
     path: str = ""  # "": $STATE_DIRECTORY/journal.sqlite under systemd, else no journal
-    resume: bool = True  # after a power cut or crash, carry on with the board's unfinished game
+    resume: bool = True  # after a power cut or crash, carry on with the board's last game (a finished one is shown)
 
 
 @dataclass
