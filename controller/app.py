@@ -39,7 +39,7 @@ def make_strip(config: Config, layout: Layout) -> LedStrip:
     """The strip for ``layout``, which can be opened again for another board's LED count."""
     def make(n: int) -> PixelBuf:
         if config.leds.backend != "neopixel":
-            return RecordingPixels(n, brightness=config.leds.brightness)
+            return RecordingPixels(n, brightness=config.leds.brightness, wire=config.leds.backend == "sim-wire")
         try:
             return open_neopixel(config.leds.pin, n, config.leds.brightness)
         except Exception as exc:  # Blinka says "Board not supported" off a Pi, the drivers fail variously on one

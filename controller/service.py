@@ -101,6 +101,7 @@ class Service:
         self.events.put(event)
 
     def start(self) -> Service:
+        self.strip.start()  # LED frames go out on their own thread: the loop never waits for the wire
         if self.mqtt is not None:
             self.mqtt.start()
             # Give displays the game from its first state; a broker that is away does not stop play.
@@ -124,6 +125,7 @@ class Service:
         for part in (self.link, self.mqtt):
             if part is not None:
                 part.stop()
+        self.strip.stop()
         for thing in self.owned:
             thing.close()
 
