@@ -255,6 +255,12 @@ class State(ABC):
         another player act at the same decision (a Jeocinco bridge laid in another's turn)."""
         return self.current_player
 
+    def own_actions(self) -> list[Action]:
+        """The legal actions the player to act takes himself: what a seat is offered (another
+        player's action legal at the same decision, a Jeocinco bridge out of turn, is his to offer)."""
+        me = self.current_player
+        return [a for a in self.legal_actions() if self.player_of(a) == me]
+
     @abstractmethod
     def apply(self, action: Action) -> State:
         """The state after ``action``; raises :class:`IllegalAction` if it is not legal."""
