@@ -225,7 +225,8 @@ def test_the_log_says_it_once_a_minute(tmp_path, caplog):
     with tmpfs(tmp_path / "disk") as disk, contextlib.closing(Journal(disk / "journal.sqlite")) as journal:
         now = [0.0]
         kept = BoardJournal(journal, "b1", clock=lambda: now[0])
-        session = Session(BoardConfig(id="b1"), load_layout("contigo"), layout_for=load_layout, fresh_secret=lambda: bytes(32))
+        session = Session(BoardConfig(id="b1"), load_layout("contigo"), layout_for=load_layout,
+                          fresh_secret=lambda: bytes(32))
         kept.open(session, resume=False)
         session.new_game("contigo", {}, 2, 7)
         assert kept.keep(session)
