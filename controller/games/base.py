@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Literal, TypedDict, TypeGuard, TypeVar, get_args
+from typing import Any, ClassVar, Final, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -91,11 +91,21 @@ NOT_LEGAL_NOW: Final = Phrase("game.not_legal_now", "{action} is not a legal mov
 
 
 class Announcement(TypedDict):
-    """Something a move made happen that players and displays want announced."""
+    """Something a move made happen that players and displays want announced: ``text`` in English,
+    and the same as a stable ``code`` with its ``params`` (:class:`Message`), for a display to say
+    in its own language."""
 
     type: AnnouncementType
     player: int | None
     text: str
+    code: NotRequired[str]
+    params: NotRequired[dict[str, str]]
+
+
+def announcement(kind: AnnouncementType, player: int | None, message: Message) -> Announcement:
+    """An :class:`Announcement` of ``message`` (its text, code and params)."""
+    return {"type": kind, "player": player, "text": message.text, "code": message.code,
+            "params": dict(message.params)}
 
 
 class IllegalAction(ValueError):
