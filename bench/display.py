@@ -57,8 +57,7 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
                 "last_action": match.public_log[-1], "board_view": s.public_view(), "scores": list(s.scores()),
                 "over": s.is_terminal(), "winners": s.winners() if s.is_terminal() else [], "resigned": None,
                 "pending_chance": None, "fair": fair(match), "targets": [], "verdict": "applied", "violation": None,
-                "setup": None,
-                "ambiguous": 0, "sensors": "up",
+                "setup": None, "ambiguous": 0, "sensors": "up", "health": {"status": "ok"},
             })
     return states
 

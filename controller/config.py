@@ -50,7 +50,7 @@ class SensorsConfig:
 
 @dataclass
 class LedsConfig:
-    backend: str = "sim"  # "sim" | "neopixel"
+    backend: str = "sim"  # "sim" | "sim-wire" (a sim taking a WS2812's wire time) | "neopixel"
     pin: str = "SPI"  # "SPI" (GPIO10, no root needed) or a board pin "D<n>"; D18 is Scriptorium's centre encoder
     brightness: float = 0.3
     blink_hz: float = 2.0
@@ -83,7 +83,7 @@ class MqttConfig:
 @dataclass
 class JournalConfig:
     path: str = ""  # "": $STATE_DIRECTORY/journal.sqlite under systemd, else no journal
-    resume: bool = True  # after a power cut or crash, carry on with the board's unfinished game
+    resume: bool = True  # after a power cut or crash, carry on with the board's last game (a finished one is shown)
 
 
 @dataclass
@@ -127,8 +127,8 @@ class Config:
                               f" got {self.sensors.commit_ms}")
         # The sensor board sends a heartbeat every 250 ms when idle: a shorter silence is no sign of trouble.
         _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0.5, 3600, low_ok=True)
-        if self.leds.backend not in ("sim", "neopixel"):
-            raise ConfigError("leds.backend: must be 'sim' or 'neopixel'")
+        if self.leds.backend not in ("sim", "sim-wire", "neopixel"):
+            raise ConfigError("leds.backend: must be 'sim', 'sim-wire' or 'neopixel'")
         led_gpios(self.leds.pin)
         _within("leds.brightness", self.leds.brightness, 0, 1, low_ok=True)
         _within("leds.blink_hz", self.leds.blink_hz, 0, 20)

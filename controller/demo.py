@@ -244,7 +244,7 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         if seat is not None and state.current_player == seat:
             action = ask_person(state)
         else:
-            action = rng.choice(state.legal_actions())
+            action = rng.choice(state.own_actions())
         text = state.action_to_text(action)
         if hands.enact(state, action):
             outcome = _wait_for_change(service, moves)
@@ -260,7 +260,7 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
 
 
 def _ask_person(state: State) -> Any:
-    legal = {state.action_to_text(a): a for a in state.legal_actions()}
+    legal = {state.action_to_text(a): a for a in state.own_actions()}
     while True:
         print(f"your move ({len(legal)} legal, e.g. {', '.join(list(legal)[:6])}; help lists them all): ",
               end="", flush=True)
@@ -449,7 +449,7 @@ def _start_display(args: argparse.Namespace, address: tuple[str, int], broker: t
 def _clicked(display: Any, seat: int, board_id: str) -> Callable[[State], Any]:
     """Moves for ``seat`` come from clicks on its seat page: offer the legal ones, wait for a click."""
     def ask(state: State) -> Any:
-        legal = {state.action_to_text(a): a for a in state.legal_actions()}
+        legal = {state.action_to_text(a): a for a in state.own_actions()}
         display.display.seat_play.offer(board_id, seat, list(legal))
         return legal[display.display.seat_play.wait(board_id, seat)]
     return ask

@@ -5,7 +5,9 @@ Adapters (the serial reader, gpiozero callbacks, paho's thread) only post events
 decides *when* the board is judged (a clean move at once, anything else after the debounce
 window; what the hands may still change, again once the board has been still for the commit
 window), and carries out what the session says: the LED frame, the journal, then events, state
-and answers on MQTT — nothing is told before it is on disk.
+and answers on MQTT — nothing is told before it is on disk. While the journal cannot be written
+(a full or read-only disk) the table plays on, requests are refused with the reason, the state
+says the service is degraded, and everything is written and told once the journal can be again.
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Stop
-from controller.session import Session
+from controller.session import HEALTHY, Session
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip
 
 log = logging.getLogger("arbitro")
+
+RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
 
 class Service:
@@ -63,14 +67,17 @@ class Service:
         self.blink_on = True
         self._thread: threading.Thread | None = None
         self._state_seq = 0
+        self._told: dict[str, Any] | None = None  # the last public state published
+        self.retry_at: float | None = None  # while the journal cannot be written: when to try again
+        self.unanswered: list[tuple[Command, bool, Any]] = []  # answers waiting for the journal
         self.journal = journal
-        self.kept = BoardJournal(journal, config.board.id) if journal is not None else None
+        self.kept = BoardJournal(journal, config.board.id, clock) if journal is not None else None
         self._serial = 0  # the session's game the loop has set the strip, rings and board up for
         board = config.board
         self.session = Session(board, layout or load_layout(board.layout or board.game),
                                layout_for=lambda game: load_layout(board.layout or game),
                                fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
-                               strip_fits=strip.can_show, answers=RecentAnswers(journal, board.id))
+                               strip_fits=strip.can_show, answers=RecentAnswers(persist=journal is not None))
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
         if self.session.serial == 0:  # no game resumed
             self.session.new_game(board.game, board.options, board.num_players, board.seed)
@@ -97,6 +104,7 @@ class Service:
         self.events.put(event)
 
     def start(self) -> Service:
+        self.strip.start()  # LED frames go out on their own thread: the loop never waits for the wire
         if self.mqtt is not None:
             self.mqtt.start()
             # Give displays the game from its first state; a broker that is away does not stop play.
@@ -115,9 +123,12 @@ class Service:
         self.post(Stop())
         if self._thread is not None:
             self._thread.join(10)
+        if self.retry_at is not None:
+            log.error("stopping, and %s: what happened since it last could be is not recorded", self.kept_fault())
         for part in (self.link, self.mqtt):
             if part is not None:
                 part.stop()
+        self.strip.stop()
         for thing in self.owned:
             thing.close()
 
@@ -149,7 +160,8 @@ class Service:
         while True:
             now = self.clock()
             watchdog.tick(now)  # the loop turns: tell systemd
-            deadline = min(d for d in (self.settle_at, self.commit_at, next_blink, watchdog.due) if d is not None)
+            deadline = min(d for d in (self.settle_at, self.commit_at, next_blink, watchdog.due, self.retry_at)
+                           if d is not None)
             try:
                 event = self.events.get(timeout=max(0.0, deadline - now))
             except queue.Empty:
@@ -170,8 +182,10 @@ class Service:
                     next_blink = now + blink_period
                     self.blink_on = not self.blink_on
                     self._show_leds()
-                if self.session.has_events():  # events from a handler that published no state (the link came up)
-                    self._publish()
+                if self.retry_at is not None and now >= self.retry_at:
+                    self._publish()  # the journal tried again: all that waited is told if it can be written
+                elif self.session.has_events() and self.retry_at is None:
+                    self._publish()  # events from a handler that published no state (the link came up)
             except Exception:  # the loop must outlive any one bad event
                 log.exception("error while handling %r", event)
 
@@ -194,15 +208,27 @@ class Service:
         elif isinstance(event, LinkError):
             log.warning("sensor link: %s", event.message)
         elif isinstance(event, ButtonEvent):
+            if event.name == "undo" and event.held and self.retry_at is not None:  # the game's end would be lost
+                self._notice("refused", f"no new game: {self.kept_fault()}")
+                return
             self._commit()
             s.button(event.name, event.held)
             self._changed()
         elif isinstance(event, Command):
+            if self.retry_at is not None:  # nothing can be written: refused at once, and why
+                if event.name == "state":
+                    event.reply(True, self._degraded_state())
+                else:
+                    event.reply(False, f"{event.name}: {self.kept_fault()}; nothing was done")
+                return
             if event.name != "state":
                 self._commit()
             ok, result = s.request(event.name, event.args, event.id)
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
-            event.reply(ok, result)  # after the journal and the publish: an ok is never lost
+            if self.retry_at is not None:  # what it did is not on disk: answered once it is
+                self.unanswered.append((event, ok, result))
+            else:
+                event.reply(ok, result)  # after the journal and the publish: an ok is never lost
         else:
             log.warning("unknown event %r", event)
 
@@ -254,22 +280,61 @@ class Service:
 
     def _publish(self) -> None:
         """LEDs first (the table sees at once), then the journal, then events and state: nothing
-        reaches a display or an answer before it is on disk."""
+        reaches a display or an answer before it is on disk (until it can be, they wait)."""
         s = self.session
         self._state_seq += 1
         self._show_leds()
-        self._journal()
+        if not self._journal():
+            return
         for event in s.take_events():
-            for tell in ([self.mqtt.publish_event] if self.mqtt is not None else []) + self.watchers:
-                tell(event)
+            self._tell(event)
         if self.mqtt is not None:
-            self.mqtt.publish_state(s.public_state(self._state_seq))
+            self._told = s.public_state(self._state_seq)
+            self.mqtt.publish_state(self._told)
             for p in range(s.state.num_players):
                 self.mqtt.publish_private(p, s.private_state(p))
+        for command, ok, result in self.unanswered:
+            command.reply(ok, result)
+        self.unanswered.clear()
 
-    def _journal(self) -> None:
-        if self.kept is not None:
-            self.kept.keep(self.session)
+    def _tell(self, event: dict[str, Any]) -> None:
+        for tell in ([self.mqtt.publish_event] if self.mqtt is not None else []) + self.watchers:
+            tell(event)
+
+    def _notice(self, kind: str, message: str) -> None:
+        """An event told at once, ahead of those waiting for the journal: at the last move told."""
+        told = self._told or self.session.public_state()
+        self._tell({"type": kind, "game": told["game"], "move": told["moves"], "message": message})
+
+    def _journal(self) -> bool:
+        """Write what changed; False while the journal cannot be written. Its first failure is told
+        at once (a warning, the degraded state); it is tried again every :data:`RETRY_JOURNAL_S`."""
+        if self.kept is None:
+            return True
+        was_failing = self.retry_at is not None
+        if self.kept.keep(self.session):
+            self.retry_at = None
+            self.session.health = HEALTHY
+            return True
+        self.retry_at = self.clock() + RETRY_JOURNAL_S
+        if not was_failing:
+            fault = self.kept_fault()
+            self.session.health = {"status": "degraded", "message": fault}
+            self._notice("warning", f"{fault}; the game goes on at the table, but requests are refused and "
+                         "nothing more is told until the journal can be written again")
+            if self.mqtt is not None:
+                self._state_seq += 1
+                self.mqtt.publish_state(self._degraded_state())
+        return False
+
+    def kept_fault(self) -> str:
+        return (self.kept.fault if self.kept is not None else None) or "the journal cannot be written"
+
+    def _degraded_state(self) -> dict[str, Any]:
+        """The public state while the journal cannot be written: the last one told (nothing since is
+        on disk), saying why."""
+        told = self._told or self.session.public_state()
+        return {**told, "seq": self._state_seq, "health": dict(self.session.health)}
 
     def _show_leds(self) -> None:
         self.strip.show(render_frame(self.session.layout, self.session.scene(), self.blink_on))

@@ -10,8 +10,8 @@ So every rule of the table is tested without threads or sleeps (``tests/test_ses
 
 What it is handed from outside: the board's layout and a way to load another game's
 (``layout_for``), whether the LED strip can show a layout (``strip_fits``), where fresh chance
-secrets come from (``fresh_secret``), and the answers already given to requests (``answers``, from
-the journal).
+secrets come from (``fresh_secret``), the answers already given to requests (``answers``, from the
+journal), and the service's own health (:attr:`Session.health`, shown in the public state).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from hardware.layout import Layout, LayoutError
 log = logging.getLogger("arbitro")
 
 STATE_SCHEMA = 1
+HEALTHY = {"status": "ok"}
 
 
 class Session:
@@ -52,7 +53,7 @@ class Session:
         self.layout_for = layout_for
         self.fresh_secret = fresh_secret
         self.strip_fits = strip_fits
-        self.answers = answers or RecentAnswers(None, board.id)
+        self.answers = answers or RecentAnswers()
         self.game: Game = get_game(board.game)
         self.hello: Hello | None = None  # the sensor board's last HELLO: which board is wired up
         self.link_is_up = False
@@ -72,6 +73,7 @@ class Session:
         self.resigned: int | None = None
         self.serial = 0  # counts the games taken: the loop starts a journal entry when it changes
         self.wants_snapshot = False  # another board: the loop asks the sensor board for a snapshot
+        self.health: dict[str, str] = HEALTHY  # what the loop says of the service itself (its journal)
         self._outbox: list[dict[str, Any]] = []
 
     # -- the game ------------------------------------------------------------------------------
@@ -117,15 +119,19 @@ class Session:
         if not self.strip_fits(layout.led_count):
             raise LayoutError(f"{title}'s board has {layout.led_count} LEDs; the strip cannot show them")
 
-    def resume(self, record: Record) -> None:
-        """Carry on with ``record`` (the journal's unfinished game); ``ValueError`` when it cannot go
-        on on this board (an illegal action, another game's board)."""
+    def resume(self, record: Record, resigned: int | None = None) -> None:
+        """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
+        it); ``ValueError`` when it cannot go on on this board (an illegal action, another game's
+        board)."""
         match = Match(record)  # every action re-checked by the rules engine
         layout = self.layout_for(record.game)
         layout.check_game(get_game(record.game), record.options, record.num_players)
         if record.game != self.game.name:
             self.check_board_fits(layout, get_game(record.game).title)
+        if resigned is not None and not 0 <= resigned < record.num_players:
+            raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
         self.take(match, layout)
+        self.resigned = resigned
 
     def take(self, match: Match, layout: Layout) -> None:
         """Make ``match`` the game on this board."""
@@ -141,6 +147,7 @@ class Session:
         self.verdict = Verdict("in_sync")
         self.held = self.preview = self.ghost = None
         self.resigned = None
+        self.answers.clear()  # a request id names a request within one game
         self.restoring = False
         self.choice = 0
         # A new game starts with the board to set up: what differs is shown, not flagged.
@@ -386,8 +393,9 @@ class Session:
     # -- requests --------------------------------------------------------------------------------
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None) -> tuple[bool, Any]:
-        """Run a request once: ``(ok, result or error)``. The same request repeated with its id
-        gets the first answer again and runs no more (the loop saves :attr:`answers`)."""
+        """Run a request once: ``(ok, result or error)``. The same request repeated with its id in
+        the same game gets the first answer again and runs no more (the loop saves :attr:`answers`;
+        a new game starts with none, so an id used in an earlier game runs afresh)."""
         key = None if request_id is None or name == "state" else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
@@ -430,11 +438,15 @@ class Session:
             self.resigned = player
             self.event("resign", player=player)
             return {"resigned": player}
-        # configure
-        if "allow_takeback" in args:
-            self.board.allow_takeback = self.referee.allow_takeback = args["allow_takeback"]
-        if "chance" in args:
-            self.board.chance = args["chance"]
+        return self.configure(**args)
+
+    def configure(self, allow_takeback: bool | None = None, chance: str | None = None) -> dict[str, Any]:
+        """Change the table's settings (the journal keeps them over the configuration file's); the
+        settings now."""
+        if allow_takeback is not None:
+            self.board.allow_takeback = self.referee.allow_takeback = allow_takeback
+        if chance is not None:
+            self.board.chance = chance
             self._auto_chance()
         return {"allow_takeback": self.board.allow_takeback, "chance": self.board.chance}
 
@@ -505,6 +517,7 @@ class Session:
             "setup": {"message": v.message, "channels": list(v.channels)} if v.kind == "setup" else None,
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_is_up else "down",
+            "health": dict(self.health),
         }
 
     def fairness(self) -> dict[str, Any]:

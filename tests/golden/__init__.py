@@ -3,8 +3,12 @@
 Each ``tests/golden/<game>-<name>.json`` holds a game (name, options, players, seed), its record
 (every action: chance outcomes drawn by :class:`~controller.games.record.Match` from the seed's
 secret, players' choices by a seeded random policy), the expected position text at a few checkpoints
-and at the end, and the winners and scores. ``tests/test_golden.py`` replays each and compares; a
-deliberate change of the rules shows as a diff of these files after::
+and at the end, and the winners and scores. Before every action it also pins a hash of the decision
+at hand (:func:`decision_digest`: the legal actions' texts, the physical view, the public view and
+every private view), and at each checkpoint a perft-like count of legal action sequences to depth
+2 (:func:`perft`, as python-chess counts move paths). ``tests/test_golden.py`` replays each and
+compares; a refactor must leave every file as it is, and a deliberate change of the rules shows as
+a diff of these files after::
 
     python -m tests.golden regenerate
 
@@ -13,18 +17,21 @@ The options shorten some games (a round or turn limit) so that all replay in a f
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.games import CHANCE
+from controller.games import CHANCE, State
 from controller.games.record import Match
 
 HERE = Path(__file__).resolve().parent
 CHECKPOINTS = 6
 """Positions kept along the way (besides the final one)."""
+PERFT_DEPTH = 2
+"""How deep :func:`perft` counts from each checkpoint."""
 
 
 @dataclass(frozen=True)
@@ -61,12 +68,43 @@ CASES = (
 )
 
 
+def decision_digest(state: State) -> str:
+    """A short hash of everything a decision shows: the legal actions' texts (in the engine's
+    order), the physical view, the public view and every player's private view."""
+    seen = {
+        "legal": [state.action_to_text(a) for a in state.legal_actions()],
+        "physical": state.physical_view(),
+        "public": state.public_view(),
+        "private": [state.private_view(p) for p in range(state.num_players)],
+    }
+    text = json.dumps(seen, sort_keys=True, default=repr, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def perft(state: State, depth: int = PERFT_DEPTH) -> list[int]:
+    """How many action sequences of length 1..``depth`` the rules allow from ``state`` (each chance
+    outcome a branch of its own)."""
+    counts = [0] * depth
+    frontier = [state]
+    for level in range(depth):
+        following = []
+        for s in frontier:
+            for action in ([] if s.is_terminal() else s.legal_actions()):
+                counts[level] += 1
+                if level + 1 < depth:
+                    following.append(s.apply(action))
+        frontier = following
+    return counts
+
+
 def play(case: Case) -> dict[str, Any]:
     """Play ``case`` from its seed to the end: the record and what it leads to."""
     match = Match.new(case.game, case.options, case.players, case.seed)
     choose = random.Random(f"golden:{case.seed}")
     positions = [match.state.to_text()]
+    decisions = []
     while not match.state.is_terminal():
+        decisions.append(decision_digest(match.state))
         if match.state.current_player == CHANCE:
             match.resolve_chance()
         else:
@@ -79,6 +117,8 @@ def play(case: Case) -> dict[str, Any]:
         "seed": case.seed,
         **match.record.to_dict(),
         "checkpoints": {str(i): positions[i] for i in marks},
+        "decisions": decisions,
+        "perft": {str(i): perft(match.history[i]) for i in marks},
         "final": {"position": final.to_text(), "winners": final.winners(), "scores": final.scores(),
                   "players": final.player_info()},
     }

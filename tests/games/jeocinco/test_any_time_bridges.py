@@ -39,6 +39,13 @@ def test_a_bridge_is_laid_in_another_players_turn_and_the_turn_stays_his():
     assert play(after, "place C3E-C3S").phase == "roll"
 
 
+def test_a_seat_is_offered_only_its_own_actions_not_anothers_bridge():
+    s = _in_player_1s_turn()
+    own = [s.action_to_text(a) for a in s.own_actions()]
+    assert "place C3E-C3S" in own and f"bridge {WAIST}" not in own  # player 0's bridge is his to lay
+    assert set(own) | {f"bridge {WAIST}"} <= set(texts(s))
+
+
 def test_own_turn_bridges_refuse_a_bridge_out_of_turn():
     s = _in_player_1s_turn(ownbridges=1)
     assert not any(t.startswith("bridge") for t in texts(s))
