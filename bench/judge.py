@@ -10,6 +10,9 @@ table built, as the service has after drawing the LEDs) judges one board of each
 * ``legal1``: the view after a random legal action (must come out ``applied`` or ``ambiguous``);
 * ``legal2``: the view after two actions in a row by the same player, the second changing none of
   the channels the first changed (must come out ``applied``);
+* ``legalN``: in games that read several actions from the counts (``State.actions_for_changes``:
+  Contigo's capture game), the view after the rest of the player's turn, three actions or more (a
+  pawn move, a pick-up and its drops, all in one reading: must come out ``applied``);
 * ``near1`` / ``near2``: those views with one more channel set to a wrong value;
 * ``crowd``: up to 30 channels set to what some legal action puts there (many first actions fit);
 * ``random``: every channel at a random value; ``all_on``: every channel at its maximum;
@@ -31,13 +34,15 @@ import time
 import tracemalloc
 from collections import defaultdict
 
-from controller.games import CHANCE, game_names, get_game
+from controller.games import CHANCE, State, game_names, get_game
+from controller.games.base import Action
 from controller.games.record import Match, Record
 from controller.referee import Referee
 
 _clock = time.process_time  # CPU time: the machine is shared, and other processes' load is not ours
 
-KINDS = ("legal1", "legal2", "near1", "near2", "crowd", "random", "all_on", "all_off")
+KINDS = ("legal1", "legal2", "legalN", "near1", "near2", "nearN", "crowd", "random", "all_on", "all_off")
+MUST_APPLY = {"legal1": ("applied", "ambiguous"), "legal2": ("applied",), "legalN": ("applied",)}
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -105,7 +110,15 @@ def boards(match: Match, channels, rng: random.Random) -> dict[str, dict[str, in
         legal2 = _after(state, pair)
         if legal2 != view:
             out["legal2"] = legal2
-    for kind in ("legal1", "legal2"):
+    if type(state).actions_for_changes is not State.actions_for_changes:  # the game reads counts
+        turn: list[Action] = []
+        now = state
+        while now.current_player == state.current_player and len(turn) < 30:
+            turn.append(rng.choice(now.legal_actions()))
+            now = now.apply(turn[-1])
+        if len(turn) >= 3:
+            out["legalN"] = now.physical_view()
+    for kind in ("legal1", "legal2", "legalN"):
         if kind in out:
             near = dict(out[kind])
             ch = rng.choice(channels)
@@ -144,7 +157,7 @@ def bench_configuration(game: str, options: dict, players: int, count: int, seed
             r["times"].append(elapsed)
             r["expanded"] = max(r["expanded"], expanded)
             r["verdicts"].add(verdict)
-            if verdict not in {"legal1": ("applied", "ambiguous"), "legal2": ("applied",)}.get(kind, (verdict,)):
+            if verdict not in MUST_APPLY.get(kind, (verdict,)):
                 r["missed"] += 1
     return results
 

@@ -1,7 +1,7 @@
 """Referee latency: from the last byte of a CHANGED frame written to the pty to the LED frame shown,
 the state handed to MQTT and the state received by a real MQTT subscriber, per game.
 
-    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS]
+    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS] [--commit-ms MS]
 
 A scripted MCU (HELLO, snapshots, heartbeats, CHANGED frames written by hand to a real pty) plays
 seeded random legal games against the real service (host link, referee, LED strip, MQTT bridge to
@@ -9,13 +9,17 @@ a private Mosquitto). For each physical move the frames of its changes are writt
 apart; the clock starts just before the ``os.write`` of the last one. Reported separately:
 
 * ``link``: last byte written -> ``SensorChanged`` received by the host link;
-* ``led``: last byte written -> ``LedStrip.show`` called with the new frame;
+* ``led``: last byte written -> ``LedStrip.show`` called with the frame that shows the move (taken,
+  or held and shown at once);
 * ``mqtt``: last byte written -> the new state handed to paho;
 * ``sub``: last byte written -> the new state received by a subscriber on the broker.
 
-Moves are reported in two rows: **clean** moves (the board is exactly one legal move, part of no
-other, no ring: judged at once) and **windowed** ones (everything else: judged once the board has
-been still for the debounce window, which their figures include).
+Moves are reported in three rows: **final** moves (the board is exactly the only legal move there
+is: taken and told at once), **held** ones (exactly one legal move, but there are others the hands
+could still make it: shown at once, recorded and told once the board has been still for the
+commit window, which their ``mqtt`` and ``sub`` figures include) and **windowed** ones (everything
+else, such as two moves at once: judged once the board has been still for the debounce window, then
+held for the commit window).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from pathlib import Path
 import paho.mqtt.client as paho
 
 from bench.serial_link import FakeMcu
-from controller.config import Config
+from controller.config import Config, SensorsConfig
 from controller.games import CHANCE, ChannelKind, game_names
 from controller.localbroker import Broker
 from controller.mqtt import Command, MqttBridge, set_nodelay
@@ -102,10 +106,11 @@ class TableMcu(FakeMcu):
         super().close()
 
 
-def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, seed: int = 1) -> dict[str, list[float]]:
+def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, broker_port: int,
+            seed: int = 1) -> dict[str, list[float]]:
     layout = load_layout(game_name)
     config = Config.from_dict({"board": {"id": f"bench-{game_name}", "game": game_name, "seed": seed},
-                               "sensors": {"debounce_ms": debounce_ms},
+                               "sensors": {"debounce_ms": debounce_ms, "commit_ms": commit_ms},
                                "inputs": {"enabled": False}, "mqtt": {"port": broker_port}})
     mqtt = MqttBridge(config.mqtt, config.board.id)
     strip = LedStrip(RecordingPixels(layout.led_count))
@@ -118,7 +123,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
     mcu = TableMcu(layout.blocks, values)
     config.sensors.url = mcu.path
     marks: dict[str, float] = {}
-    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": []}
+    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": [], "final": []}
     seen = threading.Condition()
 
     def on_state(client: paho.Client, userdata: object, msg: paho.MQTTMessage) -> None:
@@ -140,10 +145,13 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
 
     def timed(fn, key):
         def wrapper(*args, **kwargs):
-            if key not in marks and len(service.session.match.record.actions) > marks.get("before", 1e9):
+            moved = len(service.session.match.record.actions) > marks.get("before", 1e9)
+            shown = moved or (key == "led" and "before" in marks and service.session.preview is not None)
+            if key not in marks and shown:
                 marks[key] = time.monotonic()
                 if key == "led":
                     marks["received"] = service.last_sensed or 0.0
+                    marks["final"] = float(moved)
             return fn(*args, **kwargs)
         return wrapper
 
@@ -201,6 +209,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, broker_port: int, se
             out["mqtt"].append(marks["mqtt"] - t0)
             out["sub"].append(marks["sub"] - t0)
             out["clean"].append(float(marks["led"] - marks["received"] < debounce_ms / 1000))
+            out["final"].append(marks["final"])
             played += 1
             time.sleep(0.002)
     finally:
@@ -234,17 +243,21 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="games (default: all)")
     parser.add_argument("--moves", type=int, default=150, help="timed physical moves per game")
-    parser.add_argument("--debounce-ms", type=float, default=25.0)
+    parser.add_argument("--debounce-ms", type=float, default=SensorsConfig().debounce_ms)
+    parser.add_argument("--commit-ms", type=float, default=SensorsConfig().commit_ms)
     args = parser.parse_args(argv)
     broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-"))).start()
     try:
-        print(f"debounce window {args.debounce_ms:.0f} ms (windowed moves include it)")
+        print(f"debounce window {args.debounce_ms:.0f} ms (windowed moves include it), commit window "
+              f"{args.commit_ms:.0f} ms (held and windowed moves' mqtt and sub include it)")
         print(f"{'game':12} {'moves':9} {'n':>4} {'link p50/p99 ms':>16} {'led p50/p99 ms':>15} "
               f"{'mqtt p50/p99 ms':>16} {'sub p50/p99 ms':>15}")
         for name in args.games or game_names():
-            r = measure(name, args.moves, args.debounce_ms, broker.port)
-            for label, clean in (("clean", 1.0), ("windowed", 0.0)):
-                rows = [i for i, c in enumerate(r["clean"]) if c == clean]
+            r = measure(name, args.moves, args.debounce_ms, args.commit_ms, broker.port)
+            kinds = [("final" if final else "held") if clean else "windowed"
+                     for clean, final in zip(r["clean"], r["final"], strict=True)]
+            for label in ("final", "held", "windowed"):
+                rows = [i for i, k in enumerate(kinds) if k == label]
                 if not rows:
                     continue
                 picked = {k: [r[k][i] for i in rows] for k in ("link", "led", "mqtt", "sub")}

@@ -42,6 +42,9 @@ class SensorsConfig:
     # (moves come from the buttons and MQTT only)
     url: str = "/dev/arbitro-sensors"
     debounce_ms: float = 25.0
+    # A move the hands could still carry on to another is recorded once the board has been still this
+    # long (a hand slides over a slot in 5-100 ms); one nothing else could follow from, at once.
+    commit_ms: float = 200.0
     heartbeat_timeout: float = 3.0
 
 
@@ -118,6 +121,10 @@ class Config:
         if not -1 <= b.seed < 2**63:  # new_game's seed has the same range
             raise ConfigError("board.seed: must be -1 (a fresh secret) or 0..2**63-1")
         _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)
+        _within("sensors.commit_ms", self.sensors.commit_ms, 0, 5000)
+        if self.sensors.commit_ms < self.sensors.debounce_ms:
+            raise ConfigError(f"sensors.commit_ms: must be at least sensors.debounce_ms ({self.sensors.debounce_ms}),"
+                              f" got {self.sensors.commit_ms}")
         # The sensor board sends a heartbeat every 250 ms when idle: a shorter silence is no sign of trouble.
         _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0.5, 3600, low_ok=True)
         if self.leds.backend not in ("sim", "sim-wire", "neopixel"):

@@ -6,14 +6,17 @@ compares it with the game:
 
 * the board equals the current view: nothing to do;
 * it equals the view after one legal action (or two in a row by the same player, such as a pawn
-  move and its bead move done quickly): those actions are applied;
+  move and its bead move done quickly, or several the game reads from the counts at once, such as
+  a Contigo spread): those actions are applied — or, while the hands may still be moving, held
+  when they could still become another move (:meth:`Referee.judge` with ``hold``);
 * it lies on the way to a legal action (a stick lifted from the tail, beads picked up but not
   yet dropped, a pawn in the hand): progress, never a violation;
 * it equals an earlier position: a takeback, when the table allows it;
 * anything else is a violation: the differing channels, and a sentence that says what is wrong.
 
 The referee never applies an illegal action: it only ever applies actions taken from
-``legal_actions()`` of the state at hand, by matching views.
+``legal_actions()`` of the state at hand, by matching views (and the actions a game reads from the
+counts, each checked against ``legal_actions()`` of the state it is taken in).
 """
 
 from __future__ import annotations
@@ -23,13 +26,15 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from controller.games import CHANCE, Channel, ChannelKind, State
-from controller.games.base import Action
+from controller.games.base import Action, find_action
 from controller.games.record import Match
 
 V = TypeVar("V")
 
 Diff = frozenset[tuple[str, int]]
 """The channels where a view differs from the current one, with their values in that view."""
+Redo = tuple[tuple[str, bool], ...]
+"""Actions a takeback undid, to be done again: (record text, drawn from the chance secret)."""
 
 # Bounds on the work of one judgement (counts, never time, so a verdict never depends on the machine).
 MAX_CACHED_TABLES = 4  # move tables kept (LRU): the current state's, and a few an undo goes back to
@@ -39,6 +44,7 @@ MAX_SILENT_SECONDS = 8  # second actions silent before the first asked about (en
 MAX_PAIR_CHANNELS = 32  # a board with more changed channels is never read as two actions in a row
 MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
 MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
+MAX_READ_ACTIONS = 30  # actions of one sequence a game reads from the counts (a pick-up and a drop per pit)
 TOO_MUCH = ("the board changed in too many ways at once to check every pair of moves; "
             "make one move at a time")
 
@@ -59,6 +65,9 @@ class Verdict:
     channels: tuple[str, ...] = ()
     """Channels that differ from the game (``violation``, ``progress``)."""
     message: str = ""
+    held: bool = False
+    """True for a move (``applied``) or ``takeback`` the board shows that was not carried out, because the
+    hands may still make it another (``judge(..., hold=True)``); :attr:`Referee.preview` is its state."""
 
 
 class _Moves:
@@ -155,6 +164,13 @@ class Referee:
         self._quiet = 0  # second actions asked about that were silent before the first
         self.gave_up = False
         """True when the last :meth:`judge` stopped the two-action search at its bounds."""
+        self.preview: State | None = None
+        """The state a held verdict of the last :meth:`judge` would make (the LEDs show it at once)."""
+        self._held: tuple[State, tuple[Action, ...], State] | None = None  # (from, actions, preview)
+        self.taken_back: Redo = ()
+        """What the last takeback from the board undid (oldest first)."""
+        self.corrected: list[str] | None = None
+        """The public texts the last :meth:`judge` took back to correct a ghost (the last first), or None."""
 
     @property
     def state(self) -> State:
@@ -183,13 +199,23 @@ class Referee:
 
     # -- judging -------------------------------------------------------------------------------
 
-    def judge(self, sensed: dict[str, int], *, takeback: bool = True) -> Verdict:
+    def judge(self, sensed: dict[str, int], *, takeback: bool = True, hold: bool = False,
+              ghost: tuple[int, Redo] | None = None) -> Verdict:
         """Compare a settled board with the game; apply the legal action it shows, if any.
 
         ``takeback=False`` while the table is still carrying out what chance decided: a board not
-        yet set up after a roll may look like an earlier position, and is never taken for one."""
+        yet set up after a roll may look like an earlier position, and is never taken for one.
+        ``hold=True`` while the hands may still be moving: a move that could still become another
+        (:meth:`final` says which cannot), and a takeback, are returned ``held``, not carried out, with
+        :attr:`preview` the state they would make. ``ghost``: the last change taken from the board,
+        nobody having acted since (:meth:`correct`'s ``since`` and ``redo``); a board that shows it was
+        only on the way is corrected (the nearest reading: before any takeback), once settled."""
         self.expanded = self.scanned = self._quiet = 0
         self.gave_up = False
+        self.preview = None
+        self.corrected = None
+        if self._held is not None and self._held[0] is not self.state:
+            self._held = None
         moves = self._moves(self.state)
         sensed_diff = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not sensed_diff:
@@ -206,18 +232,38 @@ class Referee:
                     texts = tuple(self.state.action_to_text(seq[0]) for seq in found)
                     return Verdict("ambiguous", texts, tuple(sorted(c for c, _ in sensed_diff)),
                                    f"the board fits {len(texts)} moves: {', '.join(texts)}; choose one")
-                applied = []
+                if hold and not self.final(found[0], sensed_diff):
+                    state, shown = self.state, []
+                    for action in found[0]:
+                        shown.append(state.action_to_text(action))
+                        state = state.apply(action)
+                    self.preview = state
+                    self._held = (self.state, found[0], state)
+                    return Verdict("applied", tuple(shown), held=True)
+                held, applied = self._held, []
                 for action in found[0]:
                     applied.append(self.state.action_to_text(action))
                     self.match.apply(action)
+                if held is not None and held[1] == found[0]:
+                    self._adopt(held[2])
                 return Verdict("applied", tuple(applied))
             if self._on_the_way(moves, sensed_diff):
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
+        if ghost is not None and not hold:
+            correction = self.correct(sensed, *ghost)
+            if correction is not None:
+                self.corrected, verdict = correction
+                return verdict
         back = self._takeback_target(sensed) if takeback else 0
         if back:
-            undone = []
+            undone = self.match.public_log[:-back - 1:-1]  # the last action first
+            if hold:  # lifting the piece just put down, to put it elsewhere, shows the position before it
+                self.preview = self.match.history[-1 - back]
+                return Verdict("takeback", tuple(undone), held=True)
+            record = self.match.record
+            self.taken_back = tuple((record.actions[i], i in record.drawn) for i in range(len(record.actions) - back,
+                                                                                           len(record.actions)))
             for _ in range(back):
-                undone.append(self.match.public_log[-1])
                 self.match.undo()
             return Verdict("takeback", tuple(undone), message=f"took back {', '.join(reversed(undone))}")
         if self.state.current_player == CHANCE:
@@ -228,17 +274,115 @@ class Referee:
             message += f" ({TOO_MUCH})"
         return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), message=message)
 
+    def _adopt(self, preview: State) -> None:
+        """The game has just taken the move it held: its state is the one the held move's preview
+        showed (engines are pure), so the move table built for the LEDs is kept for it."""
+        state = self.state
+        entry = self._tables.pop(id(preview), None)
+        if entry is None or entry.state is not preview or preview.to_text() != state.to_text():
+            return
+        entry.state = state
+        _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        _remember(self._views, id(state), (state, entry.view), MAX_CACHED_VIEWS)
+
+    def final(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
+        """True when the one action the board shows (``sequence``, its changes ``sensed_diff``) cannot
+        still become another: it turns no ring, and it is the only legal action that leaves a trace
+        on the board. Hands are free: a piece put down can be lifted and carried on, a token put back,
+        beads added, so any other legal move could still follow; only where there is none is the
+        move taken at once."""
+        if len(sequence) != 1 or any(self.channels[c].kind == ChannelKind.OFFSET for c, _ in sensed_diff):
+            return False
+        by_diff = self._moves(self.state).by_diff
+        return len(by_diff) == 1 and sensed_diff in by_diff
+
+    def correct(self, sensed: dict[str, int], since: int,
+                redo: Redo = ()) -> tuple[list[str], Verdict] | None:
+        """After a change taken from the board — the moves from ``since`` on (with the chance outcomes
+        that followed them), or a takeback that undid ``redo`` (:data:`Redo`, oldest first) — when the
+        board shows a position along that line plus another legal action (or two in a row) of the same
+        player, or the position the takeback left, the hands had only rested on the way (a ghost). Put
+        the game at that position and apply what the board shows; returns the public texts taken back
+        (the last first) and the ``applied`` verdict (what was done again, then the move), or None."""
+        history, record = self.match.history, self.match.record
+        now = len(history) - 1
+        line: list[tuple[State, str | None]] = [(history[i], record.actions[i] if i < now else None)
+                                                for i in range(since, now + 1)]
+        state = history[-1]
+        for text, _ in redo:  # the positions the takeback went back over
+            line[-1] = (line[-1][0], text)
+            state = state.apply(state.action_from_text(text))
+            line.append((state, None))
+        here = now - since
+        for j in range(len(line) - 1, -1, -1):  # latest first
+            state, taken = line[j]
+            if j == here or state.current_player < 0:
+                continue
+            view = state.physical_view()
+            diff = diff_views(view, {c: sensed.get(c, 0) for c in view})
+            found: tuple[Action, ...] = ()
+            if not diff and j < here:
+                return None  # an earlier position itself: a takeback's business, not a correction
+            if diff:
+                self.expanded = self.scanned = self._quiet = 0
+                matched = self._match(state, diff)
+                if matched is None or len(matched) > 1:
+                    continue
+                found = matched[0]
+                if taken is not None and state.action_to_text(found[0]) == taken:
+                    continue  # the move that was taken: not another one
+                mover = state.current_player if taken is None else state.player_of(state.action_from_text(taken))
+                if state.player_of(found[0]) != mover:
+                    continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
+            return self._make_it(since + j, redo[:max(0, j - here)], found)
+        return None
+
+    def _make_it(self, at: int, redo: Redo, found: tuple[Action, ...]) -> tuple[list[str], Verdict]:
+        """Correct a ghost: back to the ``at``-th position (undoing, or doing ``redo`` again), then
+        ``found``; the texts undone (the last first) and the verdict (what was done again, then ``found``)."""
+        history = self.match.history
+        undone, moved, again, redone = [], [], [], []
+        while len(history) - 1 > at:
+            undone.append(self.match.public_log[-1])
+            if history[-2].current_player >= 0:
+                moved.append(self.match.public_log[-1])
+            self.match.undo()
+        for text, drawn in redo:
+            by_player = self.state.current_player >= 0
+            if drawn:  # drawn from the secret again, for the same node: the same outcome, marked as drawn
+                self.match.resolve_chance()
+            else:
+                self.match.apply_text(text)
+            again.append(self.match.public_log[-1])
+            if by_player:
+                redone.append(self.match.public_log[-1])
+        applied = []
+        for action in found:
+            applied.append(self.state.action_to_text(action))
+            self.match.apply(action)
+        shows = ", ".join(applied) or "the game as it was"
+        if moved:
+            message = f"the board shows {shows}, not {', '.join(reversed(moved))}: the hands had only rested on the way"
+        else:
+            message = f"the board shows {shows}: taking back {', '.join(redone)} was only on the way"
+        return undone, Verdict("applied", (*again, *applied), message=message)
+
     def _match(self, state: State, sensed_diff: Diff) -> list[tuple[Action, ...]] | None:
-        """Action sequences (one action, else two by the same player) whose view is the sensed one.
+        """Action sequences (one action, else two by the same player, else several the game reads from
+        the counts) whose view is the sensed one.
 
         Two in a row are looked for only where the second action leaves the channels the first
         changed as they are, within the bounds above: a first action is tried only if every
         channel it changes is one the board shows changed, the ones that also put the sensed
-        value there before the ones a second action would have to change again."""
+        value there before the ones a second action would have to change again. Where no second
+        action fits, the state after the first is asked to read the rest (:meth:`_read`)."""
         moves = self._moves(state)
         single = moves.by_diff.get(sensed_diff)
         if single:
             return [(a,) for a in single]
+        read = self._read(state, sensed_diff)
+        if read is not None:
+            return [read]
         if len(sensed_diff) > MAX_PAIR_CHANNELS:
             return None
         sensed_channels = frozenset(c for c, _ in sensed_diff)
@@ -284,7 +428,31 @@ class Referee:
             if len(seconds) > room:
                 self.gave_up = True
                 return None
+            read = self._read(nxt, sensed_diff - d)
+            if read is not None:
+                return [(first, *read)]
         return None
+
+    def _read(self, state: State, diff: Diff) -> tuple[Action, ...] | None:
+        """The actions the game itself reads from ``diff`` (``State.actions_for_changes``: a Contigo
+        pick-up and its drops, however many arrived in one reading), once each is found among the legal
+        actions of the state it is taken in, by the same player, and together they make the sensed view."""
+        want = dict(diff)
+        actions = state.actions_for_changes(want)
+        if not actions or len(actions) > MAX_READ_ACTIONS:
+            return None
+        player, after, found = state.current_player, state, []
+        for action in actions:
+            legal = find_action(action, after.legal_actions()) if after.current_player == player else None
+            if legal is None:
+                return None
+            found.append(legal)
+            after = after.apply(legal)
+        # The views of states off the game are not cached: the referee keeps none of them.
+        now = after.physical_view()
+        if any(now[c] != want.get(c, v) for c, v in state.physical_view().items()):
+            return None
+        return tuple(found)
 
     def _on_the_way_elsewhere(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
         """True when the board that ``sequence`` fits shows exactly part of another legal action of
@@ -351,14 +519,15 @@ class Referee:
 
     # -- words and lights ------------------------------------------------------------------------
 
-    def targets(self, sensed: dict[str, int] | None = None) -> dict[str, int]:
+    def targets(self, sensed: dict[str, int] | None = None, state: State | None = None) -> dict[str, int]:
         """Channels a legal action of the acting player would put something on (channel -> value
         there), for the LEDs: another player's action legal at the same decision (a Jeocinco bridge
         laid out of turn) is not lit in the acting player's colour.
 
         With a sensed board in progress (a pawn lifted), only the actions it is on the way to count.
+        ``state``: another state than the game's (the :attr:`preview` of a held move).
         """
-        state = self.state
+        state = self.state if state is None else state
         moves = self._moves(state)
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
@@ -378,8 +547,8 @@ class Referee:
 
     def clean_move(self, sensed: dict[str, int]) -> bool:
         """True when the sensed board is exactly one legal action's view, no part of another and
-        turning no ring: nothing the hands may still be doing could make it another move, so it can
-        be judged without waiting for the debounce window."""
+        turning no ring: no sensor is bouncing into it, so it can be judged without waiting for the
+        debounce window (and taken at once when :meth:`final`; else it is held, and shown)."""
         if self.state.current_player < 0:
             return False
         moves = self._moves(self.state)

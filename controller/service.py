@@ -3,6 +3,7 @@
 Adapters (the serial reader, gpiozero callbacks, paho's thread) only post events into
 :attr:`Service.events`. The loop hands each to the pure :class:`~controller.session.Session`,
 decides *when* the board is judged (a clean move at once, anything else after the debounce
+window; what the hands may still change, again once the board has been still for the commit
 window), and carries out what the session says: the LED frame, the journal, then events, state
 and answers on MQTT — nothing is told before it is on disk. While the journal cannot be written
 (a full or read-only disk) the table plays on, requests are refused with the reason, the state
@@ -59,7 +60,9 @@ class Service:
         self.watchers: list[Callable[[dict[str, Any]], None]] = []  # see every event (the demo, tests)
         self.owned: list[Any] = []  # things started for this service alone (an in-process simulated board)
         self.fatal: str | None = None
-        self.settle_at: float | None = None
+        self.settle_at: float | None = None  # when the board is judged: the debounce window is over
+        self.commit_at: float | None = None  # when a held verdict is judged again: the commit window is over
+        self.still_since = clock()  # when the board last changed
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
         self.blink_on = True
         self._thread: threading.Thread | None = None
@@ -157,7 +160,8 @@ class Service:
         while True:
             now = self.clock()
             watchdog.tick(now)  # the loop turns: tell systemd
-            deadline = min(d for d in (self.settle_at, next_blink, watchdog.due, self.retry_at) if d is not None)
+            deadline = min(d for d in (self.settle_at, self.commit_at, next_blink, watchdog.due, self.retry_at)
+                           if d is not None)
             try:
                 event = self.events.get(timeout=max(0.0, deadline - now))
             except queue.Empty:
@@ -171,8 +175,9 @@ class Service:
                 now = self.clock()
                 if self.settle_at is not None and now >= self.settle_at:
                     self.settle_at = None
-                    self.session.judge()
-                    self._publish()
+                    self._judge(settled=False)
+                if self.commit_at is not None and now >= self.commit_at:
+                    self._judge(settled=True)
                 if now >= next_blink:
                     next_blink = now + blink_period
                     self.blink_on = not self.blink_on
@@ -206,6 +211,7 @@ class Service:
             if event.name == "undo" and event.held and self.retry_at is not None:  # the game's end would be lost
                 self._notice("refused", f"no new game: {self.kept_fault()}")
                 return
+            self._commit()
             s.button(event.name, event.held)
             self._changed()
         elif isinstance(event, Command):
@@ -215,6 +221,8 @@ class Service:
                 else:
                     event.reply(False, f"{event.name}: {self.kept_fault()}; nothing was done")
                 return
+            if event.name != "state":
+                self._commit()
             ok, result = s.request(event.name, event.args, event.id)
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
             if self.retry_at is not None:  # what it did is not on disk: answered once it is
@@ -225,13 +233,33 @@ class Service:
             log.warning("unknown event %r", event)
 
     def _board_changed(self) -> None:
-        """A clean move is judged at once; anything else once the board has been still for the window."""
+        """A clean move is judged at once; anything else once the board has been still for the
+        debounce window. What the hands may still change waits for the commit window (``_judge``)."""
+        self.still_since = self.clock()
+        self.commit_at = None
         if self.session.clean_move():
             self.settle_at = None
-            self.session.judge()
-            self._publish()
+            self._judge(settled=False)
         else:
-            self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000
+            self.settle_at = self.still_since + self.config.sensors.debounce_ms / 1000
+
+    def _judge(self, settled: bool) -> None:
+        """Judge the board. A verdict the hands may still change is held: the LEDs show it, nothing
+        is recorded or told, and it is judged again once the board has been still for the commit
+        window (``sensors.commit_ms``)."""
+        self.commit_at = None
+        self.session.judge(settled=settled)
+        if self.session.held is not None:
+            self.commit_at = self.still_since + self.config.sensors.commit_ms / 1000
+            self._show_leds()
+        else:
+            self._publish()
+
+    def _commit(self) -> None:
+        """A button pressed or a request made: the hands are done, so what the board shows is judged
+        as it stands before the game changes otherwise."""
+        if self.session.held is not None:
+            self._judge(settled=True)
 
     def _changed(self) -> None:
         """The game changed by a button or a request: judge the board against it again, tell it."""

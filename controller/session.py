@@ -4,7 +4,8 @@ A :class:`Session` owns the match, the referee, the sensed board and what the re
 (the verdict), takebacks and undo, the buttons' choice, resignations, and the events that tell
 what happened. It has no thread, no clock and no I/O: the service's loop (``controller.service``)
 feeds it typed values — sensor readings, link changes, button presses, requests — decides *when*
-to judge (the debounce window), and carries what it says out to the LEDs, the journal and MQTT.
+to judge (the debounce and commit windows), and carries what it says out to the LEDs, the journal
+and MQTT.
 So every rule of the table is tested without threads or sleeps (``tests/test_session.py``).
 
 What it is handed from outside: the board's layout and a way to load another game's
@@ -26,7 +27,7 @@ from controller.games.chance import SCHEME, seed_secret
 from controller.games.record import ChanceKey, Match, Record
 from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, game_colours
-from controller.referee import Referee, Verdict, shortest_turn
+from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.words import event_line, in_words
 from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
@@ -59,6 +60,14 @@ class Session:
         self.board_known = False  # a snapshot has come since the link (re)connected
         self.sensed: dict[str, int] = {}
         self.verdict = Verdict("in_sync")
+        self.held: Verdict | None = None
+        """What the board shows while the hands may still be moving, neither carried out nor told
+        (:meth:`judge` with ``settled=False``); the LEDs show a held move at once (:attr:`preview`)."""
+        self.preview: State | None = None
+        self.ghost: tuple[int, int, Redo] | None = None
+        """The last change taken from the board, while nobody has acted since — (actions before it,
+        actions after it, what a takeback undid): the hands may yet show that they only rested on the
+        way (:meth:`Referee.correct`)."""
         self.restoring = False  # an undo asks for the board to be put back
         self.choice = 0
         self.resigned: int | None = None
@@ -136,6 +145,7 @@ class Session:
         self.kinds = {c.name: c.kind for c in self.channels}
         self.referee = Referee(match, self.channels, allow_takeback=self.board.allow_takeback)
         self.verdict = Verdict("in_sync")
+        self.held = self.preview = self.ghost = None
         self.resigned = None
         self.answers.clear()  # a request id names a request within one game
         self.restoring = False
@@ -202,16 +212,24 @@ class Session:
 
     def clean_move(self) -> bool:
         """True when the sensed board is exactly one legal action's view and no part of another, with
-        no ring turned: it may be judged at once, without waiting for the debounce window."""
+        no ring turned: it may be judged at once, without waiting for the debounce window (and is
+        taken at once only if nothing else could follow from it: see :meth:`judge`)."""
         if not self.board_known or self.over or self.restoring or self.setup_channels:
             return False
         return self.referee.clean_move(self.sensed)
 
     # -- judging ---------------------------------------------------------------------------------
 
-    def judge(self) -> Verdict:
-        """What the settled board shows: apply it, take back, or say what is wrong."""
-        if not self.board_known:
+    def judge(self, settled: bool = True) -> Verdict:
+        """What the board shows: apply it, take back, or say what is wrong.
+
+        ``settled=False`` while the hands may still be moving (the board has not been still for the
+        commit window): a move that could still become another, a takeback and anything wrong are
+        neither carried out nor told but :attr:`held` (a held move shows on the LEDs at once), and
+        the loop judges again, settled, once the board has been still. A move nothing else could
+        follow from (``Referee.final``), progress and a board put right are taken at once."""
+        if not self.board_known:  # stale readings: nothing is judged, nothing held
+            self.held = self.preview = None
             return self.verdict
         if self.over:
             verdict = Verdict("in_sync") if self.sensed_matches() else Verdict("progress")
@@ -223,22 +241,36 @@ class Session:
                 verdict = Verdict("violation", channels=self.differing(), message="put the board back as it was: " +
                                   self.referee.describe(self.referee.expected(), self.sensed))
         else:
-            verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels)
-            if verdict.kind in ("applied", "in_sync"):  # the board is set up: mistakes are mistakes again
-                self.setup_channels.clear()
+            ghost = self.ghost if self.ghost is not None and self.ghost[1] == len(self.match.record.actions) else None
+            verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled,
+                                         ghost=None if ghost is None else (ghost[0], ghost[2]))
+            if self.referee.corrected is not None:  # the last change from the board was only on the way
+                self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
+                self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
+                           message=verdict.message)
+            if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
+                self.setup_channels.clear()  # the board is set up: mistakes are mistakes again
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
                 # What a die, draw or random placement asks the table to do: not a mistake.
                 verdict = Verdict("setup", channels=verdict.channels, message="set up the board: " +
                                   self.referee.describe(self.referee.expected(), self.sensed))
+        if not settled and (verdict.held or verdict.kind in ("violation", "ambiguous", "setup")):
+            self.held, self.preview = verdict, self.referee.preview
+            return verdict
+        self.held = self.preview = None
         before = self.verdict
         self.verdict = verdict
         if verdict.kind == "applied":
+            start = len(self.match.record.actions) - len(verdict.actions)
             self._announce(len(verdict.actions), by="board")
             self.choice = 0
             self._after_action()
+            self.ghost = (start, len(self.match.record.actions), ())
         elif verdict.kind == "takeback":
             self.event("takeback", actions=list(verdict.actions))
             self.choice = 0
+            now = len(self.match.record.actions)
+            self.ghost = (now, now, self.referee.taken_back)
         elif verdict.kind in ("violation", "ambiguous", "setup") and verdict != before:
             self.event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
                        choices=len(verdict.actions))
@@ -287,9 +319,12 @@ class Session:
 
     def _announce(self, count: int, by: str) -> None:
         """Events for the last ``count`` actions: each action (or chance outcome), then whatever it
-        made happen (a capture, a tower, a crash, the rings aligning)."""
-        for text, happened in zip(self.match.public_log[-count:], self.match.announced[-count:], strict=True):
-            if by == "chance":
+        made happen (a capture, a tower, a crash, the rings aligning). A chance outcome among them (done
+        again by a correction) is told as one."""
+        before = self.match.history[-count - 1:-1]
+        for state, text, happened in zip(before, self.match.public_log[-count:], self.match.announced[-count:],
+                                         strict=True):
+            if by == "chance" or state.current_player == CHANCE:
                 self.event("chance", outcome=text)
             else:
                 self.event("action", action=text, by=by)
@@ -320,6 +355,7 @@ class Session:
     def button(self, name: str, held: bool = False) -> None:
         """A table button pressed (``held``: kept down for its second meaning)."""
         log.info("button %s%s", name, " (held)" if held else "")
+        self.ghost = None  # someone acted: the last move from the board stands
         try:
             if name == "roll" and not held:
                 self._resolve_chance()
@@ -377,6 +413,7 @@ class Session:
             raise ValueError(f"{name}: the game is over")
         if name == "state":
             return self.public_state()
+        self.ghost = None  # someone acted: the last move from the board stands
         if name == "new_game":
             game = args.get("game", self.game.name)
             seed = args.get("seed", -1)
@@ -499,12 +536,17 @@ class Session:
         return private
 
     def scene(self) -> LedScene:
-        """What the LEDs show (``controller.ledview``)."""
-        state = self.state
-        v = self.verdict
-        if self.over:
-            return LedScene(TERMINAL, {}, winners=tuple(self.winners()), colours=game_colours(state))
-        targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
+        """What the LEDs show (``controller.ledview``): a held move as if it were taken, at once."""
+        if self.preview is not None:
+            state, v = self.preview, Verdict("in_sync")
+            if state.is_terminal():
+                return LedScene(TERMINAL, {}, winners=tuple(state.winners()), colours=game_colours(state))
+            targets = self.referee.targets(state=state) if state.current_player >= 0 else {}
+        else:
+            state, v = self.state, self.verdict
+            if self.over:
+                return LedScene(TERMINAL, {}, winners=tuple(self.winners()), colours=game_colours(state))
+            targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
         turns = []
         for channel, value in list(targets.items()):
             if self.kinds.get(channel) == ChannelKind.OFFSET:

@@ -62,7 +62,10 @@ def test_stop_sends_what_was_handed_over_then_writes_directly() -> None:
 def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path) -> None:
     """LEDs start, then the journal, then the events: with a strip that takes Jeocinco's real wire
     time (653 LEDs, about 20 ms), a placement is journaled and told before its frame has left."""
-    with Table("jeocinco", journal=str(tmp_path / "journal.sqlite"), leds="sim-wire") as table:
+    # The placement is held (another slot could follow) and shown at once: a 1 ms commit window tells
+    # it while the frame that shows it is still on the wire.
+    with Table("jeocinco", journal=str(tmp_path / "journal.sqlite"), leds="sim-wire", debounce_ms=1.0,
+               commit_ms=1.0) as table:
         service = table.service
         pixels = service.strip.pixels
         assert pixels.wire_seconds > 0.019

@@ -387,6 +387,16 @@ class State(ABC):
         before, after = self.physical_view(), self.apply(action).physical_view()
         return {c: v for c, v in after.items() if before[c] != v}
 
+    def actions_for_changes(self, changes: Mapping[str, int]) -> list[Action] | None:
+        """Optional: the actions, in order and all by the player to act, that together change the
+        board by exactly ``changes`` (channel -> value after), for a move the table makes in more
+        steps than the referee looks for one by one, whose readings may arrive at once (Contigo's
+        pick-up and its drops: a count per pit says the whole spread). None, the default: no such
+        reading (the referee looks for one action, or two in a row). The referee takes each action
+        only if it is among ``legal_actions()`` of the state it is taken in, and the sequence only if
+        its view is the board's, so a wrong answer is never applied."""
+        return None
+
     def announcements(self, action: Action, after: State) -> list[Announcement]:
         """What the legal ``action`` made happen, beyond itself, that players and displays want
         announced, each as ``{"type": one of ANNOUNCEMENTS, "player": index or None, "text": words}``:

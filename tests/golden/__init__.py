@@ -51,6 +51,7 @@ CASES = (
     Case("contigo", "alignment"),
     Case("contigo", "lmove", {"form": "L"}),
     Case("contigo", "capture", {"game": "capture"}),
+    Case("contigo", "one-way", {"game": "capture", "spread": "one_way"}),
     Case("jeocinco", "default", {"max_rounds": 40}),
     Case("jeocinco", "fast", {"fast": True, "max_rounds": 30}),
     # four players: round the table from the starter, or in the order of the rolls (seed 1: they differ)

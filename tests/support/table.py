@@ -17,16 +17,18 @@ from hardware.layout import load_layout
 
 class Table:
     def __init__(self, game: str, *, options: dict[str, Any] | None = None, players: int | None = None,
-                 seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0,
+                 seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0, commit_ms: float = 25.0,
                  allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None,
                  leds: str = "sim") -> None:
         """``moved``: channels that read otherwise than the game says when the table is switched on;
-        ``leds``: the strip's back end (``"sim-wire"`` takes a real strip's wire time)."""
+        ``leds``: the strip's back end (``"sim-wire"`` takes a real strip's wire time); ``commit_ms``:
+        short by default, for the tests' quick and sure hands (a person's need ``sensors.commit_ms``'s
+        default; ``tests/test_human_pace.py`` plays with those)."""
         g = get_game(game)
         self.config = Config.from_dict({
             "board": {"id": f"t-{game}", "game": game, "seed": seed, "num_players": g.players(players),
                       "options": options or {}, "allow_takeback": allow_takeback},
-            "sensors": {"debounce_ms": debounce_ms},
+            "sensors": {"debounce_ms": debounce_ms, "commit_ms": commit_ms},
             "inputs": {"pin_factory": "mock"},
             "leds": {"backend": leds},
             "mqtt": {"enabled": mqtt_port is not None, "port": mqtt_port or 1883},
@@ -115,6 +117,8 @@ class Table:
             return f"held still for less than {quiet}s"
         if service.settle_at is not None:
             return "a judgement of the board pending"
+        if service.commit_at is not None:
+            return "a move held until the board has been still for the commit window"
         if not service.events.empty():
             return "events queued"
         return None

@@ -74,6 +74,7 @@ class ContigoGame(Game):
             (self.options({"form": "L"}), 4),
             (self.options({"game": "capture"}), 2),
             (self.options({"game": "capture", "form": "L"}), 2),
+            (self.options({"game": "capture", "spread": "one_way"}), 2),
         ]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:

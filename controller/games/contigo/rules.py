@@ -19,6 +19,7 @@ CAPTURE_WIN = 7  # men to capture to win
 GAMES = ("alignment", "capture")
 FORMS = ("straight", "L")
 WINS = ("four", "five")
+SPREADS = ("either_side", "one_way")
 MAX_TURN_LIMIT = 10_000
 MAX_SPREAD_LIMIT = 56
 OPTIONS = (
@@ -28,6 +29,8 @@ OPTIONS = (
     Option("turn_limit", 200, minimum=1, maximum=MAX_TURN_LIMIT, doc="turns before the game ends in a draw"),
     Option("spread_limit", 0, minimum=0, maximum=MAX_SPREAD_LIMIT,
            doc="0 is no limit; 1..56 makes larger pick-ups go all into one pit"),
+    Option("spread", "either_side", choices=SPREADS,
+           doc="capture game: each bead of a pick-up within range on either side of its pit, or all one way round"),
 )
 
 

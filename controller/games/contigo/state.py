@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeGuard
 
 from controller.games.base import (
@@ -61,8 +61,8 @@ from controller.games.contigo.rules import (
 
 PHASES = ("start", "move", "beads", "drop", "over")
 OPTION_KEYS = tuple(o.name for o in OPTIONS)
-POSITION_KEYS = ("game", "form", "win", "turn_limit", "spread_limit", "players", "board", "pits", "to", "phase",
-                 "hand", "turn", "captured", "result")
+POSITION_KEYS = ("game", "form", "win", "turn_limit", "spread_limit", "spread", "players", "board", "pits", "to",
+                 "phase", "hand", "turn", "captured", "result")
 """The fields of a position text, in order."""
 
 
@@ -112,7 +112,7 @@ class Rules:
     """One variant with its player count, and the tables it needs (shared by all its states)."""
 
     __slots__ = ("alignment", "bead_actions", "bead_ends", "capture", "form", "game", "lform", "lines",
-                 "n", "need", "options", "spread_limit", "turn_limit", "win")
+                 "n", "need", "one_way", "options", "spread", "spread_limit", "turn_limit", "win")
 
     def __init__(self, options: dict[str, Any], n: int) -> None:
         validate(options, n)
@@ -122,6 +122,8 @@ class Rules:
         self.win = options["win"]
         self.turn_limit = options["turn_limit"]
         self.spread_limit = options["spread_limit"]
+        self.spread = options["spread"]
+        self.one_way = self.spread == "one_way"  # every drop of a pick-up the same way round the ring
         self.n = n
         self.capture = self.game == "capture"
         self.alignment = not self.capture
@@ -147,7 +149,9 @@ def get_rules(options: dict[str, Any], n: int) -> Rules:
 
 
 CW, ACW = 1, 2
-"""Bits of ``Hand.ways``: the beads may still go clockwise (+1 round the ring), anticlockwise (-1)."""
+"""Bits of ``Hand.ways``: the beads may still go clockwise (+1 round the ring), anticlockwise (-1).
+Both stay open for the whole spread but in the one-way variant, where the first drop that only one
+way reaches closes the other."""
 WAYS_TEXT = {CW | ACW: "both", CW: "cw", ACW: "acw"}
 
 
@@ -465,8 +469,9 @@ class ContigoState(State):
         assert hand is not None, "a drop follows a pick-up"
         if hand.left == c:
             return self._next_turn(tuple(pits))
+        ways = hand.reaches(dst) if self.rules.one_way else hand.ways
         return ContigoState(self.rules, self.board, tuple(pits), self.player, "drop", self.turn, self.captured,
-                            None, Hand(hand.pit, hand.taken, hand.left - c, hand.reaches(dst)))
+                            None, Hand(hand.pit, hand.taken, hand.left - c, ways))
 
     def _next_turn(self, pits_t: tuple[int, ...]) -> ContigoState:
         """The bead move is over: the turn passes (or the game ends at the turn limit)."""
@@ -632,8 +637,11 @@ class ContigoState(State):
             if hand.ways != CW | ACW and hand.reaches(dst) == 0 and Hand(*hand[:3], CW | ACW).reaches(dst):
                 return (f"the beads from {src} go one way round the ring, and your drops so far went the"
                         f" other way: {PIT_NAMES[dst]} is not among the {taken} pits that follow {src} that way")
-            return (f"{_beads(taken)} from {src} may only be dropped in the {taken} pits that follow it"
-                    " in one direction around the ring")
+            if self.rules.one_way:
+                return (f"{_beads(taken)} from {src} may only be dropped in the {taken} pits that follow it"
+                        " in one direction around the ring")
+            return (f"{_beads(taken)} from {src} may only be dropped in the pits within {taken} of it,"
+                    " on either side round the ring")
         limit = self.rules.spread_limit
         if limit and taken > limit and c != hand.left:
             return (f"more than {limit} beads (the spread limit) go all into one pit;"
@@ -683,8 +691,8 @@ class ContigoState(State):
             result = "draw"
         else:
             result = COLORS[self.result]
-        values = (rules.game, rules.form, rules.win, rules.turn_limit, rules.spread_limit, rules.n, "/".join(ranks),
-                  ",".join(map(str, self.pits)), to, self.phase_, _hand_text(self.hand), self.turn,
+        values = (rules.game, rules.form, rules.win, rules.turn_limit, rules.spread_limit, rules.spread, rules.n,
+                  "/".join(ranks), ",".join(map(str, self.pits)), to, self.phase_, _hand_text(self.hand), self.turn,
                   ",".join(map(str, self.captured)), result)
         return write_fields("contigo", zip(POSITION_KEYS, values, strict=True))
 
@@ -714,6 +722,35 @@ class ContigoState(State):
                 pits[dst] += c
             return {PIT_CHANNELS[i]: self.pits[i] + d for i, d in pits.items() if d}
         return super().physical_changes(action)
+
+    def actions_for_changes(self, changes: Mapping[str, int]) -> list[Action] | None:
+        """The capture game's pick-up and drops that change the pits by ``changes``, however many of
+        them the board shows at once (slow bead-count sensors settle together): the one pit that lost
+        beads is the pick-up (or more from the pit already picked from, before any drop), each pit
+        that gained is a drop of what it gained. The referee checks each against the legal actions."""
+        if not self.rules.capture or self.phase_ not in ("beads", "drop"):
+            return None
+        lost: list[tuple[int, int]] = []
+        gained: list[tuple[int, int]] = []
+        for channel, value in changes.items():
+            pit = PIT_OF_CHANNEL.get(channel)
+            if pit is None:
+                return None
+            delta = value - self.pits[pit]
+            if delta:
+                (gained if delta > 0 else lost).append((pit, abs(delta)))
+        hand = self.hand
+        if len(lost) > 1 or (self.phase_ == "beads" and not lost):
+            return None
+        if lost and hand is not None and (lost[0][0] != hand.pit or hand.left < hand.taken):
+            return None
+        src = lost[0][0] if hand is None else hand.pit
+        taken = (lost[0][1] if lost else 0) + (hand.taken if hand is not None else 0)
+        held = Hand(src, taken, taken - (hand.taken - hand.left if hand is not None else 0), CW | ACW)
+        if sum(count for _, count in gained) > held.left or not all(held.reaches(pit) for pit, _ in gained):
+            return None  # more beads dropped than picked up, or beyond the range: no spread
+        out: list[Action] = [("t", *lost[0])] if lost else []
+        return out + [("d", pit, count) for pit, count in sorted(gained)]
 
     def public_view(self) -> dict[str, Any]:
         board = {}
@@ -769,6 +806,7 @@ class ContigoState(State):
 
 SQUARE_CHANNELS = tuple(f"sq:{name}" for name in SQUARE_NAMES)
 PIT_CHANNELS = tuple(f"pit:{name}" for name in PIT_NAMES)
+PIT_OF_CHANNEL = {channel: pit for pit, channel in enumerate(PIT_CHANNELS)}
 
 
 def _piece_char(code: int) -> str:
@@ -908,6 +946,7 @@ def state_from_text(game: Game, text: str) -> ContigoState:
         options = {
             "game": fields["game"], "form": fields["form"], "win": fields["win"],
             "turn_limit": parse_int(fields["turn_limit"]), "spread_limit": parse_int(fields["spread_limit"]),
+            "spread": fields["spread"],
         }
         n = parse_int(fields["players"])
         rules = get_rules(game.options(options), n)
@@ -944,6 +983,8 @@ def state_from_text(game: Game, text: str) -> ContigoState:
             raise BadPosition(f"more than {limit} beads (the spread limit) go all into one pit")
         if hand.left == hand.taken and hand.ways != CW | ACW:
             raise BadPosition("no bead is dropped yet, so both ways round the ring are open (ways both)")
+        if not rules.one_way and hand.ways != CW | ACW:
+            raise BadPosition("beads are dropped on either side (spread=either_side): both ways stay open (ways both)")
     elif hand is not None:
         raise BadPosition(f"hand= goes with phase=drop, not phase={phase_text}")
     if len(captured) != n:

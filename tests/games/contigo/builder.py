@@ -11,12 +11,13 @@ COLORS = ("red", "blue", "green", "yellow")
 
 def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank: str = "nw", to: str = "red",
              phase: str = "move", players: int = 2, turn: int = 0, game: str = "alignment",
-             form: str = "straight", win: str = "four", turn_limit: int = 200, spread_limit: int = 0, hand: str = "-"):
+             form: str = "straight", win: str = "four", turn_limit: int = 200, spread_limit: int = 0,
+             spread: str = "either_side", hand: str = "-"):
     """A state from pieces ({"r": "a1 c3", "R": "d1" (a red double), "b": ...}) and pit counts.
 
     Every pit not named holds 2 beads; ``bank`` (a corner by default, it governs no move) takes or
     gives whatever keeps the total at 56 (when it runs dry, unnamed pits in ring order give theirs),
-    less the beads in the hand (``hand`` as in the position text: ``n-f:5:3:cw``).
+    less the beads in the hand (``hand`` as in the position text: ``n-f:5:3:both``).
     In the capture game the captured counts are the men missing from the board.
     """
     grid = [["."] * 6 for _ in range(6)]
@@ -42,7 +43,7 @@ def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank
             men = sum(row.count(LETTERS[p]) + 2 * row.count(LETTERS[p].upper()) for row in grid)
             captured[1 - p] = 12 - men
     text = (f"contigo game={game} form={form} win={win} turn_limit={turn_limit} spread_limit={spread_limit}"
-            f" players={players} board={board} pits={','.join(str(counts[p]) for p in PIT_NAMES)}"
+            f" spread={spread} players={players} board={board} pits={','.join(str(counts[p]) for p in PIT_NAMES)}"
             f" to={to} phase={phase} hand={hand} turn={turn} captured={','.join(map(str, captured))} result=none")
     return GAME.state_from_text(text)
 

@@ -70,7 +70,7 @@ def _pits(state, *names: str) -> tuple[int, ...]:
 
 
 def test_capture_bead_move_takes_then_drops_within_range_one_direction():
-    state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture")
+    state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture", spread="one_way")
     assert _texts(state, "take n-f") == {"take n-f 1", "take n-f 2", "take n-f 3"}
     assert not _texts(state, "beads ")
     hand = play(state, "take n-f 3")
@@ -125,17 +125,57 @@ def test_capture_bead_refusals():
     assert "picked up from one pit (take n-f 3)" in refusal(state, "beads n-f>ne 1,e-6 1,e-5 1")
     assert refusal(state, "drop ne 1") == "pick beads up from a pit first (take n-f 3)"
     hand = play(state, "take n-f 3")
-    assert refusal(hand, "drop e-4 1") == ("3 beads from n-f may only be dropped in the 3 pits that follow it"
-                                           " in one direction around the ring")
+    assert refusal(hand, "drop e-4 1") == ("3 beads from n-f may only be dropped in the pits within 3 of it,"
+                                           " on either side round the ring")
     assert refusal(hand, "drop ne 4") == "you hold 3 beads, not 4"
     assert refusal(hand, "drop n-f 1") == "beads taken from n-f must leave it"
     assert refusal(hand, "take e-3 1") == "beads come from one pit per turn, and you took yours from n-f"
     one = play(hand, "drop ne 1")
-    assert refusal(one, "drop n-e 1") == ("the beads from n-f go one way round the ring, and your drops so far"
-                                          " went the other way: n-e is not among the 3 pits that follow n-f that way")
     assert refusal(one, "take n-f 1") == "the beads from n-f are being dropped: drop the other 2 beads in your hand"
+    one_way = play(position(CAP, phase="beads", pits={"n-f": 3}, game="capture", spread="one_way"), "take n-f 3")
+    assert refusal(one_way, "drop e-4 1") == ("3 beads from n-f may only be dropped in the 3 pits that follow it"
+                                              " in one direction around the ring")
+    assert refusal(play(one_way, "drop ne 1"), "drop n-e 1") == (
+        "the beads from n-f go one way round the ring, and your drops so far went the other way: n-e is not among"
+        " the 3 pits that follow n-f that way")
     assert "first move a pawn" in refusal(position(CAP, game="capture"), "take n-f 1")
     assert "one action: beads n-a>n-c 2" in refusal(position(ALIGN, phase="beads"), "take n-a 2")
+
+
+def test_capture_spread_goes_within_range_on_either_side_by_default():
+    """The seed limits only the distance ("no podría mover ninguna canica a más de 5 hoyos de donde las
+    recogió"): after a bead clockwise, the next may go anticlockwise; one_way is the variant."""
+    state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture")
+    assert state.options["spread"] == "either_side"
+    after = play(state, "take n-f 3", "drop ne 1", "drop n-e 2")
+    assert _pits(after, "n-f", "ne", "n-e") == (0, 3, 4) and after.current_player == 1
+    wide = play(state, "take n-f 3", "drop e-5 1")  # 3 clockwise
+    assert _texts(wide, "drop ") == {f"drop {p} {n}" for p in ("ne", "e-6", "e-5", "n-e", "n-d", "n-c")
+                                     for n in (1, 2)}
+    assert wide.public_view()["hand"]["directions"] == ["clockwise", "anticlockwise"]
+    one_way = play(position(CAP, phase="beads", pits={"n-f": 3}, game="capture", spread="one_way"),
+                   "take n-f 3", "drop ne 1")
+    assert _texts(one_way, "drop ") == {f"drop {p} {n}" for p in ("ne", "e-6", "e-5") for n in (1, 2)}
+
+
+def test_a_whole_spread_is_read_from_the_counts_in_one_go():
+    """``actions_for_changes``: a pick-up and its drops, from the pit counts alone, in any phase of the
+    bead move; nothing for a board that is no spread."""
+    state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture")
+
+    def read(s, **pits):
+        view = s.physical_view()
+        changes = {f"pit:{p.replace('_', '-')}": view[f"pit:{p.replace('_', '-')}"] + n for p, n in pits.items()}
+        return [s.action_to_text(a) for a in s.actions_for_changes(changes) or []]
+
+    assert read(state, n_f=-3, ne=1, n_e=2) == ["take n-f 3", "drop n-e 2", "drop ne 1"]
+    assert read(state, n_f=-3, ne=1) == ["take n-f 3", "drop ne 1"]  # two beads still in the hand
+    hand = play(state, "take n-f 3")
+    assert read(hand, ne=1, e_6=1, n_d=1) == ["drop n-d 1", "drop ne 1", "drop e-6 1"]
+    assert read(hand, n_f=-2, ne=5) == ["take n-f 2", "drop ne 5"]  # the rest of the pit, before any drop
+    assert read(state, n_f=-3, e_3=-1, ne=4) == []  # two pits lost beads
+    assert read(play(hand, "drop ne 1"), n_f=-1) == []  # more from the pit once a bead is down
+    assert position(ALIGN, phase="beads").actions_for_changes({"pit:n-f": 0}) is None
 
 
 def test_spread_limit_variant_sends_larger_pick_ups_into_one_pit():

@@ -17,7 +17,7 @@ from .builder import position
 
 def test_initial_position_text():
     assert GAME.new_state().to_text() == (
-        "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=0 players=2"
+        "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=0 spread=either_side players=2"
         " board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
         + " to=chance phase=start hand=- turn=0 captured=0,0 result=none")
 
@@ -57,11 +57,15 @@ def test_bad_positions_are_refused(change):
 def test_beads_in_the_hand_round_trip_and_bad_hands_are_refused():
     from .test_beads import CAP
 
-    state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture")
+    state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture", spread="one_way")
     one = state.apply(state.action_from_text("take n-f 5")).apply(state.action_from_text("drop ne 2"))
     text = one.to_text()
     assert " phase=drop hand=n-f:5:3:cw turn=0 " in text and ",0,4," in text  # n-f 0, ne 2+2
     assert GAME.state_from_text(text).to_text() == text
+    either = text.replace("spread=one_way", "spread=either_side")  # either side: both ways stay open
+    with pytest.raises(BadPosition, match="both ways stay open"):
+        GAME.state_from_text(either)
+    assert GAME.state_from_text(either.replace(":cw ", ":both ")).hand.ways == 3
     for old, new in (("hand=n-f:5:3:cw", "hand=-"),  # phase drop without a hand
                      ("hand=n-f:5:3:cw", "hand=n-f:5:4:cw"),  # 57 beads
                      ("hand=n-f:5:3:cw", "hand=n-f:2:3:cw"),  # more in the hand than taken
