@@ -9,7 +9,12 @@ Topics under ``<base_topic>/<board_id>/`` (see ``docs/mqtt.md`` for every payloa
   names, when it is not one of the board's other topics), echoing the request's ``id`` and MQTT 5
   correlation data. A malformed, oversized, retained or out-of-phase request is answered with an
   error and changes nothing.
-* ``player/<n>``: retained, what only player n may see (the broker's ACL protects it).
+* ``player/<n>``: retained, what only player n may see (the broker's ACL protects it); emptied
+  (a zero-length retained message) for every seat the game has not got.
+* ``events/recent``: retained, the last :data:`RECENT_EVENTS` events with their ``seq`` and this
+  run's id, for a display that missed some (it connected late, or the broker was away).
+* ``info``: retained, versions (arbitro, payloads, sensor protocol, the sensor board's firmware),
+  the game and the layout.
 
 State and events go at QoS 1; nothing published while the broker is away is lost or reordered
 (see :class:`MqttBridge`): on every (re)connect the bridge republishes ``status``, the latest
@@ -25,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import secrets
 import socket
 import ssl
 import threading
@@ -45,6 +51,7 @@ from controller.config import MqttConfig
 log = logging.getLogger("arbitro.mqtt")
 
 MAX_REQUEST_BYTES = 4096
+RECENT_EVENTS = 50  # events kept on the retained events/recent: a few turns of any game
 COMMANDS = tuple(commands.COMMANDS)
 
 
@@ -57,6 +64,9 @@ class Command:
     reply: Callable[[bool, Any], None]
     id: str | int | None = None
     """The request's ``id``: the same request repeated (same command, id and arguments) runs once."""
+    to_operator: bool = False
+    """The answer goes to this board's ``response/`` tree, which the broker's ACL lets only operators
+    read (an MQTT 5 response topic elsewhere may be read by anyone the broker allows)."""
 
 
 def set_nodelay(client: mqtt.Client) -> None:
@@ -92,9 +102,13 @@ class MqttBridge:
         self._live = False
         self._stopping = False
         self._sync_mid: int | None = None
-        self._retained: dict[str, bytes] = {}  # state and player/<n>: the latest payload
+        self._retained: dict[str, bytes] = {}  # state, info, events/recent and player/<n>: the latest payload
         self.held: deque[bytes] = deque()  # events published while not live
         self._event_seq = 0
+        self.run = secrets.token_hex(8)  # this bridge's life, which its events' seq numbers count
+        self._recent: deque[bytes] = deque(maxlen=RECENT_EVENTS)
+        # From the first connection on: a window left by an earlier run is replaced, not added to.
+        self._retained[f"{self.base}/events/recent"] = self._recent_payload()
         self._last_info: mqtt.MQTTMessageInfo | None = None
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
                         protocol=mqtt.MQTTv5)
@@ -190,22 +204,42 @@ class MqttBridge:
         """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
         self._publish_retained(f"{self.base}/state", json.dumps(state, separators=(",", ":")).encode())
 
-    def publish_private(self, player: int, data: dict[str, Any]) -> None:
-        """Publish what only ``player`` may see to ``player/<n>`` (retained, QoS 1) when it changed."""
-        self._publish_retained(f"{self.base}/player/{player}", json.dumps(data, separators=(",", ":")).encode())
+    def publish_private(self, player: int, data: dict[str, Any] | None) -> None:
+        """Publish what only ``player`` may see to ``player/<n>`` (retained, QoS 1) when it changed;
+        ``None`` empties the topic (a seat the game has not got: nothing stale stays there)."""
+        payload = b"" if data is None else json.dumps(data, separators=(",", ":")).encode()
+        self._publish_retained(f"{self.base}/player/{player}", payload)
+
+    def publish_info(self, info: dict[str, Any]) -> None:
+        """Publish the board's ``info`` (retained, QoS 1) when it changed."""
+        self._publish_retained(f"{self.base}/info", json.dumps(info, separators=(",", ":")).encode())
 
     def publish_event(self, event: dict[str, Any]) -> int:
-        """Publish one event (QoS 1; held in order while not live) and return its sequence number
-        (1, 2, ... for the life of this bridge)."""
+        """Publish one event (see :meth:`publish_events`) and return its sequence number."""
+        return self.publish_events([event])[-1]
+
+    def publish_events(self, events: list[dict[str, Any]]) -> list[int]:
+        """Publish events in order (QoS 1; held in order while not live), then the window of recent
+        events once; return their sequence numbers (1, 2, ... for the life of this bridge)."""
+        seqs = []
         with self._lock:
-            self._event_seq += 1
-            seq = self._event_seq
-            payload = json.dumps({"seq": seq, **event}, separators=(",", ":")).encode()
+            for event in events:
+                self._event_seq += 1
+                seqs.append(self._event_seq)
+                payload = json.dumps({"seq": self._event_seq, **event}, separators=(",", ":")).encode()
+                if self._live:
+                    self._last_info = self.client.publish(f"{self.base}/events", payload, qos=1)
+                else:
+                    self.held.append(payload)
+                self._recent.append(payload)
+            topic, window = f"{self.base}/events/recent", self._recent_payload()
+            self._retained[topic] = window
             if self._live:
-                self._last_info = self.client.publish(f"{self.base}/events", payload, qos=1)
-            else:
-                self.held.append(payload)
-        return seq
+                self._last_info = self.client.publish(topic, window, qos=1, retain=True)
+        return seqs
+
+    def _recent_payload(self) -> bytes:
+        return b'{"run":"%s","events":[%s]}' % (self.run.encode(), b",".join(self._recent))
 
     @property
     def last_event_seq(self) -> int:
@@ -296,7 +330,8 @@ class MqttBridge:
         if name not in COMMANDS:
             reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
             return
-        self.post(Command(name, args, reply, request_id))
+        to_operator = response_topic.startswith(f"{self.base}/response/")
+        self.post(Command(name, args, reply, request_id, to_operator=to_operator))
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 

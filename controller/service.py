@@ -9,27 +9,46 @@ and answers on MQTT — nothing is told before it is on disk.
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import random
 import threading
 import time
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 from controller import sdnotify
 from controller.config import Config
+from controller.gameclock import GameClock
+from controller.games import game_names, get_game
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Stop
-from controller.session import Session
+from controller.session import STATE_SCHEMA, Session
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
+from firmware_bridge.protocol import PROTOCOL_VERSION
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip
 
 log = logging.getLogger("arbitro")
+
+
+@functools.cache
+def most_seats() -> int:
+    """The most players any game has: every ``player/<n>`` topic a board may ever have filled."""
+    return max(get_game(name).max_players for name in game_names())
+
+
+@functools.cache
+def arbitro_version() -> str:
+    try:
+        return metadata.version("arbitro")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
 
 
 class Service:
@@ -39,10 +58,12 @@ class Service:
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Post], Link] | None = None, mqtt: Publisher | None = None,
                  inputs: Inputs | None = None, journal: Journal | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.strip = strip
         self.clock = clock
+        self.wall_clock = wall_clock  # stamps states and events; judging never reads it
+        self.started_at = wall_clock()
         self.events: queue.Queue[object] = queue.Queue()
         self.mqtt = mqtt
         self.inputs = inputs
@@ -58,7 +79,11 @@ class Service:
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
         self.blink_on = True
         self._thread: threading.Thread | None = None
-        self._state_seq = 0
+        self._state_seq = 0  # one more for every change of the public state
+        self._state_time = 0.0  # when it last changed
+        self._last_public: dict[str, Any] | None = None
+        self._game_clock = GameClock.start(0.0, 0)
+        self._clock_serial = 0  # the session's game the clock counts
         self.journal = journal
         self.kept = BoardJournal(journal, config.board.id) if journal is not None else None
         self._serial = 0  # the session's game the loop has set the strip, rings and board up for
@@ -68,7 +93,8 @@ class Service:
                                fresh_seed=lambda: random.SystemRandom().randrange(2**31),
                                strip_fits=strip.can_show, answers=RecentAnswers(journal, board.id))
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
-        if self.session.serial == 0:  # no game resumed
+        self._resumed_serial = self.session.serial  # 0: no game resumed
+        if self.session.serial == 0:
             self.session.new_game(board.game, board.options, board.num_players, board.seed)
         self._took_game()
         for message in notices:  # told once the board has its game
@@ -133,8 +159,41 @@ class Service:
         return self.call(lambda: fn(self.session), timeout)
 
     def public_state(self) -> dict[str, Any]:
-        """The public state as last published (with its sequence number); call it inside the loop."""
-        return self.session.public_state(self._state_seq)
+        """The public state as published (call it inside the loop): the session's, stamped by the
+        loop with ``seq`` (one more for each change), ``time`` (wall clock, when it changed) and
+        the game ``clock``. An unchanged state keeps its stamps, so how often the loop published
+        tells nothing (how often a player pressed ``next`` choosing a secret card, say)."""
+        s = self.session
+        state = s.public_state()
+        if s.serial != self._clock_serial:  # another game: its clock starts now
+            self._clock_serial = s.serial
+            self._game_clock = GameClock.start(self.wall_clock(), state["num_players"],
+                                               "resume" if s.serial == self._resumed_serial else "start")
+        if state != self._last_public:
+            self._last_public = state
+            self._state_seq += 1
+            self._state_time = self.wall_clock()
+            self._game_clock.observe(state["turn"], state["over"], self._state_time)
+        return {**state, "seq": self._state_seq, "time": round(self._state_time, 3),
+                "clock": self._game_clock.to_json(self._state_time)}
+
+    def info(self) -> dict[str, Any]:
+        """The board's ``info`` topic: versions, the sensor board's firmware, the game and its layout."""
+        s = self.session
+        hello = s.hello
+        return {
+            "board": self.config.board.id,
+            "arbitro": arbitro_version(),
+            "schema": STATE_SCHEMA,
+            "protocol": PROTOCOL_VERSION,
+            "sensor_board": None if hello is None else {
+                "protocol": hello.protocol, "board_kind": hello.board_kind, "firmware": hello.firmware},
+            "game": s.game.name,
+            "title": s.game.title,
+            "layout": {"file": self.config.board.layout or None, "game": s.layout.game,
+                       "board_kind": s.layout.board_kind},
+            "started_at": round(self.started_at, 3),
+        }
 
     def _loop(self) -> None:
         blink_period = 0.5 / self.config.leds.blink_hz
@@ -191,8 +250,10 @@ class Service:
             s.button(event.name, event.held)
             self._changed()
         elif isinstance(event, Command):
-            ok, result = s.request(event.name, event.args, event.id)
+            ok, result = s.request(event.name, event.args, event.id, to_operator=event.to_operator)
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
+            if ok and event.name == "state":  # the session has no clock: answered as published, stamped
+                result = self.public_state()
             event.reply(ok, result)  # after the journal and the publish: an ok is never lost
         else:
             log.warning("unknown event %r", event)
@@ -225,18 +286,24 @@ class Service:
 
     def _publish(self) -> None:
         """LEDs first (the table sees at once), then the journal, then events and state: nothing
-        reaches a display or an answer before it is on disk."""
+        reaches a display or an answer before it is on disk. Events and states carry the wall-clock
+        ``time`` they happened (the session has no clock)."""
         s = self.session
-        self._state_seq += 1
         self._show_leds()
         self._journal()
-        for event in s.take_events():
-            for tell in ([self.mqtt.publish_event] if self.mqtt is not None else []) + self.watchers:
-                tell(event)
+        now = round(self.wall_clock(), 3)
+        events = [{**event, "time": now} for event in s.take_events()]
+        if events and self.mqtt is not None:
+            self.mqtt.publish_events(events)
+        for event in events:
+            for watch in self.watchers:
+                watch(event)
+        state = self.public_state()
         if self.mqtt is not None:
-            self.mqtt.publish_state(s.public_state(self._state_seq))
-            for p in range(s.state.num_players):
-                self.mqtt.publish_private(p, s.private_state(p))
+            self.mqtt.publish_info(self.info())
+            self.mqtt.publish_state(state)
+            for p in range(max(most_seats(), s.state.num_players)):  # seats the game has not got: emptied
+                self.mqtt.publish_private(p, s.private_state(p) if p < s.state.num_players else None)
 
     def _journal(self) -> None:
         if self.kept is not None:
