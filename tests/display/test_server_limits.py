@@ -4,6 +4,7 @@ in the log. Real clients: aiohttp's, and raw sockets that never read."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -16,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bench.display import public_states
 from tests.display.conftest import start_display
@@ -181,3 +183,16 @@ def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker, caplog):
     assert len(dropped) == 3, [r.getMessage() for r in caplog.records]
     assert all(r.levelno == logging.DEBUG and r.exc_info is None and "\n" not in r.getMessage() for r in dropped)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith(("aiohttp", "arbitro"))]
+
+
+def test_the_limits_are_options_of_arbitro_display():
+    from controller.display.cli import add_arguments, config_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    config = config_from(parser.parse_args(["--max-pages", "40", "--stuck-after", "2.5"]))
+    assert (config.max_pages, config.stuck_after) == (40, 2.5)
+    assert (config_from(parser.parse_args([])).max_pages, config_from(parser.parse_args([])).stuck_after) == (200, 10.0)
+    for bad in (["--max-pages", "0"], ["--stuck-after", "0"]):
+        with pytest.raises(argparse.ArgumentTypeError, match="--max-pages must be at least 1"):
+            config_from(parser.parse_args(bad))
