@@ -31,7 +31,7 @@ class GameClock:
     def observe(self, turn: int | None, over: bool, now: float) -> None:
         """The state at ``now``: ``turn`` the player to act (None while chance decides or it is over)."""
         if self.turn is not None and self.turn_started_at is not None and 0 <= self.turn < len(self.used):
-            self.used[self.turn] += now - self.turn_started_at
+            self.used[self.turn] += max(0.0, now - self.turn_started_at)  # a wall clock set back counts nothing
         self.turn = None if over else turn
         self.turn_started_at = now if self.turn is not None else None
         self.ended_at = (now if self.ended_at is None else self.ended_at) if over else None
@@ -39,7 +39,7 @@ class GameClock:
     def to_json(self, now: float) -> dict[str, Any]:
         """The clock as of ``now`` (the state's ``time``)."""
         return {"started_at": round(self.started_at, 3), "counted_from": self.counted_from,
-                "elapsed": round((now if self.ended_at is None else self.ended_at) - self.started_at, 3),
+                "elapsed": round(max(0.0, (now if self.ended_at is None else self.ended_at) - self.started_at), 3),
                 "used": [round(u, 3) for u in self.used],
                 "turn_started_at": None if self.turn_started_at is None else round(self.turn_started_at, 3),
                 "ended_at": None if self.ended_at is None else round(self.ended_at, 3)}

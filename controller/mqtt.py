@@ -52,6 +52,7 @@ log = logging.getLogger("arbitro.mqtt")
 
 MAX_REQUEST_BYTES = 4096
 RECENT_EVENTS = 50  # events kept on the retained events/recent: a few turns of any game
+RECENT_DELAY = 0.5  # seconds: a burst of events updates events/recent once, this long after it began
 COMMANDS = tuple(commands.COMMANDS)
 
 
@@ -107,6 +108,7 @@ class MqttBridge:
         self._event_seq = 0
         self.run = secrets.token_hex(8)  # this bridge's life, which its events' seq numbers count
         self._recent: deque[bytes] = deque(maxlen=RECENT_EVENTS)
+        self._window_due: threading.Timer | None = None  # sends events/recent once a burst is out
         # From the first connection on: a window left by an earlier run is replaced, not added to.
         self._retained[f"{self.base}/events/recent"] = self._recent_payload()
         self._last_info: mqtt.MQTTMessageInfo | None = None
@@ -136,6 +138,8 @@ class MqttBridge:
         """Publish ``offline``, wait up to ``timeout`` s for what is in flight, disconnect quietly
         (a warning only if events held while the broker was away are still undelivered)."""
         self._stopping = True
+        with self._lock:
+            self._send_window()  # the last events' window on the broker (not live: nothing due any more)
         if self.connected.is_set():
             with self._lock:
                 info = self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True)
@@ -219,8 +223,9 @@ class MqttBridge:
         return self.publish_events([event])[-1]
 
     def publish_events(self, events: list[dict[str, Any]]) -> list[int]:
-        """Publish events in order (QoS 1; held in order while not live), then the window of recent
-        events once; return their sequence numbers (1, 2, ... for the life of this bridge)."""
+        """Publish events in order (QoS 1; held in order while not live) and return their sequence
+        numbers (1, 2, ... for the life of this bridge). The window of recent events follows
+        :data:`RECENT_DELAY` later, once for a whole burst (or at once on :meth:`flush`)."""
         seqs = []
         with self._lock:
             for event in events:
@@ -232,11 +237,26 @@ class MqttBridge:
                 else:
                     self.held.append(payload)
                 self._recent.append(payload)
-            topic, window = f"{self.base}/events/recent", self._recent_payload()
-            self._retained[topic] = window
-            if self._live:
-                self._last_info = self.client.publish(topic, window, qos=1, retain=True)
+            self._retained[f"{self.base}/events/recent"] = self._recent_payload()  # as a reconnect sends it
+            if self._window_due is None:
+                self._window_due = threading.Timer(RECENT_DELAY, self._send_window_later)
+                self._window_due.daemon = True
+                self._window_due.start()
         return seqs
+
+    def _send_window_later(self) -> None:
+        with self._lock:
+            self._send_window()
+
+    def _send_window(self) -> None:
+        """Publish events/recent now if an update is due (the caller holds ``_lock``)."""
+        if self._window_due is None:
+            return
+        self._window_due.cancel()
+        self._window_due = None
+        if self._live:
+            topic = f"{self.base}/events/recent"
+            self._last_info = self.client.publish(topic, self._retained[topic], qos=1, retain=True)
 
     def _recent_payload(self) -> bytes:
         return b'{"run":"%s","events":[%s]}' % (self.run.encode(), b",".join(self._recent))
@@ -251,6 +271,7 @@ class MqttBridge:
         """Wait until the broker has acknowledged everything published so far (False on timeout
         or while not live)."""
         with self._lock:
+            self._send_window()
             info, live, held = self._last_info, self._live, bool(self.held)
         if not live or held:
             return False

@@ -165,14 +165,15 @@ class Service:
         tells nothing (how often a player pressed ``next`` choosing a secret card, say)."""
         s = self.session
         state = s.public_state()
-        if s.serial != self._clock_serial:  # another game: its clock starts now
+        if s.serial != self._clock_serial:  # another game (though it may look like the last): its clock starts now
             self._clock_serial = s.serial
+            self._last_public = None
             self._game_clock = GameClock.start(self.wall_clock(), state["num_players"],
                                                "resume" if s.serial == self._resumed_serial else "start")
         if state != self._last_public:
             self._last_public = state
             self._state_seq += 1
-            self._state_time = self.wall_clock()
+            self._state_time = max(self.wall_clock(), self._game_clock.started_at)
             self._game_clock.observe(state["turn"], state["over"], self._state_time)
         return {**state, "seq": self._state_seq, "time": round(self._state_time, 3),
                 "clock": self._game_clock.to_json(self._state_time)}
