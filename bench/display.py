@@ -26,6 +26,7 @@ import paho.mqtt.client as mqtt
 
 from controller.gameclock import GameClock
 from controller.games import CHANCE, game_names, get_game
+from controller.games.chance import SCHEME
 from controller.games.record import Match, Record
 from controller.localbroker import Broker
 
@@ -40,7 +41,7 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
     rng = random.Random(seed)
     states: list[dict[str, Any]] = []
     while len(states) < count:
-        match = Match(Record(game, g.options({}), g.players(None), rng.randrange(2**31)))
+        match = Match(Record.seeded(game, g.options({}), g.players(None), rng.randrange(2**31)))
         clock = GameClock.start(time.time(), match.state.num_players)
         while len(states) < count and not match.state.is_terminal():
             s = match.state
@@ -59,10 +60,18 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
                 "turn": turn, "phase": s.phase, "moves": len(match.record.actions),
                 "last_action": match.public_log[-1], "board_view": s.public_view(), "scores": list(s.scores()),
                 "over": s.is_terminal(), "winners": s.winners() if s.is_terminal() else [], "resigned": None,
-                "pending_chance": None, "targets": [], "verdict": "applied", "violation": None, "setup": None,
-                "ambiguous": 0, "sensors": "up", "time": round(now, 3), "clock": clock.to_json(now),
+                "pending_chance": None, "fair": fair(match), "targets": [], "verdict": "applied", "violation": None,
+                "setup": None, "ambiguous": 0, "sensors": "up", "health": {"status": "ok"}, "time": round(now, 3),
+                "clock": clock.to_json(now),
             })
     return states
+
+
+def fair(match: Match) -> dict[str, Any]:
+    """The state's ``fair``: the commitment, and the secret once the game is over (as ``Session.fairness``)."""
+    key = match.record.keys[-1]
+    secret = key.secret.hex() if match.state.is_terminal() and key.secret is not None else None
+    return {"scheme": SCHEME, "commitment": key.commitment, "secret": secret}
 
 
 def start_display(port: int) -> tuple[subprocess.Popen[str], str]:

@@ -49,7 +49,7 @@ def _clone(match: Match) -> Match:
     """A copy of a match that judging can change without touching the original (states are immutable)."""
     copy = Match.__new__(Match)
     r = match.record
-    copy.record = Record(r.game, dict(r.options), r.num_players, r.seed, list(r.actions))
+    copy.record = Record(r.game, dict(r.options), r.num_players, list(r.keys), list(r.actions), dict(r.drawn))
     copy.history = list(match.history)
     copy._chance_nodes = list(match._chance_nodes)
     copy.public_log = list(match.public_log)

@@ -19,7 +19,7 @@ from typing import Any
 from adafruit_pixelbuf import PixelBuf
 
 from controller.config import Config, ConfigError, check_pins
-from controller.journal import Journal
+from controller.journal import Journal, JournalPathError
 from controller.mqtt import MqttBridge
 from controller.ports import Link, Post
 from controller.service import Service
@@ -39,7 +39,7 @@ def make_strip(config: Config, layout: Layout) -> LedStrip:
     """The strip for ``layout``, which can be opened again for another board's LED count."""
     def make(n: int) -> PixelBuf:
         if config.leds.backend != "neopixel":
-            return RecordingPixels(n, brightness=config.leds.brightness)
+            return RecordingPixels(n, brightness=config.leds.brightness, wire=config.leds.backend == "sim-wire")
         try:
             return open_neopixel(config.leds.pin, n, config.leds.brightness)
         except Exception as exc:  # Blinka says "Board not supported" off a Pi, the drivers fail variously on one
@@ -121,7 +121,7 @@ def make_journal(config: Config) -> Journal | None:
         return None
     try:
         return Journal(path)
-    except (OSError, sqlite3.Error) as exc:  # a directory we may not write, a file that is no database
+    except (OSError, sqlite3.Error, JournalPathError) as exc:  # a device, a directory, a file that is no journal
         raise ConfigError(f"journal.path: cannot use {path} as the journal: {exc}") from exc
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.record import Record
+    from controller.games.record import ChanceCheck, Record
     from controller.journal import Journal
 
 
@@ -22,12 +23,23 @@ class CliError(Exception):
 
 
 def _games(args: argparse.Namespace) -> int:
+    """Each game, its players and its variant options: default, the values allowed, what it does."""
     from controller.games import all_games
+    from controller.words import listing
 
     for game in all_games():
-        print(f"{game.name:12} {game.title} ({game.min_players}-{game.max_players} players)")
-        for key, value in game.default_options().items():
-            print(f"{'':14}{key} = {value!r}")
+        print(f"{game.name}: {game.title}, {game.min_players} to {game.max_players} players "
+              f"({game.players()} unless told)")
+        for o in game.option_schema:
+            if isinstance(o.default, bool):
+                default, allowed = str(o.default).lower(), "true or false"
+            elif isinstance(o.default, int):
+                default, allowed = str(o.default), f"a whole number from {o.minimum} to {o.maximum}"
+            else:
+                choices = listing(list(o.choices)).replace(" and ", " or ")
+                default, allowed = str(o.default), choices if o.choices else "a text"
+            print(f"  {o.name:22} {default:10} {allowed}: {o.doc}")
+    print("Options go in the configuration's board.options (options = { fast = true }) or in MQTT's new_game.")
     return 0
 
 
@@ -58,16 +70,20 @@ def _demo(args: argparse.Namespace) -> int:
 def _display(args: argparse.Namespace) -> int:
     import logging
 
-    from controller.display.cli import config_from
+    from controller.display.cli import bind_error, config_from
     from controller.display.server import main
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config = config_from(args)
     except argparse.ArgumentTypeError as exc:
-        print(f"arbitro display: {exc}", file=sys.stderr)
-        return 2
-    return main(config)
+        raise CliError(str(exc), 2) from exc
+    try:
+        return main(config)
+    except OSError as exc:  # the address to listen on is taken, not this machine's, or unknown
+        raise CliError(f"cannot serve the pages on {config.host}:{config.port}: {bind_error(exc)}"
+                       + (" (another display? choose --listen HOST:PORT)" if exc.errno == errno.EADDRINUSE else "")
+                       ) from exc
 
 
 def _sim(args: argparse.Namespace) -> int:
@@ -102,10 +118,13 @@ def _journal(args: argparse.Namespace) -> int:
 
     try:
         journal = _open_journal(args.path)
-        if args.export is not None:
-            print(json.dumps(journal.record(args.export).to_dict(), indent=1))
-            return 0
         games = journal.games()
+        if args.export is not None:
+            record = journal.record(args.export)
+            # A game still in play keeps its secret: with it, every later die, draw and hand is known.
+            finished = any(g["id"] == args.export and g["finished"] for g in games)
+            print(json.dumps(record.to_dict(reveal=finished), indent=1))
+            return 0
     except KeyError as exc:  # --export of an id the journal lacks
         raise CliError(str(exc.args[0])) from exc
     except sqlite3.Error as exc:  # unreadable, locked, or written by someone without us allowed to
@@ -148,12 +167,13 @@ def _read_record(source: str) -> Record:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine."""
-    from controller.games.record import Match, Record
+    """Re-referee a finished (or unfinished) game record: every action checked by the rules engine,
+    every chance outcome against the secret that drew it (``docs/mqtt.md``, "Fair dice")."""
+    from controller.games.record import Match, Record, UnfairRecord, verify
 
     record = _read_record(args.record)
     try:
-        match = Match(Record(record.game, record.options, record.num_players, record.seed))
+        match = Match(Record(record.game, record.options, record.num_players, list(record.keys)))
     except ValueError as exc:  # options or players the game does not have
         raise CliError(f"{args.record}: {exc}") from exc
     for n, text in enumerate(record.actions, start=1):
@@ -161,17 +181,68 @@ def _replay(args: argparse.Namespace) -> int:
             match.apply_text(text)
         except ValueError as exc:  # IllegalAction (a ValueError) says which rule; text that names no action too
             raise CliError(f"action {n} ({text}) is not legal: {getattr(exc, 'reason', exc)}") from exc
-        if args.verbose:
-            print(f"{n:5}  {match.public_log[-1]}")
+    try:
+        checks = {c.action: c for c in verify(record)}
+    except UnfairRecord as exc:
+        raise CliError(f"{args.record}: unfair chance: {exc}") from exc
+    if args.verbose:
+        for n, text in enumerate(match.public_log):
+            print(f"{n + 1:5}  {text}" + (f"   {_chance_told(checks[n])}" if n in checks else ""))
     state = match.state
     over = "game over" if state.is_terminal() else "still in play"
     print(f"{record.game}: {len(record.actions)} actions replayed, {over}; winners {state.winners()}, "
           f"scores {list(state.scores())}")
+    print(_fairness(record, list(checks.values())))
     return 0
 
 
+def _chance_told(c: ChanceCheck) -> str:
+    """A chance outcome as ``arbitro replay -v`` tells it: what checking it with code of one's own needs."""
+    by = "entered at the table" if c.key is None else f"drawn by secret {c.key}" + ("" if c.verified else
+                                                                                    ", not revealed yet")
+    return f"chance node {c.node}, outcome {c.outcome} of weights {list(c.weights)}: {by}"
+
+
+def _fairness(record: Record, checks: list[ChanceCheck]) -> str:
+    """What ``arbitro replay`` found of a record's chance, in one line."""
+    from controller.games.chance import SCHEME
+
+    if not record.keys:
+        return f"chance: a record from before fair dice; its {len(checks)} chance outcomes cannot be checked"
+    counts = {"drawn by the revealed secret, each the one it gives": sum(c.verified for c in checks),
+              "drawn by a secret not revealed yet (the game is in play: checked once it is over)":
+                  sum(c.key is not None and not c.verified for c in checks),
+              "entered at the table (physical dice: the table's, not checked)": sum(c.key is None for c in checks)}
+    told = [f"{n} {what}" for what, n in counts.items() if n]
+    return (f"fair dice ({SCHEME}, commitment {record.keys[-1].commitment}): "
+            + ("; ".join(told) or "no chance outcomes"))
+
+
+class _Parser(argparse.ArgumentParser):
+    """An unknown argument is refused by the command it was given to, with that command's usage
+    (``arbitro demo --gmae``); argparse's own parser leaves it to the top one, whose usage only
+    lists the commands. Subcommands' parsers are of the same class."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("arbitro")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arbitro", description="Referee for physical tabletop games.")
+    parser = _Parser(prog="arbitro", description="Referee for physical tabletop games.")
+    parser.add_argument("--version", action="version", version=f"arbitro {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("games", help="list the games and their variant options")
     p.set_defaults(func=_games)

@@ -56,11 +56,12 @@ class Command:
 
 COMMANDS: dict[str, Command] = {
     "new_game": Command(
-        "start a new game (default: the same game, its fewest players, default options, a fresh seed)",
+        "start a new game (default: the same game, its fewest players, default options, a fresh secret for the dice)",
         {"game": Field((str,)),
          "num_players": Field((int,), minimum=0, description="0: the game's fewest"),
          "options": Field((dict,)),
-         "seed": Field((int,), minimum=-1, maximum=SEED_MAX, description="-1: a fresh seed")},
+         "seed": Field((int,), minimum=-1, maximum=SEED_MAX, description="-1: a fresh secret nobody knows; "
+                       "0 or more: dice from this seed, predictable (tests and demos)")},
         after_the_end=True),
     "undo": Command("undo the last action (and the chance steps that followed it)", after_the_end=True),
     "roll": Command("resolve the pending chance step electronically (only while one is pending)"),

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+import ssl
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +30,7 @@ class BoardConfig:
     game: str = "contigo"
     num_players: int = 0  # 0: the game's fewest players
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int = -1  # -1: a fresh seed per game (recorded, so the game still replays)
+    seed: int = -1  # -1: a fresh chance secret per game; 0 or more: dice from this seed, predictable (tests, demos)
     layout: str = ""  # a layout file; empty: the reference layout of the game
     allow_takeback: bool = True
     chance: str = "button"  # "button": roll / MQTT resolve chance; "auto": at once
@@ -45,7 +47,7 @@ class SensorsConfig:
 
 @dataclass
 class LedsConfig:
-    backend: str = "sim"  # "sim" | "neopixel"
+    backend: str = "sim"  # "sim" | "sim-wire" (a sim taking a WS2812's wire time) | "neopixel"
     pin: str = "SPI"  # "SPI" (GPIO10, no root needed) or a board pin "D<n>"; D18 is Scriptorium's centre encoder
     brightness: float = 0.3
     blink_hz: float = 2.0
@@ -78,7 +80,7 @@ class MqttConfig:
 @dataclass
 class JournalConfig:
     path: str = ""  # "": $STATE_DIRECTORY/journal.sqlite under systemd, else no journal
-    resume: bool = True  # after a power cut or crash, carry on with the board's unfinished game
+    resume: bool = True  # after a power cut or crash, carry on with the board's last game (a finished one is shown)
 
 
 @dataclass
@@ -110,16 +112,16 @@ class Config:
         b = self.board
         if b.game not in game_names():
             raise ConfigError(f"board.game: unknown game {b.game!r} (known: {', '.join(game_names())})")
-        if not b.id or "/" in b.id or "+" in b.id or "#" in b.id:
-            raise ConfigError("board.id: must be non-empty and free of '/', '+' and '#'")
+        check_topic_name("board.id", b.id, BOARD_ID_MAX, levels=False)
         if b.chance not in ("button", "auto"):
             raise ConfigError("board.chance: must be 'button' or 'auto'")
-        if not -1 <= b.seed < 2**63:  # the journal stores it as SQLite's 64-bit INTEGER
-            raise ConfigError("board.seed: must be -1 (a fresh seed) or 0..2**63-1")
+        if not -1 <= b.seed < 2**63:  # new_game's seed has the same range
+            raise ConfigError("board.seed: must be -1 (a fresh secret) or 0..2**63-1")
         _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)
-        _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0, 3600)
-        if self.leds.backend not in ("sim", "neopixel"):
-            raise ConfigError("leds.backend: must be 'sim' or 'neopixel'")
+        # The sensor board sends a heartbeat every 250 ms when idle: a shorter silence is no sign of trouble.
+        _within("sensors.heartbeat_timeout", self.sensors.heartbeat_timeout, 0.5, 3600, low_ok=True)
+        if self.leds.backend not in ("sim", "sim-wire", "neopixel"):
+            raise ConfigError("leds.backend: must be 'sim', 'sim-wire' or 'neopixel'")
         led_gpios(self.leds.pin)
         _within("leds.brightness", self.leds.brightness, 0, 1, low_ok=True)
         _within("leds.blink_hz", self.leds.blink_hz, 0, 20)
@@ -130,10 +132,12 @@ class Config:
             raise ConfigError("mqtt.port: must be 1..65535")
         if not 0 < self.mqtt.keepalive < 65536:  # MQTT sends it as 16 bits; paho fails on more
             raise ConfigError("mqtt.keepalive: must be 1..65535 seconds")
-        if not self.mqtt.base_topic or any(ch in self.mqtt.base_topic for ch in "+#"):
-            raise ConfigError("mqtt.base_topic: must be non-empty and free of '+' and '#'")
+        check_topic_name("mqtt.base_topic", self.mqtt.base_topic, TOPIC_PREFIX_MAX)
+        check_topic_name("mqtt.discovery_prefix", self.mqtt.discovery_prefix, TOPIC_PREFIX_MAX)
         if bool(self.mqtt.certfile) != bool(self.mqtt.keyfile) or (self.mqtt.certfile and not self.mqtt.tls):
             raise ConfigError("mqtt.certfile / mqtt.keyfile: give both, and only with mqtt.tls = true")
+        if self.mqtt.tls:
+            _check_tls_files(self.mqtt)
         if self.mqtt.password and not self.mqtt.username:
             raise ConfigError("mqtt.password: needs mqtt.username")
         if self.inputs.pin_factory not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
@@ -153,6 +157,62 @@ def _within(key: str, value: float, low: float, high: float, *, low_ok: bool = F
     """Refuse ``value`` outside (low, high] ([low, high] with ``low_ok``); NaN and inf too."""
     if not math.isfinite(value) or not (low <= value if low_ok else low < value) or value > high:
         raise ConfigError(f"{key}: must be {'from' if low_ok else 'above'} {low} and at most {high}, got {value}")
+
+
+# MQTT allows topics of 65,535 bytes; names this short keep every topic, client id, display URL
+# and hall label usable (the display refuses response topics over 256 characters too).
+BOARD_ID_MAX = 64
+TOPIC_PREFIX_MAX = 256
+
+
+def check_topic_name(key: str, name: str, longest: int, *, levels: bool = True) -> None:
+    """Refuse ``name`` as (part of) an MQTT topic name, naming ``key``: empty, too long, not UTF-8,
+    a wildcard (``+``, ``#``), a control character (NUL included), an empty level (``a//b``,
+    a leading or trailing ``/``), a leading ``$`` (the broker's own topics, which wildcard
+    subscribers never see); and with ``levels=False`` (one level), any ``/``."""
+    if not name:
+        raise ConfigError(f"{key}: must not be empty")
+    if len(name) > longest:
+        raise ConfigError(f"{key}: must be at most {longest} characters, not {len(name)}")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ConfigError(f"{key}: must be UTF-8 text ({exc.reason} at character {exc.start + 1})") from exc
+    for ch in name:
+        if ch in "+#":
+            raise ConfigError(f"{key}: must not hold {ch!r} (an MQTT wildcard), got {name!r}")
+        if unicodedata.category(ch) == "Cc":
+            raise ConfigError(f"{key}: must not hold the control character U+{ord(ch):04X}, got {name!r}")
+        if ch == "/" and not levels:
+            raise ConfigError(f"{key}: must not hold '/' (it is one level of the MQTT topics), got {name!r}")
+    if "" in name.split("/"):
+        raise ConfigError(f"{key}: must not have an empty level (a leading, trailing or double '/'), got {name!r}")
+    if name.startswith("$"):
+        raise ConfigError(f"{key}: must not start with '$' (the broker's own topics), got {name!r}")
+
+
+def _check_tls_files(m: MqttConfig) -> None:
+    """Load the TLS files as the MQTT client will, so that a missing or wrong one is refused at
+    start-up naming its key (paho would raise in the middle of starting)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    if m.ca_certs:
+        try:
+            context.load_verify_locations(m.ca_certs)
+        except ssl.SSLError as exc:
+            raise ConfigError(f"mqtt.ca_certs: {m.ca_certs} holds no CA certificate (PEM)") from exc
+        except OSError as exc:
+            raise ConfigError(f"mqtt.ca_certs: cannot read {m.ca_certs}: {exc.strerror}") from exc
+    if m.certfile:
+        for key, path in (("mqtt.certfile", m.certfile), ("mqtt.keyfile", m.keyfile)):
+            try:
+                Path(path).read_bytes()
+            except OSError as exc:
+                raise ConfigError(f"{key}: cannot read {path}: {exc.strerror}") from exc
+        try:  # an empty password: a key that needs one is refused instead of prompting on a terminal
+            context.load_cert_chain(m.certfile, m.keyfile, password=lambda: "")
+        except OSError as exc:  # ssl.SSLError is one
+            raise ConfigError(f"mqtt.certfile / mqtt.keyfile: {m.certfile} and {m.keyfile} are not a PEM "
+                              f"certificate and its unencrypted private key") from exc
 
 
 # The Pi's SPI0 pins, all taken once SPI is on (dtparam=spi=on): the SPI NeoPixel path uses them.
@@ -214,9 +274,13 @@ def load_config(path: str | Path | None) -> Config:
     if path is None:
         return Config.from_dict({})
     try:
-        data = tomllib.loads(Path(path).read_text())
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:  # TOML files are UTF-8
+        line = exc.object[:exc.start].count(b"\n") + 1
+        byte = exc.object[exc.start]
+        raise ConfigError(f"{path} is not UTF-8 text (line {line} holds the byte {byte:#04x})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
     return Config.from_dict(data)

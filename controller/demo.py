@@ -12,10 +12,13 @@ turning rings, pressing the roll button; moves that leave no trace on the board 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import logging
 import random
 import secrets
+import signal
 import socket
 import sys
 import tempfile
@@ -34,6 +37,7 @@ from controller.hands import Hands
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
 from controller.service import Service
+from controller.words import event_line, listing
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
 
@@ -142,8 +146,11 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
 
 def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None, seat: int | None,
               pace: float, headless: bool, max_actions: int, board_id: str = "demo",
-              ask: Callable[[State], Any] | None = None) -> dict[str, Any]:
-    """Play one game to its end on a fresh simulated board; returns the final public state."""
+              ask: Callable[[State], Any] | None = None,
+              at_end: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play one game to its end on a fresh simulated board; returns the final public state.
+    ``at_end`` is called with it while the board and the service still run (the demo keeps its
+    last game on show there until Ctrl-C)."""
     config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id)
     from hardware.layout import load_layout
 
@@ -154,8 +161,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
         service = build_service(config, sensor_url=sim.url, mqtt_client_id=f"arbitro-{board_id}")
 
         def keep_events(event: dict[str, Any]) -> None:
-            details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "game", "move"))
-            events.append(f"[{event['move']:4}] {event['type']}: {details}")
+            details = {k: v for k, v in event.items() if k not in ("type", "game", "move")}
+            events.append(f"[{event['move']:4}] {event_line(event['type'], details)}")
 
         service.watchers.append(keep_events)
         hands = Hands(service, sim, pace)
@@ -168,6 +175,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
             op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
             _play(service, hands, op, rng, seat, pace, headless, max_actions, events, ask or _ask_person)
             final = service.call(service.public_state)
+            if at_end is not None:
+                at_end(final)
         finally:
             if op is not None:
                 op.close()
@@ -235,7 +244,7 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         if seat is not None and state.current_player == seat:
             action = ask_person(state)
         else:
-            action = rng.choice(state.legal_actions())
+            action = rng.choice(state.own_actions())
         text = state.action_to_text(action)
         if hands.enact(state, action):
             outcome = _wait_for_change(service, moves)
@@ -251,15 +260,19 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
 
 
 def _ask_person(state: State) -> Any:
-    legal = {state.action_to_text(a): a for a in state.legal_actions()}
+    legal = {state.action_to_text(a): a for a in state.own_actions()}
     while True:
-        print(f"your move ({len(legal)} legal, e.g. {', '.join(list(legal)[:6])}): ", end="", flush=True)
+        print(f"your move ({len(legal)} legal, e.g. {', '.join(list(legal)[:6])}; help lists them all): ",
+              end="", flush=True)
         line = sys.stdin.readline()
         if not line:
             raise KeyboardInterrupt
         text = line.strip()
         if text in legal:
             return legal[text]
+        if text in ("help", "?"):
+            print(f"the {len(legal)} legal moves: {', '.join(legal)}")
+            continue
         try:
             action = state.action_from_text(text)
             state.apply(action)  # well-formed is not enough: the rules must allow it here
@@ -278,13 +291,17 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", action="append", choices=game_names(), help="game to play (default: each in turn)")
-    parser.add_argument("--players", type=int, help="number of players (default: the game's fewest)")
+    defaults = ", ".join(f"{get_game(name).players()} for {name}" for name in game_names())
+    parser.add_argument("--players", type=int, help=f"number of players (default: {defaults})")
     parser.add_argument("--seed", type=int, default=1, help="seed for the bots and the electronic dice")
     parser.add_argument("--seat", type=int, help="take this seat yourself and type your moves")
     parser.add_argument("--click", action="store_true", help="with --seat: play it by clicking on its seat page")
-    parser.add_argument("--pace", type=float, default=0.3, help="seconds between moves (0: as fast as possible)")
+    parser.add_argument("--pace", type=float, default=1.5, help="seconds between moves, a player's rhythm by default "
+                        "(0: as fast as possible)")
     parser.add_argument("--broker", help="HOST:PORT of an MQTT broker (default: a private Mosquitto)")
-    parser.add_argument("--headless", action="store_true", help="no terminal drawing; log lines only")
+    parser.add_argument("--headless", action="store_true",
+                        help="no terminal drawing, log lines only, and the demo ends with its last game "
+                             "(without it the last game stays on show, on the terminal and the display, until Ctrl-C)")
     parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
     parser.add_argument("--board-id", help="the board's MQTT id (default: demo-<random>, so demos can share a broker)")
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
@@ -334,51 +351,93 @@ def _run(args: argparse.Namespace) -> int:
                               board_id=board_id).board.num_players
         if args.seat is not None and not 0 <= args.seat < players:
             raise DemoError(f"--seat {args.seat}: {name} with {players} players has seats 0..{players - 1}", 2)
-    private: Broker | None = None
-    if args.broker:
-        _wait_for_broker(*broker)
-    else:
-        try:
-            private = Broker(Path(tempfile.mkdtemp(prefix="arbitro-demo-"))).start()
-        except RuntimeError as exc:  # not installed, or it would not start: its first line says which
-            raise DemoError(f"cannot start a private Mosquitto ({str(exc).splitlines()[0]}); "
-                            "or give --broker HOST:PORT") from exc
-        broker = ("127.0.0.1", private.port)
-        print(f"private Mosquitto on 127.0.0.1:{private.port}")
-    print(f"board {board_id} (watch it: mosquitto_sub -h {broker[0]} -p {broker[1]} -t 'arbitro/{board_id}/#' -v)",
-          flush=True)
-    display = None if args.no_display else _start_display(args, broker, board_id)
+    display_at = None if args.no_display else _display_address(args.display)
+    # SIGTERM stops the demo as Ctrl-C does, so that what it started is stopped too.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        ask = _clicked(display, args.seat, board_id) if display is not None and args.click else None
-        for name in games:
-            final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
-                              pace=args.pace, headless=args.headless, max_actions=args.max_actions,
-                              board_id=board_id, ask=ask)
-            print(f"{final['title']}: game over after {final['moves']} actions; winners {final['winners']}, "
-                  f"scores {final['scores']}", flush=True)
+        with contextlib.ExitStack() as running:  # whatever was started is stopped, however the demo ends
+            if args.broker:
+                _wait_for_broker(*broker)
+            else:
+                broker = ("127.0.0.1", _private_broker(running))
+            print(f"board {board_id} (watch it: mosquitto_sub -h {broker[0]} -p {broker[1]} "
+                  f"-t 'arbitro/{board_id}/#' -v)", flush=True)
+            display = None
+            if display_at is not None:
+                display = _start_display(args, display_at, broker, board_id)
+                running.callback(display.stop)
+            ask = _clicked(display, args.seat, board_id) if display is not None and args.click else None
+            for n, name in enumerate(games, start=1):
+                last = n == len(games) and not args.headless
+                final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
+                                  pace=args.pace, headless=args.headless, max_actions=args.max_actions,
+                                  board_id=board_id, ask=ask, at_end=_keep_on_show if last else None)
+                if not last:
+                    print(_game_over(final), flush=True)
     except KeyboardInterrupt:
         print("stopped")
-    finally:
-        if display is not None:
-            display.stop()
-        if private is not None:
-            private.stop()
     return 0
 
 
-def _start_display(args: argparse.Namespace, broker: tuple[str, int], board_id: str) -> Any:
-    """The live web display of the demo's board; with ``--seat``, the page to play that seat by clicking."""
+def _game_over(final: dict[str, Any]) -> str:
+    """The end of a game in words: who won, and every player's score."""
+    names = {p["index"]: p["name"] for p in final["players"]}
+    winners = [names.get(w, f"player {w}") for w in final["winners"]]
+    won = f"{listing(winners)} {'wins' if len(winners) == 1 else 'win'}" if winners else "no winner"
+    scores = ", ".join(f"{names.get(i, f'player {i}')} {score:g}" for i, score in enumerate(final["scores"]))
+    return f"{final['title']}: game over after {final['moves']} actions; {won} (scores: {scores})"
+
+
+def _keep_on_show(final: dict[str, Any]) -> None:
+    """The last game stays on the board, the terminal and the display until Ctrl-C."""
+    print(_game_over(final), flush=True)
+    print("The last game stays on show (the board, its LEDs, MQTT and the display); Ctrl-C stops the demo.",
+          flush=True)
+    threading.Event().wait()  # until KeyboardInterrupt
+
+
+def _private_broker(running: contextlib.ExitStack) -> int:
+    """A Mosquitto of the demo's own on a free loopback port, stopped and cleaned up with ``running``."""
+    workdir = running.enter_context(tempfile.TemporaryDirectory(prefix="arbitro-demo-"))
+    broker = Broker(Path(workdir))
+    running.callback(broker.stop)  # also when it started but never listened
+    try:
+        broker.start()
+    except RuntimeError as exc:  # not installed, or it would not start: its first line says which
+        raise DemoError(f"cannot start a private Mosquitto ({str(exc).splitlines()[0]}); "
+                        "or give --broker HOST:PORT") from exc
+    print(f"private Mosquitto on 127.0.0.1:{broker.port}")
+    return broker.port
+
+
+def _display_address(text: str) -> tuple[str, int]:
     from controller.display.cli import host_port
+
+    try:
+        return host_port("--display", text, 8080)
+    except argparse.ArgumentTypeError as exc:
+        raise DemoError(str(exc), 2) from exc
+
+
+def _start_display(args: argparse.Namespace, address: tuple[str, int], broker: tuple[str, int],
+                   board_id: str) -> Any:
+    """The live web display of the demo's board; with ``--seat``, the page to play that seat by clicking."""
+    from controller.display.cli import bind_error
     from controller.display.server import DisplayConfig, RunningDisplay, SeatPlay
 
-    host, port = host_port(args.display, 8080)
+    host, port = address
     config = DisplayConfig(broker_host=broker[0], broker_port=broker[1], host=host, port=port)
     seat_play = SeatPlay() if args.seat is not None else None
     try:
-        display = RunningDisplay(config, seat_play)
-    except OSError:  # the port is taken (another demo?): any free one will do
-        config.port = 0
-        display = RunningDisplay(config, seat_play)
+        try:
+            display = RunningDisplay(config, seat_play)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            config.port = 0  # the port is taken (another demo?): any free one will do
+            display = RunningDisplay(config, seat_play)
+    except OSError as exc:  # an address that is not this machine's, or no address at all
+        raise DemoError(f"--display {args.display}: cannot serve the display there: {bind_error(exc)}", 2) from exc
     NOTES.append(f"live display: {display.url}board/{board_id}?key={config.pair_key} (the hall: {display.url})")
     if args.seat is not None and args.click:
         NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url(board_id, args.seat)}")
@@ -390,7 +449,7 @@ def _start_display(args: argparse.Namespace, broker: tuple[str, int], board_id: 
 def _clicked(display: Any, seat: int, board_id: str) -> Callable[[State], Any]:
     """Moves for ``seat`` come from clicks on its seat page: offer the legal ones, wait for a click."""
     def ask(state: State) -> Any:
-        legal = {state.action_to_text(a): a for a in state.legal_actions()}
+        legal = {state.action_to_text(a): a for a in state.own_actions()}
         display.display.seat_play.offer(board_id, seat, list(legal))
         return legal[display.display.seat_play.wait(board_id, seat)]
     return ask

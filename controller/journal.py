@@ -1,31 +1,46 @@
-"""The journal: every game's seed, settings and actions in SQLite, written as they happen.
+"""The journal: every game's chance secret, settings and actions in SQLite, written as they happen.
 
-After a power cut the service reopens the journal, rebuilds the unfinished game from its record
-(every action re-checked by the rules engine, the dice drawn again from the same seed) and carries
-on; the LEDs then show what differs between the game and the board. Finished games stay in the
-journal and export as records that ``arbitro replay`` re-referees.
+After a power cut the service reopens the journal, rebuilds the board's last game from its record
+(every action re-checked by the rules engine, the dice drawn again from the same secret) and carries
+on: an unfinished game where it was, a finished one shown as it ended (a resignation included)
+until a new game starts; the LEDs then show what differs between the game and the board. Finished
+games stay in the journal and export as records that ``arbitro replay`` re-referees.
 
-It also keeps the answers to the last requests that carried an id, written in the same
-transaction as the actions they made: a request repeated after a crash (its answer never came)
-gets that answer again and does not run twice.
+It also keeps the answers to the current game's requests that carried an id, and the table
+settings ``configure`` changed, written in the same transaction as the actions they go with: a
+request repeated after a crash (its answer never came) gets that answer again and does not run
+twice, and nothing acknowledged is forgotten by a restart. A new game forgets the earlier game's
+answers: an id means something within one game only.
 
 One connection, used only by the service's loop (``check_same_thread=False`` because the service is
 built on one thread and runs on another). WAL with ``synchronous=FULL``: what the service answers
-or publishes is on disk first. A file that is not a readable journal is moved aside (renamed
-``*.corrupt-N``) and a fresh journal started; :attr:`Journal.set_aside` says so.
+or publishes is on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
+and a fresh journal started (:attr:`Journal.set_aside` says so); a path that holds anything else
+(a device, a directory, a text file, another program's database) is refused
+(:class:`JournalPathError`) and left as it is. A journal that cannot be written (a full or
+read-only disk) is told by :class:`BoardJournal`, which writes everything once it can again. A
+journal written before fair dice (chance from ``games.seed``) gets the columns it lacks
+(:data:`ADDED_COLUMNS`) and its games replay as they were; an unfinished one goes on with a fresh
+secret.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import sqlite3
+import stat
+import tempfile
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.games.record import Record
+from controller.commands import COMMANDS
+from controller.games.record import ChanceKey, Record
 
 if TYPE_CHECKING:
     from controller.session import Session
@@ -37,14 +52,16 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     options TEXT NOT NULL,
     num_players INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,  -- before fair dice, random.Random's seed; since, -1
     finished INTEGER NOT NULL DEFAULT 0,
-    result TEXT
+    result TEXT,
+    secrets TEXT  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
     n INTEGER NOT NULL,
     text TEXT NOT NULL,
+    key INTEGER,  -- the secret (its index) that drew this chance outcome; NULL: anything else
     PRIMARY KEY (game, n)
 );
 CREATE TABLE IF NOT EXISTS answers (
@@ -53,10 +70,81 @@ CREATE TABLE IF NOT EXISTS answers (
     key TEXT NOT NULL,
     answer TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS settings (
+    board TEXT PRIMARY KEY,
+    settings TEXT NOT NULL
+);
 """
+COLUMNS = {
+    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets"),
+    "actions": ("game", "n", "text", "key"),
+    "answers": ("n", "board", "key", "answer"),
+    "settings": ("board", "settings"),
+}
+ADDED_COLUMNS = {"games": "secrets TEXT", "actions": "key INTEGER"}
+"""The last column of these tables, which a journal from before fair dice lacks: added on opening."""
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
+LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
 
 log = logging.getLogger("arbitro.journal")
+
+
+class JournalPathError(ValueError):
+    """``journal.path`` holds something that is not a journal and must not be touched: a device, a
+    directory, a file that is no SQLite database, another program's database."""
+
+
+class NotAJournal(sqlite3.DatabaseError):
+    """An SQLite file whose journal tables are damaged or of another shape: it is moved aside."""
+
+
+def _kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def check_path(path: Path) -> None:
+    """Refuse (:class:`JournalPathError`) a path that holds anything but nothing, an empty file or an
+    SQLite file: only those may become a journal, or be moved aside when damaged."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise JournalPathError(f"it is {_kind(info.st_mode)}, not a journal file; it was left as it is")
+    if info.st_size:
+        with path.open("rb") as file:
+            if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                raise JournalPathError("the file is not an SQLite database (it does not begin with the SQLite "
+                                       "header), so it is no journal; it was left as it is")
+
+
+def damaged(exc: sqlite3.DatabaseError) -> bool:
+    """True when ``exc`` says the file's content is damaged (not that it cannot be written or opened)."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return isinstance(exc, NotAJournal) or name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def write_fault(exc: sqlite3.Error, directory: Path) -> str:
+    """Why the journal in ``directory`` cannot be written, in words: "disk full", "read-only", or
+    SQLite's own message. A file briefly made there (never linked, never written) asks the disk."""
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as err:
+        if err.errno == errno.EROFS:
+            return "read-only"
+        if err.errno in (errno.ENOSPC, errno.EDQUOT):
+            return "disk full"
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith("SQLITE_FULL"):
+        return "disk full"
+    if name.startswith("SQLITE_READONLY"):
+        return "read-only"
+    return str(exc)
 
 
 def request_key(command: str, request_id: object, args: dict[str, Any]) -> str:
@@ -67,30 +155,42 @@ def request_key(command: str, request_id: object, args: dict[str, Any]) -> str:
 class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        check_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.set_aside: str | None = None
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as exc:
+            if not damaged(exc):  # cannot be opened or written (a full or read-only disk): not the file's fault
+                raise
             aside = self._move_aside()
             self.set_aside = (f"the journal {self.path} could not be read ({exc}); it was moved to {aside} "
                               "and a new journal started")
             log.error("%s", self.set_aside)
             self.db = self._open()
-        self._stored: dict[int, list[str]] = {}
+        self._stored: dict[int, list[tuple[str, int | None]]] = {}  # per game: (action text, key) as on disk
+        self._stored_secrets: dict[int, str | None] = {}
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "games" not in tables:  # never write into another program's database
+                names = ", ".join(sorted(tables)[:6])
+                raise JournalPathError(f"it is an SQLite database of something else (tables {names}), not a journal; "
+                                       "it was left as it is")
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":  # before any write: set aside as it was
+                raise NotAJournal("damaged pages (quick_check)")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(SCHEMA)
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("damaged pages (quick_check)")
-            for table, columns in (("games", 8), ("actions", 3), ("answers", 4)):
-                if len(db.execute(f"PRAGMA table_info({table})").fetchall()) != columns:
-                    raise sqlite3.DatabaseError(f"table {table} is not a journal's")
-        except sqlite3.DatabaseError:
+            for table, columns in COLUMNS.items():
+                found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+                if table in ADDED_COLUMNS and found == columns[:-1]:  # a journal from before fair dice
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {ADDED_COLUMNS[table]}")
+                elif found != columns:
+                    raise NotAJournal(f"table {table} is not a journal's")
+        except BaseException:
             db.close()
             raise
         return db
@@ -110,37 +210,70 @@ class Journal:
     def close(self) -> None:
         self.db.close()
 
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything written inside is on disk together, or none of it (a full disk, a read-only
+        one): then the exception goes on, and what this object remembered of the file is forgotten.
+        Inside another transaction it is part of that one."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:  # SQLite may have rolled back already (a full disk does)
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+            self._stored.clear()
+            self._stored_secrets.clear()
+            raise
+
     def start(self, board: str, record: Record) -> int:
-        """Record a new game; returns its id."""
-        cur = self.db.execute(
-            "INSERT INTO games (board, game, options, num_players, seed) VALUES (?, ?, ?, ?, ?)",
-            (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, record.seed))
-        game_id = cur.lastrowid
-        assert game_id is not None
-        self._stored[game_id] = []
-        self.sync(game_id, record.actions)
+        """Record a new game; returns its id. The board's answers to earlier games' requests go: a
+        request id names a request within one game."""
+        secrets = _secrets(record)
+        with self.transaction():
+            cur = self.db.execute(
+                "INSERT INTO games (board, game, options, num_players, seed, secrets) VALUES (?, ?, ?, ?, -1, ?)",
+                (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets))
+            game_id = cur.lastrowid
+            assert game_id is not None
+            self.db.execute("DELETE FROM answers WHERE board = ?", (board,))
+            self._stored[game_id] = []
+            self._stored_secrets[game_id] = secrets
+            self.sync(game_id, record)
         return game_id
 
-    def sync(self, game_id: int, actions: list[str], answers: Sequence[tuple[str, str, str]] = ()) -> None:
-        """Make the stored actions equal ``actions`` (what an undo or a takeback removed goes, what
-        was played since is added) and store ``answers`` ((board, request key, answer JSON)), in one
-        transaction."""
-        stored = self._stored.setdefault(game_id, self._actions(game_id))
+    def sync(self, game_id: int, record: Record, answers: Sequence[tuple[str, str, str]] = ()) -> None:
+        """Make the stored game equal ``record`` (what an undo or a takeback removed goes, what
+        was played since is added, a new secret is kept) and store ``answers`` ((board, request
+        key, answer JSON)), in one transaction."""
+        stored = self._stored.get(game_id)
+        if stored is None:
+            stored = self._stored[game_id] = self._actions(game_id)
+        if game_id not in self._stored_secrets:
+            self._stored_secrets[game_id] = self.db.execute("SELECT secrets FROM games WHERE id = ?",
+                                                            (game_id,)).fetchone()[0]
+        actions = [(text, record.drawn.get(n)) for n, text in enumerate(record.actions)]
+        secrets = _secrets(record)
         same = 0
         while same < min(len(stored), len(actions)) and stored[same] == actions[same]:
             same += 1
-        if same == len(stored) == len(actions) and not answers:
+        if same == len(stored) == len(actions) and not answers and secrets == self._stored_secrets[game_id]:
             return
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.transaction():
+            self.db.execute("UPDATE games SET secrets = ? WHERE id = ?", (secrets, game_id))
             self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
-            self.db.executemany("INSERT INTO actions (game, n, text) VALUES (?, ?, ?)",
-                                [(game_id, n, actions[n]) for n in range(same, len(actions))])
+            self.db.executemany("INSERT INTO actions (game, n, text, key) VALUES (?, ?, ?, ?)",
+                                [(game_id, n, *actions[n]) for n in range(same, len(actions))])
             self.db.executemany("INSERT INTO answers (board, key, answer) VALUES (?, ?, ?)", answers)
             for board in {a[0] for a in answers}:
                 self.db.execute("DELETE FROM answers WHERE board = ? AND n <= (SELECT MAX(n) FROM answers "
                                 "WHERE board = ?) - ?", (board, board, KEEP_ANSWERS))
-        self._stored[game_id] = list(actions)
+            self._stored[game_id] = actions
+            self._stored_secrets[game_id] = secrets
 
     def answers(self, board: str) -> list[tuple[str, str]]:
         """The board's remembered answers, oldest first: (request key, answer JSON)."""
@@ -153,19 +286,34 @@ class Journal:
         """A finished game taken back (an undo after the end) is in play again."""
         self.db.execute("UPDATE games SET finished = 0, result = NULL WHERE id = ?", (game_id,))
 
-    def unfinished(self, board: str) -> tuple[int, Record] | None:
-        """The board's latest game that did not finish (a power cut, a crash), if any."""
-        row = self.db.execute("SELECT id FROM games WHERE board = ? AND finished = 0 ORDER BY id DESC LIMIT 1",
+    def settings(self, board: str) -> dict[str, Any]:
+        """The table settings ``configure`` changed on ``board``, as :meth:`BoardJournal.keep` wrote them."""
+        row = self.db.execute("SELECT settings FROM settings WHERE board = ?", (board,)).fetchone()
+        return dict(json.loads(row[0])) if row else {}
+
+    def set_settings(self, board: str, settings: dict[str, Any]) -> None:
+        self.db.execute("INSERT INTO settings (board, settings) VALUES (?, ?) ON CONFLICT (board) DO UPDATE "
+                        "SET settings = excluded.settings", (board, json.dumps(settings, sort_keys=True)))
+
+    def latest(self, board: str) -> tuple[int, Record, dict[str, Any] | None] | None:
+        """The board's latest game, if any: its id, its record and, once it is finished, its result."""
+        row = self.db.execute("SELECT id, finished, result FROM games WHERE board = ? ORDER BY id DESC LIMIT 1",
                               (board,)).fetchone()
-        return (row[0], self.record(row[0])) if row else None
+        if row is None:
+            return None
+        game_id, finished, result = row
+        return game_id, self.record(game_id), (json.loads(result) if result else {}) if finished else None
 
     def record(self, game_id: int) -> Record:
-        row = self.db.execute("SELECT game, options, num_players, seed FROM games WHERE id = ?",
+        row = self.db.execute("SELECT game, options, num_players, secrets FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
-        game, options, players, seed = row
-        return Record(game, json.loads(options), players, seed, self._actions(game_id))
+        game, options, players, secrets = row
+        keys = [ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
+        actions = self._actions(game_id)
+        return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
+                      {n: key for n, (_, key) in enumerate(actions) if key is not None})
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT g.id, g.board, g.game, g.finished, g.result, COUNT(a.n) FROM games g "
@@ -173,22 +321,38 @@ class Journal:
         return [{"id": i, "board": b, "game": g, "finished": bool(f), "result": json.loads(r) if r else None,
                  "actions": n} for i, b, g, f, r, n in rows]
 
-    def _actions(self, game_id: int) -> list[str]:
-        return [t for (t,) in self.db.execute("SELECT text FROM actions WHERE game = ? ORDER BY n", (game_id,))]
+    def _actions(self, game_id: int) -> list[tuple[str, int | None]]:
+        """The game's stored actions: (text, the key that drew it when it is a drawn chance outcome)."""
+        return [(t, k) for t, k in self.db.execute("SELECT text, key FROM actions WHERE game = ? ORDER BY n",
+                                                   (game_id,))]
+
+
+def _secrets(record: Record) -> str:
+    """The record's chance secrets as the journal stores them (a JSON list of hex)."""
+    if any(key.secret is None for key in record.keys):
+        raise ValueError("a record whose secret is not known cannot be journalled")
+    return json.dumps([key.secret.hex() for key in record.keys if key.secret is not None])
 
 
 class RecentAnswers:
-    """The answers to the last :data:`KEEP_ANSWERS` requests of a board that carried an id, kept in
-    memory and (with a journal) on disk with the game's actions."""
+    """The answers to the current game's last :data:`KEEP_ANSWERS` requests that carried an id, kept
+    in memory and (with a journal) on disk with the game's actions. A new game starts with none."""
 
-    def __init__(self, journal: Journal | None, board: str) -> None:
-        self.board = board
-        self._persist = journal is not None
+    def __init__(self, *, persist: bool = False) -> None:
+        self._persist = persist
         self._answers: OrderedDict[str, tuple[bool, Any]] = OrderedDict()
-        self._unsaved: list[tuple[str, str, str]] = []
-        for key, answer in journal.answers(board) if journal is not None else []:
+        self._unsaved: list[tuple[str, str]] = []
+
+    def load(self, answers: Sequence[tuple[str, str]]) -> None:
+        """Take the answers the journal kept for the game resumed ((request key, answer JSON), oldest first)."""
+        for key, answer in answers:
             ok, result = json.loads(answer)
             self._answers[key] = (ok, result)
+
+    def clear(self) -> None:
+        """Another game: what was answered in the last one means nothing in this one."""
+        self._answers.clear()
+        self._unsaved.clear()
 
     def get(self, key: str) -> tuple[bool, Any] | None:
         return self._answers.get(key)
@@ -198,29 +362,49 @@ class RecentAnswers:
         if len(self._answers) > KEEP_ANSWERS:
             self._answers.popitem(last=False)
         if self._persist:
-            self._unsaved.append((self.board, key, json.dumps([ok, result])))
+            self._unsaved.append((key, json.dumps([ok, result])))
 
-    def unsaved(self) -> list[tuple[str, str, str]]:
-        """The answers not yet on disk, handed to :meth:`Journal.sync` (which stores them)."""
-        out, self._unsaved = self._unsaved, []
-        return out
+    def unsaved(self) -> list[tuple[str, str]]:
+        """The answers not yet on disk ((request key, answer JSON)), for :meth:`BoardJournal.keep`."""
+        return list(self._unsaved)
+
+    def saved(self, count: int) -> None:
+        """The first ``count`` of :meth:`unsaved` are on disk now."""
+        del self._unsaved[:count]
 
 
 class BoardJournal:
     """The journal kept equal to one board's session: an entry per game the session takes, its
-    actions and answers after every change, finished when the game ends (reopened by an undo)."""
+    actions, answers and the end (reopened by an undo), and the table settings, all written in one
+    transaction after every change.
 
-    def __init__(self, journal: Journal, board: str) -> None:
+    When the journal cannot be written (a full or read-only disk), :meth:`keep` says so and
+    :attr:`fault` says why; nothing of that change is on disk, and the next :meth:`keep` that can
+    write writes everything since. The failure is logged once, then at most every
+    :data:`LOG_AGAIN_S` seconds, and its end once."""
+
+    def __init__(self, journal: Journal, board: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.journal = journal
         self.board = board
+        self.clock = clock
         self.game_id: int | None = None
         self.finished = False
         self.serial = 0  # the session's game that ``game_id`` is
+        self.fault: str | None = None  # why the journal cannot be written now, in words
+        self.failures = 0  # writes failed since the journal last could be written
+        self._failed_at = self._logged_at = 0.0
+        self.in_file: dict[str, Any] = {}  # the table settings of the configuration file
+        self.settings: dict[str, Any] = {}  # what ``configure`` changed over them, as written
 
     def open(self, session: Session, *, resume: bool) -> list[str]:
-        """Give ``session`` the board's unfinished game when ``resume``; what the operator must be
-        told (a journal moved aside, a game set aside)."""
+        """Give ``session`` the table settings ``configure`` left and, when ``resume``, the board's last
+        game; what the operator must be told (a journal moved aside, a game set aside)."""
         notices = [self.journal.set_aside] if self.journal.set_aside else []
+        self.in_file = {key: getattr(session.board, key) for key in TABLE_SETTINGS}
+        self.settings = self.journal.settings(self.board)
+        for key, change in self.settings.items():  # a value the file has changed since is the file's again
+            if key in self.in_file and change["in_file"] == self.in_file[key]:
+                setattr(session.board, key, change["by_request"])  # before a game is taken: it reads them
         aside = self.resume(session) if resume else None
         if aside:
             log.error("%s", aside)
@@ -228,35 +412,77 @@ class BoardJournal:
         return notices
 
     def resume(self, session: Session) -> str | None:
-        """Give ``session`` the board's unfinished game, if any; a message when that game cannot go
-        on on this board and was set aside (finished as abandoned, still exportable)."""
-        found = self.journal.unfinished(self.board)
+        """Give ``session`` the board's last game, if any: an unfinished one to carry on, a finished one
+        of the configured game to show as it ended (until a new game starts). A message when an
+        unfinished game cannot go on on this board and was set aside (finished as abandoned, still
+        exportable)."""
+        found = self.journal.latest(self.board)
         if found is None:
             return None
-        game_id, record = found
+        game_id, record, result = found
+        if result is not None and (result.get("abandoned") or record.game != session.board.game):
+            return None  # nothing to show: the configured game starts
         try:
-            session.resume(record)
+            session.resume(record, resigned=result.get("resigned") if result is not None else None)
         except (ValueError, KeyError) as exc:  # LayoutError and IllegalAction are ValueErrors
+            if result is not None:  # a finished game that no longer replays: nothing is lost by a new one
+                log.warning("the journal's finished %s game %d is not shown (%s)", record.game, game_id, exc)
+                return None
             self.journal.finish(game_id, {"abandoned": True, "error": str(exc)})
             return (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board ({exc}); "
                     f"it is set aside (arbitro journal --export {game_id}) and a new {session.game.name} game starts")
-        self.game_id, self.finished, self.serial = game_id, False, session.serial
-        log.info("resumed %s after %d actions (journal game %d)", record.game, len(record.actions), game_id)
+        session.answers.load(self.journal.answers(self.board))
+        self.game_id, self.finished, self.serial = game_id, result is not None, session.serial
+        log.info("%s %s after %d actions (journal game %d)", "resumed" if result is None else "showing the finished",
+                 record.game, len(record.actions), game_id)
         return None
 
-    def keep(self, session: Session) -> None:
-        """Write what changed: a new game's entry, the actions, the answers, the end."""
-        if session.serial != self.serial:
-            if self.game_id is not None and not self.finished:
-                self.journal.finish(self.game_id, {"abandoned": True})
-            self.game_id, self.finished, self.serial = self.journal.start(self.board, session.match.record), False, \
-                session.serial
-        assert self.game_id is not None
-        self.journal.sync(self.game_id, session.match.record.actions, session.answers.unsaved())
-        if session.over and not self.finished:
-            self.journal.finish(self.game_id, {"winners": session.winners(), "scores": list(session.state.scores()),
-                                               "resigned": session.resigned})
-            self.finished = True
-        elif not session.over and self.finished:  # an undo after the end reopens the game
-            self.journal.reopen(self.game_id)
-            self.finished = False
+    def keep(self, session: Session) -> bool:
+        """Write what changed, in one transaction: a new game's entry, the actions, the answers, the
+        end, the table settings. False when the journal cannot be written (see :attr:`fault`)."""
+        answers = session.answers.unsaved()
+        now = {key: getattr(session.board, key) for key in TABLE_SETTINGS}
+        settings = {key: {"in_file": self.in_file[key], "by_request": value}
+                    for key, value in now.items() if key in self.in_file and value != self.in_file[key]}
+        game_id, finished, serial = self.game_id, self.finished, self.serial
+        try:
+            with self.journal.transaction():
+                if session.serial != serial:
+                    if game_id is not None and not finished:
+                        self.journal.finish(game_id, {"abandoned": True})
+                    game_id, finished, serial = self.journal.start(self.board, session.match.record), False, \
+                        session.serial
+                assert game_id is not None
+                self.journal.sync(game_id, session.match.record, [(self.board, *a) for a in answers])
+                if session.over and not finished:
+                    self.journal.finish(game_id, {"winners": session.winners(), "resigned": session.resigned,
+                                                  "scores": list(session.state.scores())})
+                    finished = True
+                elif not session.over and finished:  # an undo after the end reopens the game
+                    self.journal.reopen(game_id)
+                    finished = False
+                if settings != self.settings:
+                    self.journal.set_settings(self.board, settings)
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            return False
+        self.game_id, self.finished, self.serial, self.settings = game_id, finished, serial, settings
+        session.answers.saved(len(answers))
+        if self.fault is not None:
+            log.warning("the journal is written again, after %.0f s and %d failed writes: it has caught up",
+                        self.clock() - self._failed_at, self.failures)
+            self.fault, self.failures = None, 0
+        return True
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        now = self.clock()
+        first = self.fault is None
+        self.fault = f"the journal cannot be written: {write_fault(exc, self.journal.path.parent)}"
+        self.failures += 1
+        if first:
+            self._failed_at = self._logged_at = now
+            log.error("%s (%s: %s); refereeing goes on, nothing more is told until it can be written",
+                      self.fault, getattr(exc, "sqlite_errorname", type(exc).__name__), exc)
+        elif now - self._logged_at >= LOG_AGAIN_S:
+            self._logged_at = now
+            log.error("%s, still (%d failed writes in %.0f s)", self.fault, self.failures, now - self._failed_at)

@@ -52,8 +52,10 @@ class Broker:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> Broker:
+        # A session of its own: Ctrl-C at the terminal reaches its owner, which stops it last (the
+        # demo's service still publishes "offline" through it), not the broker at the same moment.
         self.process = subprocess.Popen([mosquitto_binary(), "-c", str(self.conf)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

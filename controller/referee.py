@@ -352,17 +352,22 @@ class Referee:
     # -- words and lights ------------------------------------------------------------------------
 
     def targets(self, sensed: dict[str, int] | None = None) -> dict[str, int]:
-        """Channels a legal action would put something on (channel -> value there), for the LEDs.
+        """Channels a legal action of the acting player would put something on (channel -> value
+        there), for the LEDs: another player's action legal at the same decision (a Jeocinco bridge
+        laid out of turn) is not lit in the acting player's colour.
 
         With a sensed board in progress (a pawn lifted), only the actions it is on the way to count.
         """
-        moves = self._moves(self.state)
+        state = self.state
+        moves = self._moves(state)
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
         if not partial and moves.lit is not None:
             return dict(moves.lit)
         out: dict[str, int] = {}
         for d in self._on_the_way_to(moves, partial):  # in legal order: a later action's value wins
+            if all(state.player_of(a) != state.current_player for a in moves.by_diff[d]):
+                continue
             for c, v in d:
                 kind = self.channels[c].kind
                 if kind == ChannelKind.OFFSET or v > current[c] or (kind == ChannelKind.PIECE and v):

@@ -4,7 +4,9 @@ Adapters (the serial reader, gpiozero callbacks, paho's thread) only post events
 :attr:`Service.events`. The loop hands each to the pure :class:`~controller.session.Session`,
 decides *when* the board is judged (a clean move at once, anything else after the debounce
 window), and carries out what the session says: the LED frame, the journal, then events, state
-and answers on MQTT — nothing is told before it is on disk.
+and answers on MQTT — nothing is told before it is on disk. While the journal cannot be written
+(a full or read-only disk) the table plays on, requests are refused with the reason, the state
+says the service is degraded, and everything is written and told once the journal can be again.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import functools
 import logging
 import queue
-import random
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -23,11 +25,12 @@ from controller import sdnotify
 from controller.config import Config
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
+from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Stop
-from controller.session import STATE_SCHEMA, Session
+from controller.session import HEALTHY, STATE_SCHEMA, Session
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from firmware_bridge.protocol import PROTOCOL_VERSION
 from hardware.inputs import ButtonEvent, EncoderEvent
@@ -35,6 +38,8 @@ from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip
 
 log = logging.getLogger("arbitro")
+
+RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
 
 @functools.cache
@@ -84,14 +89,17 @@ class Service:
         self._last_public: dict[str, Any] | None = None
         self._game_clock = GameClock.start(0.0, 0)
         self._clock_serial = 0  # the session's game the clock counts
+        self._told: dict[str, Any] | None = None  # the last public state published
+        self.retry_at: float | None = None  # while the journal cannot be written: when to try again
+        self.unanswered: list[tuple[Command, bool, Any]] = []  # answers waiting for the journal
         self.journal = journal
-        self.kept = BoardJournal(journal, config.board.id) if journal is not None else None
+        self.kept = BoardJournal(journal, config.board.id, clock) if journal is not None else None
         self._serial = 0  # the session's game the loop has set the strip, rings and board up for
         board = config.board
         self.session = Session(board, layout or load_layout(board.layout or board.game),
                                layout_for=lambda game: load_layout(board.layout or game),
-                               fresh_seed=lambda: random.SystemRandom().randrange(2**31),
-                               strip_fits=strip.can_show, answers=RecentAnswers(journal, board.id))
+                               fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
+                               strip_fits=strip.can_show, answers=RecentAnswers(persist=journal is not None))
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
         self._resumed_serial = self.session.serial  # 0: no game resumed
         if self.session.serial == 0:
@@ -119,11 +127,13 @@ class Service:
         self.events.put(event)
 
     def start(self) -> Service:
+        self.strip.start()  # LED frames go out on their own thread: the loop never waits for the wire
         if self.mqtt is not None:
             self.mqtt.start()
             # Give displays the game from its first state; a broker that is away does not stop play.
             if not self.mqtt.connected.wait(3.0):
-                log.warning("MQTT broker not reachable yet; refereeing anyway, state goes out on connect")
+                log.warning("MQTT broker %s:%d not reachable yet; refereeing anyway, state goes out on connect",
+                            self.config.mqtt.host, self.config.mqtt.port)
         if self.link_factory is not None:
             self.link = self.link_factory(self.config.sensors.url, self.post)
             self.link.start()
@@ -136,9 +146,12 @@ class Service:
         self.post(Stop())
         if self._thread is not None:
             self._thread.join(10)
+        if self.retry_at is not None:
+            log.error("stopping, and %s: what happened since it last could be is not recorded", self.kept_fault())
         for part in (self.link, self.mqtt):
             if part is not None:
                 part.stop()
+        self.strip.stop()
         for thing in self.owned:
             thing.close()
 
@@ -204,7 +217,7 @@ class Service:
         while True:
             now = self.clock()
             watchdog.tick(now)  # the loop turns: tell systemd
-            deadline = min(d for d in (self.settle_at, next_blink, watchdog.due) if d is not None)
+            deadline = min(d for d in (self.settle_at, next_blink, watchdog.due, self.retry_at) if d is not None)
             try:
                 event = self.events.get(timeout=max(0.0, deadline - now))
             except queue.Empty:
@@ -224,8 +237,10 @@ class Service:
                     next_blink = now + blink_period
                     self.blink_on = not self.blink_on
                     self._show_leds()
-                if self.session.has_events():  # events from a handler that published no state (the link came up)
-                    self._publish()
+                if self.retry_at is not None and now >= self.retry_at:
+                    self._publish()  # the journal tried again: all that waited is told if it can be written
+                elif self.session.has_events() and self.retry_at is None:
+                    self._publish()  # events from a handler that published no state (the link came up)
             except Exception:  # the loop must outlive any one bad event
                 log.exception("error while handling %r", event)
 
@@ -248,14 +263,26 @@ class Service:
         elif isinstance(event, LinkError):
             log.warning("sensor link: %s", event.message)
         elif isinstance(event, ButtonEvent):
+            if event.name == "undo" and event.held and self.retry_at is not None:  # the game's end would be lost
+                self._notice("refused", f"no new game: {self.kept_fault()}")
+                return
             s.button(event.name, event.held)
             self._changed()
         elif isinstance(event, Command):
+            if self.retry_at is not None:  # nothing can be written: refused at once, and why
+                if event.name == "state":
+                    event.reply(True, self._degraded_state())
+                else:
+                    event.reply(False, f"{event.name}: {self.kept_fault()}; nothing was done")
+                return
             ok, result = s.request(event.name, event.args, event.id, to_operator=event.to_operator)
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
             if ok and event.name == "state":  # the session has no clock: answered as published, stamped
                 result = self.public_state()
-            event.reply(ok, result)  # after the journal and the publish: an ok is never lost
+            if self.retry_at is not None:  # what it did is not on disk: answered once it is
+                self.unanswered.append((event, ok, result))
+            else:
+                event.reply(ok, result)  # after the journal and the publish: an ok is never lost
         else:
             log.warning("unknown event %r", event)
 
@@ -287,28 +314,72 @@ class Service:
 
     def _publish(self) -> None:
         """LEDs first (the table sees at once), then the journal, then events and state: nothing
-        reaches a display or an answer before it is on disk. Events and states carry the wall-clock
-        ``time`` they happened (the session has no clock)."""
+        reaches a display or an answer before it is on disk (until it can be, they wait). Events and
+        states carry the wall-clock ``time`` they happened (the session has no clock)."""
         s = self.session
         self._show_leds()
-        self._journal()
-        now = round(self.wall_clock(), 3)
-        events = [{**event, "time": now} for event in s.take_events()]
-        if events and self.mqtt is not None:
-            self.mqtt.publish_events(events)
-        for event in events:
-            for watch in self.watchers:
-                watch(event)
-        state = self.public_state()
+        if not self._journal():
+            return
+        self._tell(s.take_events())
+        state = self._told = self.public_state()
         if self.mqtt is not None:
             self.mqtt.publish_info(self.info())
             self.mqtt.publish_state(state)
             for p in range(max(most_seats(), s.state.num_players)):  # seats the game has not got: emptied
                 self.mqtt.publish_private(p, s.private_state(p) if p < s.state.num_players else None)
+        for command, ok, result in self.unanswered:
+            command.reply(ok, result)
+        self.unanswered.clear()
 
-    def _journal(self) -> None:
-        if self.kept is not None:
-            self.kept.keep(self.session)
+    def _tell(self, events: list[dict[str, Any]]) -> None:
+        """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
+        now = round(self.wall_clock(), 3)
+        stamped = [{**event, "time": now} for event in events]
+        if stamped and self.mqtt is not None:
+            self.mqtt.publish_events(stamped)
+        for event in stamped:
+            for watch in self.watchers:
+                watch(event)
+
+    def _notice(self, kind: str, message: str) -> None:
+        """An event told at once, ahead of those waiting for the journal: at the last move told."""
+        told = self._told or self.session.public_state()
+        self._tell([{"type": kind, "game": told["game"], "move": told["moves"], "message": message}])
+
+    def _journal(self) -> bool:
+        """Write what changed; False while the journal cannot be written. Its first failure is told
+        at once (a warning, the degraded state); it is tried again every :data:`RETRY_JOURNAL_S`."""
+        if self.kept is None:
+            return True
+        was_failing = self.retry_at is not None
+        if self.kept.keep(self.session):
+            self.retry_at = None
+            self.session.health = HEALTHY
+            return True
+        self.retry_at = self.clock() + RETRY_JOURNAL_S
+        if not was_failing:
+            fault = self.kept_fault()
+            self.session.health = {"status": "degraded", "message": fault}
+            self._notice("warning", f"{fault}; the game goes on at the table, but requests are refused and "
+                         "nothing more is told until the journal can be written again")
+            if self.mqtt is not None:
+                self.mqtt.publish_state(self._degraded_state())
+        return False
+
+    def kept_fault(self) -> str:
+        return (self.kept.fault if self.kept is not None else None) or "the journal cannot be written"
+
+    def _degraded_state(self) -> dict[str, Any]:
+        """The public state while the journal cannot be written: the last one told (nothing since is
+        on disk), saying why."""
+        told = self._told or self.public_state()
+        health = dict(self.session.health)
+        if told.get("health") != health:  # a change: a new seq and time; the next state told is one again
+            self._state_seq += 1
+            self._state_time = self.wall_clock()
+            self._last_public = None
+            told = self._told = {**told, "health": health, "seq": self._state_seq, "time": round(self._state_time, 3)}
+        return told
 
     def _show_leds(self) -> None:
         self.strip.show(render_frame(self.session.layout, self.session.scene(), self.blink_on))

@@ -8,8 +8,9 @@ to judge (the debounce window), and carries what it says out to the LEDs, the jo
 So every rule of the table is tested without threads or sleeps (``tests/test_session.py``).
 
 What it is handed from outside: the board's layout and a way to load another game's
-(``layout_for``), whether the LED strip can show a layout (``strip_fits``), where fresh seeds come
-from (``fresh_seed``), and the answers already given to requests (``answers``, from the journal).
+(``layout_for``), whether the LED strip can show a layout (``strip_fits``), where fresh chance
+secrets come from (``fresh_secret``), the answers already given to requests (``answers``, from the
+journal), and the service's own health (:attr:`Session.health`, shown in the public state).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from typing import Any
 from controller import commands
 from controller.config import BoardConfig
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
-from controller.games.record import Match, Record
+from controller.games.chance import SCHEME, seed_secret
+from controller.games.record import ChanceKey, Match, Record
 from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, game_colours
 from controller.referee import Referee, Verdict, shortest_turn
+from controller.words import event_line, in_words
 from firmware_bridge.link import SensorChanged
 from firmware_bridge.protocol import Hello
 from hardware.inputs import EncoderEvent
@@ -33,6 +36,7 @@ from hardware.layout import Layout, LayoutError
 log = logging.getLogger("arbitro")
 
 STATE_SCHEMA = 1
+HEALTHY = {"status": "ok"}
 
 
 class OperatorOnly(ValueError):
@@ -50,14 +54,14 @@ class Session:
     read :meth:`take_events`, :meth:`public_state`, :meth:`private_state`, :meth:`scene`."""
 
     def __init__(self, board: BoardConfig, layout: Layout, *, layout_for: Callable[[str], Layout],
-                 fresh_seed: Callable[[], int], strip_fits: Callable[[int], bool] = lambda n: True,
+                 fresh_secret: Callable[[], bytes], strip_fits: Callable[[int], bool] = lambda n: True,
                  answers: RecentAnswers | None = None) -> None:
         self.board = board
         self.layout = layout  # the board wired up (until another game's board is shown to be)
         self.layout_for = layout_for
-        self.fresh_seed = fresh_seed
+        self.fresh_secret = fresh_secret
         self.strip_fits = strip_fits
-        self.answers = answers or RecentAnswers(None, board.id)
+        self.answers = answers or RecentAnswers()
         self.game: Game = get_game(board.game)
         self.hello: Hello | None = None  # the sensor board's last HELLO: which board is wired up
         self.link_is_up = False
@@ -69,6 +73,7 @@ class Session:
         self.resigned: int | None = None
         self.serial = 0  # counts the games taken: the loop starts a journal entry when it changes
         self.wants_snapshot = False  # another board: the loop asks the sensor board for a snapshot
+        self.health: dict[str, str] = HEALTHY  # what the loop says of the service itself (its journal)
         self._outbox: list[dict[str, Any]] = []
 
     # -- the game ------------------------------------------------------------------------------
@@ -92,13 +97,14 @@ class Session:
             layout = self.layout_for(game)
             self.check_board_fits(layout, g.title)
         layout.check_game(g, opts, players)
-        match = Match(Record(game, opts, players, seed if seed >= 0 else self.fresh_seed()))
+        secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
+        match = Match(Record(game, opts, players, [ChanceKey.of(secret)]))
         if other_board:  # read the new board afresh
             self.sensed = {}
             self.board_known = False
             self.wants_snapshot = True
         self.take(match, layout)
-        log.info("new game: %s, %d players, options %s", g.title, players, opts)
+        log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
         self._auto_chance()
 
     def check_board_fits(self, layout: Layout, title: str) -> None:
@@ -113,19 +119,25 @@ class Session:
         if not self.strip_fits(layout.led_count):
             raise LayoutError(f"{title}'s board has {layout.led_count} LEDs; the strip cannot show them")
 
-    def resume(self, record: Record) -> None:
-        """Carry on with ``record`` (the journal's unfinished game); ``ValueError`` when it cannot go
-        on on this board (an illegal action, another game's board)."""
+    def resume(self, record: Record, resigned: int | None = None) -> None:
+        """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
+        it); ``ValueError`` when it cannot go on on this board (an illegal action, another game's
+        board)."""
         match = Match(record)  # every action re-checked by the rules engine
         layout = self.layout_for(record.game)
         layout.check_game(get_game(record.game), record.options, record.num_players)
         if record.game != self.game.name:
             self.check_board_fits(layout, get_game(record.game).title)
+        if resigned is not None and not 0 <= resigned < record.num_players:
+            raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
         self.take(match, layout)
+        self.resigned = resigned
 
     def take(self, match: Match, layout: Layout) -> None:
         """Make ``match`` the game on this board."""
         g = get_game(match.record.game)
+        if match.key is None:  # a game begun before fair dice (an older journal): fair from now on
+            match.rekey(self.fresh_secret())
         self.layout = layout
         self.game = g
         self.match = match
@@ -134,6 +146,7 @@ class Session:
         self.referee = Referee(match, self.channels, allow_takeback=self.board.allow_takeback)
         self.verdict = Verdict("in_sync")
         self.resigned = None
+        self.answers.clear()  # a request id names a request within one game
         self.restoring = False
         self.choice = 0
         # A new game starts with the board to set up: what differs is shown, not flagged.
@@ -250,7 +263,8 @@ class Session:
 
     def _after_action(self) -> None:
         if self.state.is_terminal():
-            self.event("game_over", winners=self.state.winners(), scores=list(self.state.scores()))
+            self.event("game_over", winners=self.state.winners(), scores=list(self.state.scores()),
+                       fair=self.fairness())
         self._auto_chance()
 
     def _auto_chance(self) -> None:
@@ -292,6 +306,8 @@ class Session:
                 self.event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
     def _undo(self) -> str:
+        if self.over:  # the end revealed the secret: the game goes on with a fresh one
+            self.match.rekey(self.fresh_secret())
         if self.resigned is not None:  # the resignation is what is taken back
             self.event("undo", action=f"resign {self.resigned}")
             self.resigned = None
@@ -352,8 +368,9 @@ class Session:
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
                 to_operator: bool = False) -> tuple[bool, Any]:
-        """Run a request once: ``(ok, result or error)``. The same request repeated with its id
-        gets the first answer again and runs no more (the loop saves :attr:`answers`).
+        """Run a request once: ``(ok, result or error)``. The same request repeated with its id in
+        the same game gets the first answer again and runs no more (the loop saves :attr:`answers`;
+        a new game starts with none, so an id used in an earlier game runs afresh).
 
         ``to_operator``: the answer goes where only the operator reads it (the board's ``response/``
         tree, under the broker's ACL). Only such an answer may tell what a hidden draw can still
@@ -383,7 +400,7 @@ class Session:
             seed = args.get("seed", -1)
             self.new_game(game, args.get("options", {}), args.get("num_players", 0), seed)
             self.event("new_game", game=game, num_players=self.match.record.num_players)
-            # A fresh seed is never told: with it, every future die, draw and hidden hand is known.
+            # A seed named by the request is told back; a fresh secret is never (its commitment is).
             return {"game": game, "seed": seed} if seed >= 0 else {"game": game}
         if name == "undo":
             return {"undone": self._undo()}
@@ -402,11 +419,15 @@ class Session:
             self.resigned = player
             self.event("resign", player=player)
             return {"resigned": player}
-        # configure
-        if "allow_takeback" in args:
-            self.board.allow_takeback = self.referee.allow_takeback = args["allow_takeback"]
-        if "chance" in args:
-            self.board.chance = args["chance"]
+        return self.configure(**args)
+
+    def configure(self, allow_takeback: bool | None = None, chance: str | None = None) -> dict[str, Any]:
+        """Change the table's settings (the journal keeps them over the configuration file's); the
+        settings now."""
+        if allow_takeback is not None:
+            self.board.allow_takeback = self.referee.allow_takeback = allow_takeback
+        if chance is not None:
+            self.board.chance = chance
             self._auto_chance()
         return {"allow_takeback": self.board.allow_takeback, "chance": self.board.chance}
 
@@ -439,7 +460,7 @@ class Session:
 
     def event(self, kind: str, **data: Any) -> None:
         """Queue an event; the loop sends it once the journal holds what it tells."""
-        log.info("%s %s", kind.replace("_", " "), ", ".join(f"{k} {v}" for k, v in data.items()))
+        log.info("%s", event_line(kind, data))
         self._outbox.append({"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data})
 
     def has_events(self) -> bool:
@@ -455,7 +476,8 @@ class Session:
         return self.state.winners()
 
     def public_state(self, seq: int = 0) -> dict[str, Any]:
-        """The whole public state (``docs/mqtt.md``): never a hidden card, never the seed."""
+        """The whole public state (``docs/mqtt.md``): never a hidden card, never the chance secret
+        while the game runs (its commitment, and once the game is over the secret itself)."""
         state = self.state
         over = self.over
         turn = None if over or state.current_player < 0 else state.current_player
@@ -482,13 +504,21 @@ class Session:
             "winners": self.winners() if over else [],
             "resigned": self.resigned,
             "pending_chance": pending,
+            "fair": self.fairness(),
             "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
             "verdict": v.kind,
             "violation": {"message": v.message, "channels": list(v.channels)} if v.kind == "violation" else None,
             "setup": {"message": v.message, "channels": list(v.channels)} if v.kind == "setup" else None,
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_is_up else "down",
+            "health": dict(self.health),
         }
+
+    def fairness(self) -> dict[str, Any]:
+        """The chance commitment, and once the game is over the secret (``docs/mqtt.md``, "Fair dice")."""
+        key = self.match.key
+        assert key is not None and key.secret is not None  # ``take`` gives every game one
+        return {"scheme": SCHEME, "commitment": key.commitment, "secret": key.secret.hex() if self.over else None}
 
     def private_state(self, player: int) -> dict[str, Any]:
         """What only ``player`` may see: the game's private view, and the choices of the player to act."""

@@ -16,11 +16,14 @@ udev name ``/dev/arbitro-sensors``, or any pyserial URL: ``socket://127.0.0.1:70
   frame contradicts the HELLO (channel out of range, snapshot of the wrong size), or the link is
   not ready: a HELLO or snapshot did not come when asked (message starts ``not ready:``, once
   per episode; the link keeps asking with backoff and logs every retry).
-- ``LinkDown(reason)``: the port failed or went silent after a ``LinkUp``; it is then reopened.
+- ``LinkDown(reason)``: after a ``LinkUp``, no frame came for ``heartbeat_timeout`` s (the port
+  stays open and a snapshot is asked for: its ``LinkUp`` and ``Snapshot`` follow when the board
+  speaks again), or the port failed (it is then reopened).
 
 Guarantees: the read path never sleeps (blocking reads with ``read_timeout``); frames before
-the first HELLO of a connection are ignored (stale bytes); a sequence gap or a missed heartbeat
-(no frame for ``heartbeat_timeout`` s) triggers a snapshot request; a REQUEST_HELLO or
+the first HELLO of a connection are ignored (stale bytes); a sequence gap triggers a snapshot
+request, and so does a missed heartbeat (no frame for ``heartbeat_timeout`` s), which is also
+a ``LinkDown``: a silent board is never reported up; a REQUEST_HELLO or
 REQUEST_SNAPSHOT left unanswered is sent again after ``retry_initial`` s, doubling up to
 ``retry_max`` s, until the answer comes (heartbeats alone never make the link ready); corrupt
 bytes are counted, logged and dropped by ``protocol.Decoder`` and the stream resyncs at the next
@@ -364,15 +367,23 @@ class HostLink:
             silence = now - last_rx
             if silence > self.reconnect_after:
                 return f"no frame for {silence:.1f} s"
+            if self._up and silence > self.heartbeat_timeout:
+                self._silent(silence)
             # Heartbeats prove the MCU is alive, not that our request got through: retry on a timer.
-            if self._retry_at is not None:
-                if now >= self._retry_at:
-                    self._retry()
-            elif silence > self.heartbeat_timeout:
-                self._counts["missed_heartbeats"] += 1
-                log.warning("no frame from %s for %.2f s; asking for a snapshot", self.url, silence)
-                self.request_snapshot()
+            if self._retry_at is not None and now >= self._retry_at:
+                self._retry()
         return "stopped"
+
+    def _silent(self, silence: float) -> None:
+        """A missed heartbeat: the board is down (its readings may be stale) until the snapshot
+        asked for now comes, with its ``LinkUp``; the port stays open until ``reconnect_after``."""
+        self._counts["missed_heartbeats"] += 1
+        self._counts["disconnects"] += 1
+        log.warning("link %s down: no frame for %.2f s; asking for a snapshot", self.url, silence)
+        self._up = False
+        self._pending_hello = self.hello
+        self._post(LinkDown(f"no frame for {silence:.1f} s"))
+        self.request_snapshot()
 
     def _handle(self, seq: int, msg: Message, now: float) -> None:
         if isinstance(msg, Hello):

@@ -135,8 +135,12 @@ class _TcpPort:
     def plug(self) -> None:
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", self.port))
-        server.listen(1)
+        try:
+            server.bind(("127.0.0.1", self.port))
+            server.listen(1)
+        except OSError:  # the port is taken: the caller says so
+            server.close()
+            raise
         self.port = server.getsockname()[1]
         self.server = server
         self._acceptor = threading.Thread(target=self._accept, args=(server,), name="sim-tcp-accept", daemon=True)
@@ -509,11 +513,18 @@ def main(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as e:
         print(f"arbitro sim: {e}", file=sys.stderr)
         return 2
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        print(f"arbitro sim: --tcp {args.tcp}: a TCP port is 0..65535 (0: any free one)", file=sys.stderr)
+        return 2
     transport = "tcp" if args.tcp is not None else "pty"
-    with SimulatedBoard(
-        blocks, board_kind, transport, scan_ms=args.scan_ms, debounce_scans=args.debounce, port=args.tcp or 0,
-        board_config=board_config,
-    ) as board:
+    try:
+        board = SimulatedBoard(blocks, board_kind, transport, scan_ms=args.scan_ms, debounce_scans=args.debounce,
+                               port=args.tcp or 0, board_config=board_config)
+    except OSError as e:  # the port is taken
+        where = f"127.0.0.1:{args.tcp}" if transport == "tcp" else "a pseudo-terminal"
+        print(f"arbitro sim: cannot serve on {where}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    with board:
         print(board.url, flush=True)
         return run_console(board, sys.stdin, sys.stdout, names)
 

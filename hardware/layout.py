@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.games import ChannelKind, Game
+from controller.words import channel_blocks
 
 # The MCU's channel kinds, as the wire protocol names them.
 MCU_KINDS = {ChannelKind.PRESENCE: "presence", ChannelKind.COUNT: "count", ChannelKind.PIECE: "piece"}
@@ -245,7 +246,8 @@ class Layout:
         """Refuse a sensor board whose HELLO reports other channel blocks than the layout's."""
         theirs = [(str(k), int(n)) for k, n in blocks]
         if theirs != self.blocks:
-            raise LayoutError(f"the sensor board reports channels {theirs}, the layout expects {self.blocks}")
+            raise LayoutError(f"the sensor board reports {channel_blocks(theirs)}, "
+                              f"the layout expects {channel_blocks(self.blocks)}")
 
 
 def reference_layout(game: Game) -> Layout:

@@ -4,6 +4,8 @@ never a traceback: each test runs the real ``arbitro`` command."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import socket
 import subprocess
 import sys
@@ -91,3 +93,126 @@ def test_a_record_with_an_illegal_action_names_it(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps({"game": "contigo", "options": {}, "num_players": 2, "seed": 1, "actions": ["zzz"]}))
     assert refused(arbitro("replay", str(path)), 1, "action 1 (zzz) is not legal").startswith("arbitro replay: ")
+
+
+# -- issue 19.9: one clear line, and nothing left running ----------------------------------------
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--listen", "127.0.0.1:999999"], "arbitro display: --listen 127.0.0.1:999999: expected HOST:PORT"),
+    (["--broker", "localhost:http"], "arbitro display: --broker localhost:http: expected HOST:PORT"),
+    (["--tls-ca", "/nonexistent.pem"], "arbitro display: --tls-ca /nonexistent.pem: No such file or directory"),
+    (["--base-topic", "arbitro/#"], "arbitro display: --base-topic: must not hold '#'"),
+])
+def test_the_display_refuses_a_bad_option_in_one_line(args, words):
+    refused(arbitro("display", *args), 2, words)
+
+
+def test_the_display_refuses_an_invalid_tls_ca_file_in_one_line(tmp_path):
+    path = tmp_path / "ca.pem"
+    path.write_text("not a certificate\n")
+    refused(arbitro("display", "--tls-ca", str(path)), 2, f"--tls-ca {path}: holds no CA certificate (PEM)")
+
+
+def test_the_display_on_a_port_in_use_says_so():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = arbitro("display", "--listen", f"127.0.0.1:{port}")
+    refused(done, 1, f"arbitro display: cannot serve the pages on 127.0.0.1:{port}: Address already in use")
+
+
+def test_sim_on_a_port_out_of_range_or_in_use_says_so():
+    refused(arbitro("sim", "--tcp", "99999999"), 2, "arbitro sim: --tcp 99999999: a TCP port is 0..65535")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = arbitro("sim", "--tcp", str(port))
+    refused(done, 1, f"arbitro sim: cannot serve on 127.0.0.1:{port}: Address already in use")
+
+
+def test_a_demo_whose_display_cannot_start_says_so_and_stops_its_broker(tmp_path):
+    from tests.test_demo import processes_mentioning
+
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "demo", "--game", "contigo",
+                           "--display", "nonsense"],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert "private Mosquitto on " in done.stdout  # it had started
+    refused(done, 2, "arbitro demo: --display nonsense: cannot serve the display there: ")
+    assert processes_mentioning(tmp_path) == [] and list(tmp_path.iterdir()) == []
+
+
+# -- issue 19.10: words, not Python ---------------------------------------------------------------
+
+
+def test_games_lists_every_option_with_its_default_and_the_values_it_takes():
+    from controller.games import all_games
+
+    done = arbitro("games")
+    assert done.returncode == 0 and "False" not in done.stdout and "True" not in done.stdout, done.stdout
+    lines = done.stdout.splitlines()
+    assert "jeocinco: Jeocinco, 2 to 4 players (2 unless told)" in lines
+    for game in all_games():
+        for option in game.option_schema:
+            line = next(line for line in lines if line.split()[:1] == [option.name] and option.doc in line)
+            assert line.startswith("  "), line
+    assert any(line.split()[:5] == ["fast", "false", "true", "or", "false:"] for line in lines)
+    assert any(line.split()[:4] == ["game", "alignment", "alignment", "or"] for line in lines)
+    assert any(line.split()[:7] == ["max_rounds", "100", "a", "whole", "number", "from", "1"] for line in lines)
+
+
+def test_players_help_states_each_games_default():
+    from controller.games import game_names, get_game
+
+    done = arbitro("demo", "--help")
+    said = " ".join(done.stdout.split())
+    defaults = ", ".join(f"{get_game(name).players()} for {name}" for name in game_names())
+    assert f"number of players (default: {defaults})" in said, said
+
+
+def test_a_mistyped_demo_option_shows_the_demos_usage():
+    done = arbitro("demo", "--gmae", "contigo")
+    assert done.returncode == 2 and done.stderr.startswith("usage: arbitro demo "), done.stderr
+    assert done.stderr.rstrip().endswith("arbitro demo: error: unrecognized arguments: --gmae contigo")
+
+
+def test_help_in_seat_play_lists_the_legal_moves():
+    done = arbitro("demo", "--game", "contigo", "--seat", "0", "--seed", "3", "--headless", "--pace", "0",
+                   "--no-display", stdin="help\n")
+    assert done.returncode == 0, done.stderr[-3000:]
+    asked = re.search(r"your move \((\d+) legal, e\.g\. ([^;]*);", done.stdout)
+    assert asked, done.stdout[-2000:]
+    listed = re.search(rf"the {asked[1]} legal moves: (.*)", done.stdout)
+    assert listed, done.stdout[-2000:]
+    moves = listed[1].split(", ")
+    assert len(moves) == int(asked[1]) and asked[2].split(", ")[0] in moves
+
+
+def test_run_names_the_broker_it_cannot_reach_yet(tmp_path):
+    config = tmp_path / "config.toml"
+    with socket.socket() as bound:  # bound but not listening: connections to it are refused
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+        config.write_text(f"[mqtt]\nport = {port}\n[sensors]\nurl = 'none'\n[inputs]\npin_factory = 'mock'\n")
+        run = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                               stderr=subprocess.PIPE, text=True)
+        try:
+            for line in run.stderr:
+                if "not reachable" in line:
+                    break
+        finally:
+            run.terminate()
+            run.communicate(timeout=30)
+    assert f"MQTT broker 127.0.0.1:{port} not reachable yet" in line, line
+
+
+# -- issue 19.11: a version ------------------------------------------------------------------------
+
+
+def test_version_says_the_installed_one():
+    from importlib.metadata import version
+
+    done = arbitro("--version")
+    assert done.returncode == 0 and done.stdout == f"arbitro {version('arbitro')}\n", done

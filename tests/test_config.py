@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,18 @@ def test_the_sample_file_lists_every_key_with_its_default():
     ("[mqtt]\nhost = ''", "mqtt.host"),
     ("[mqtt]\nport = true", "mqtt.port"),
     ("[mqtt]\nbase_topic = 'a/#'", "mqtt.base_topic"),
+    # issue 18.8: names MQTT cannot carry as topics, or that no wildcard subscriber would see
+    ("[board]\nid = '" + "b" * 70_000 + "'", "board.id: must be at most 64 characters, not 70000"),
+    ('[board]\nid = "a\\u0000b"', "board.id: must not hold the control character U+0000"),
+    ('[board]\nid = "a\\nb"', "board.id: must not hold the control character U+000A"),
+    ("[board]\nid = 'a+b'", "board.id: must not hold '+'"),
+    ('[mqtt]\nbase_topic = "arbitro\\u0000"', "mqtt.base_topic: must not hold the control character U+0000"),
+    ("[mqtt]\nbase_topic = 'arbitro/'", "mqtt.base_topic: must not have an empty level"),
+    ("[mqtt]\nbase_topic = '$SYS'", "mqtt.base_topic: must not start with '$'"),
+    ("[mqtt]\nbase_topic = '" + "t" * 300 + "'", "mqtt.base_topic: must be at most 256 characters"),
+    ("[mqtt]\ndiscovery_prefix = 'a+#'", "mqtt.discovery_prefix: must not hold '+'"),
+    ("[mqtt]\ndiscovery_prefix = ''", "mqtt.discovery_prefix: must not be empty"),
+    ("[sensors]\nheartbeat_timeout = 1e-9", "sensors.heartbeat_timeout: must be from 0.5"),
     ("[mqtt]\nnonsense = 1", "mqtt.nonsense"),
     ("[nonsense]\nx = 1", "[nonsense]"),
     ("[board\n", "not valid TOML"),
@@ -50,7 +63,7 @@ def test_the_sample_file_lists_every_key_with_its_default():
 def test_bad_values_are_refused_with_their_name(tmp_path, toml, words):
     path = tmp_path / "config.toml"
     path.write_text(toml)
-    with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(ConfigError, match=re.escape(words)):
         load_config(path)
 
 
@@ -103,6 +116,58 @@ def test_arbitro_run_refuses_a_bad_configuration_at_start_up(tmp_path, toml, wor
 
     path = tmp_path / "config.toml"
     path.write_text(toml)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+
+
+def test_a_config_file_that_is_not_utf8_is_refused_naming_the_line(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes("[board]\nid = 'mesa-peque\u00f1a'\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"config.toml is not UTF-8 text \(line 2 holds the byte 0xf1\)"):
+        load_config(path)
+
+
+def test_a_board_id_that_is_not_utf8_is_refused():
+    """A command line in a non-UTF-8 locale hands Python surrogates (``arbitro demo --board-id``)."""
+    with pytest.raises(ConfigError, match=r"board\.id: must be UTF-8 text"):
+        Config.from_dict({"board": {"id": "mesa\udcf1"}})
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (None, "mqtt.ca_certs: cannot read {path}: No such file or directory"),
+    ("not a certificate\n", "mqtt.ca_certs: {path} holds no CA certificate (PEM)"),
+])
+def test_a_missing_or_invalid_tls_ca_file_is_refused_naming_the_key(tmp_path, content, words):
+    path = tmp_path / "ca.pem"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(ConfigError) as refused:
+        Config.from_dict({"mqtt": {"tls": True, "ca_certs": str(path)}})
+    assert str(refused.value) == words.format(path=path)
+
+
+def test_a_client_certificate_that_cannot_be_used_is_refused_naming_the_keys(tmp_path):
+    cert, key = tmp_path / "client.crt", tmp_path / "client.key"
+    with pytest.raises(ConfigError, match=re.escape(f"mqtt.certfile: cannot read {cert}: No such file")):
+        Config.from_dict({"mqtt": {"tls": True, "certfile": str(cert), "keyfile": str(key)}})
+    cert.write_text("not a certificate\n")
+    key.write_text("not a key\n")
+    with pytest.raises(ConfigError, match=r"mqtt\.certfile / mqtt\.keyfile: .* are not a PEM certificate"):
+        Config.from_dict({"mqtt": {"tls": True, "certfile": str(cert), "keyfile": str(key)}})
+
+
+@pytest.mark.parametrize(("toml", "words"), [
+    ("[mqtt]\ntls = true\nca_certs = '/nonexistent/ca.pem'\n", "mqtt.ca_certs: cannot read /nonexistent/ca.pem"),
+    ('[board]\nid = "a\\u0000b"\n', "board.id: must not hold the control character U+0000"),
+])
+def test_arbitro_run_refuses_bad_mqtt_settings_in_one_line(tmp_path, toml, words):
+    import subprocess
+    import sys
+
+    path = tmp_path / "config.toml"
+    path.write_text(toml + "[sensors]\nurl = 'none'\n[inputs]\npin_factory = 'mock'\n")
     done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert "Traceback" not in done.stderr, done.stderr[-3000:]

@@ -27,7 +27,7 @@ GAMES = [("contigo", {}, 2, 3), ("jeocinco", {"fast": True}, 2, 2), ("scriptoriu
 
 def scripted(game: str, options: dict, players: int, seed: int) -> tuple[Record, list[str]]:
     """A whole seeded game with random moves: its record and each action's public text."""
-    match = Match(Record(game, get_game(game).options(options), players, seed))
+    match = Match(Record.seeded(game, get_game(game).options(options), players, seed))
     rng = random.Random(seed)
     while not match.state.is_terminal():
         if match.state.current_player == CHANCE:
@@ -40,10 +40,11 @@ def scripted(game: str, options: dict, players: int, seed: int) -> tuple[Record,
 class Board:
     """``arbitro run`` with no sensor board, a journal, and the test's broker."""
 
-    def __init__(self, tmp: Path, port: int, game: str, options: dict, players: int, seed: int) -> None:
+    def __init__(self, tmp: Path, port: int, game: str, options: dict, players: int, seed: int,
+                 journal: Path | None = None) -> None:
         self.id = f"k-{game}-{uuid.uuid4().hex[:6]}"
         self.base = f"arbitro/{self.id}"
-        self.journal = tmp / "journal.sqlite"
+        self.journal = journal or tmp / "journal.sqlite"
         self.config = tmp / "config.toml"
         self.config.write_text(f"""
 [board]
@@ -93,12 +94,12 @@ def test_sigkill_anywhere_loses_no_acknowledged_action(tmp_path, broker, game, o
     record, public = scripted(game, options, players, seed)
     n = len(record.actions)
     rng = random.Random(n)
-    kills = dict.fromkeys(rng.sample(range(n - 1), KILLS))  # after the last, a new game starts
+    kills = dict.fromkeys([*rng.sample(range(n - 1), KILLS - 1), n - 1])  # after the last: the end is shown again
     for i in kills:
         kills[i] = rng.choice(["sent", "event", "answered"])
     board = Board(tmp_path, broker.port, game, options, players, seed)
     answers = Listener(broker.port, [f"{board.base}/response/#"])
-    reference = Match(Record(record.game, record.options, record.num_players, record.seed))
+    reference = Match(Record(record.game, record.options, record.num_players, record.keys))
     try:
         board.start()
         acknowledged = 0

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import signal
 import subprocess
 import sys
+import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +27,11 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
             capture_output=True, text=True, timeout=240)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "game over after" in done.stdout
+        # issue 19.10: the log says things in words, never in Python
+        said = [line.split(" INFO arbitro: ", 1)[1] for line in done.stderr.splitlines() if " INFO arbitro: " in line]
+        assert "sensor link up" in said and any(line.startswith("game over (winners ") for line in said), said[:5]
+        assert not [line for line in said if any(python in line for python in ("True", "False", "['", "{'"))]
+        assert not [line for line in said if line.startswith("action action")]
         final = display.wait_for(lambda m: m[0] == "arbitro/demo/state" and json.loads(m[1])["over"])
         states = display.json_on("arbitro/demo/state")
         seqs = [s["seq"] for s in states]
@@ -64,3 +74,68 @@ def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):
     for board in boards:
         said = [payload for topic, payload, *_ in statuses.messages if topic == f"arbitro/{board}/status"]
         assert said == [b"online", b"offline"], (board, said)
+
+
+def processes_mentioning(path: Path) -> list[str]:
+    """The command lines of running processes that mention ``path``: a demo run with ``TMPDIR``
+    there keeps its private Mosquitto's configuration under it."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode() if proc.name.isdigit() else ""
+        except OSError:  # it ended meanwhile
+            continue
+        if str(path) in command:
+            found.append(command)
+    return found
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
+    """Issue 19.13: with its private broker and display, at full speed, not headless. Issue 19.11:
+    the mosquitto_sub command it prints works. Ctrl-C at the terminal (the whole process group),
+    or a SIGTERM to the demo, stops everything, the board saying offline first."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--pace", "0", "--seed", "3",
+         "--display", "127.0.0.1:0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp_path)},
+        start_new_session=True)
+    status = None
+    try:
+        lines: list[str] = []
+        while not lines or "stays on show" not in lines[-1]:
+            line = demo.stdout.readline()
+            assert line, f"the demo ended by itself: {lines[-3:]}"
+            lines.append(line)
+        port = int(next(line for line in lines if line.startswith("private Mosquitto on ")).rsplit(":", 1)[1])
+        watch = next(line for line in lines if "(watch it: " in line)
+        board = watch.split()[1]
+        assert any(line.startswith("Contigo: game over after ") for line in lines[-2:])
+
+        status = Listener(port, [f"arbitro/{board}/status", f"arbitro/{board}/state"])
+        status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"online" and m[2])
+        assert status.latest_state(f"arbitro/{board}")["over"]
+        hall = next(line for line in lines if line.startswith("live display: ")).split()[2]
+        with urllib.request.urlopen(hall, timeout=10) as page:
+            assert page.status == 200
+
+        command = shlex.split(watch.split("(watch it: ", 1)[1].rstrip().removesuffix(")"))
+        seen = subprocess.run([*command, "-C", "1", "-W", "10"], capture_output=True, text=True, timeout=30)
+        assert seen.returncode == 0 and seen.stdout.startswith(f"arbitro/{board}/"), seen
+
+        since = len(status.messages)
+        if stop == "ctrl-c":
+            os.killpg(demo.pid, signal.SIGINT)
+        else:
+            demo.send_signal(signal.SIGTERM)
+        out, err = demo.communicate(timeout=30)
+        assert demo.returncode == 0 and out.rstrip().endswith("stopped"), err[-3000:]
+        assert "Traceback" not in err and "reconnecting" not in err, err[-3000:]  # the broker went last
+        status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"offline", since=since)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.communicate()
+        if status is not None:
+            status.close()
+    assert processes_mentioning(tmp_path) == []

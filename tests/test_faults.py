@@ -1,10 +1,18 @@
 """Faults an operator meets: another game asked for while the sensor board is away, a journal from
-another board's game, a journal that cannot be read, a request delivered twice."""
+another board's game, a journal that cannot be read, a journal path that holds no journal, a
+request delivered twice."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import sqlite3
+import stat
+import subprocess
+import sys
+
+import pytest
 
 from controller.games import get_game
 from controller.games.record import Match, Record
@@ -45,7 +53,7 @@ def test_a_strip_opens_again_for_another_boards_led_count():
 def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(tmp_path, broker):
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
-    match = Match(Record("jeocinco", get_game("jeocinco").options({}), 2, 5))
+    match = Match(Record.seeded("jeocinco", get_game("jeocinco").options({}), 2, 5))
     match.resolve_chance()
     game_id = journal.start("t-contigo", match.record)
     journal.close()
@@ -65,9 +73,22 @@ def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(
         assert table.service.session.game.name == "contigo"
 
 
+def damaged_database(path) -> bytes:
+    """A real SQLite file (the header, a table) whose pages are then overwritten: what a card
+    that lost power mid-write may hold. Returns its bytes."""
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE games (x)")
+        db.executemany("INSERT INTO games VALUES (?)", [("x" * 500,)] * 200)
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[5000:9000] = b"\xff" * 4000
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
 def test_a_journal_that_cannot_be_read_is_moved_aside_and_a_fresh_one_started(tmp_path, broker):
     path = tmp_path / "journal.sqlite"
-    path.write_bytes(b"this is not a database" * 100)
+    content = damaged_database(path)
     listener = Listener(broker.port, ["arbitro/t-contigo/events"])
     try:
         with Table("contigo", seed=2, journal=str(path), mqtt_port=broker.port) as table:
@@ -76,8 +97,74 @@ def test_a_journal_that_cannot_be_read_is_moved_aside_and_a_fresh_one_started(tm
             assert "could not be read" in warning["message"] and "journal.sqlite.corrupt-1" in warning["message"]
     finally:
         listener.close()
-    assert (tmp_path / "journal.sqlite.corrupt-1").read_bytes().startswith(b"this is not a database")
+    assert (tmp_path / "journal.sqlite.corrupt-1").read_bytes() == content
     assert Journal(path).games()[0]["actions"] == 1
+
+
+def test_an_empty_file_becomes_the_journal(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    path.touch()
+    with Table("contigo", seed=2, journal=str(path)) as table:
+        table.play(random.Random(1).choice(table.state.legal_actions()))
+    assert Journal(path).games()[0]["actions"] == 1 and not list(tmp_path.glob("*.corrupt-*"))
+
+
+def not_a_journal(kind: str, tmp_path, config):
+    """Something ``journal.path`` may name by mistake, made in ``tmp_path``: its path."""
+    path = tmp_path / kind
+    if kind == "char-device":  # a node of the null device, like /dev/null (which is never touched)
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+        (path / "keep.txt").write_text("mine")
+    elif kind == "config-file":
+        return config
+    elif kind == "text-file":
+        path.write_text("notes of the organiser\n" * 20)
+    elif kind == "other-database":
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE players (name TEXT)")
+            db.execute("INSERT INTO players VALUES ('Ana')")
+        db.close()
+    return path
+
+
+def what_is_at(path) -> tuple:
+    info = os.lstat(path)
+    content = path.read_bytes() if stat.S_ISREG(info.st_mode) else sorted(os.listdir(path)) \
+        if stat.S_ISDIR(info.st_mode) else None
+    return stat.S_IFMT(info.st_mode), info.st_rdev, info.st_ino, content
+
+
+@pytest.mark.parametrize("kind", ["char-device", "fifo", "directory", "config-file", "text-file", "other-database"])
+def test_a_journal_path_that_holds_no_journal_is_a_one_line_error_and_is_left_as_it_is(tmp_path, kind):
+    config = tmp_path / "config.toml"
+    path = not_a_journal(kind, tmp_path, config)
+    config.write_text(f"""
+[board]
+id = "paths"
+[sensors]
+url = "none"
+[inputs]
+enabled = false
+[mqtt]
+enabled = false
+[journal]
+path = "{path}"
+""")
+    before = what_is_at(path)
+    try:
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                              capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"arbitro run took {kind} for a journal and kept running")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"arbitro run: journal.path: cannot use {path} as the journal: "), done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert what_is_at(path) == before  # not renamed, not replaced, not written
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({path.name, config.name}), "nothing else was made"
 
 
 def test_a_request_repeated_with_its_id_runs_once_also_after_a_restart(tmp_path, broker):
@@ -101,3 +188,26 @@ def test_a_request_repeated_with_its_id_runs_once_also_after_a_restart(tmp_path,
         op.close()
     chances = [e for e in op.json_on("arbitro/t-contigo/events") if e["type"] == "chance"]
     assert len(chances) == 1
+
+
+def test_a_request_id_names_a_request_of_one_game_only(tmp_path, broker):
+    path, base = str(tmp_path / "journal.sqlite"), "arbitro/t-contigo"
+    op = Listener(broker.port, [f"{base}/events"])
+    try:
+        with Table("contigo", seed=6, journal=path, mqtt_port=broker.port) as table:
+            assert op.request(base, "roll", {"id": "r1"})["ok"] and table.moves == 1
+            started = op.request(base, "new_game", {"id": "n1"})
+            assert started["ok"] and op.request(base, "new_game", {"id": "n1"}) == started  # no second new game
+            assert table.moves == 0
+            again = op.request(base, "roll", {"id": "r1"})  # the id of the last game: a request of this one
+            assert again["ok"] and table.moves == 1
+        with Table("contigo", seed=6, journal=path, mqtt_port=broker.port) as table:
+            # The same game goes on after the restart: its answers hold, its requests run once.
+            assert op.request(base, "new_game", {"id": "n1"}) == started
+            assert op.request(base, "roll", {"id": "r1"}) == again and table.moves == 1
+            assert op.request(base, "new_game", {"id": "n2"})["ok"] and table.moves == 0
+            assert op.request(base, "roll", {"id": "r1"})["ok"] and table.moves == 1
+    finally:
+        op.close()
+    assert [e["type"] for e in op.json_on(f"{base}/events")].count("new_game") == 2
+    assert [g["actions"] for g in Journal(path).games()] == [1, 1, 1]

@@ -57,7 +57,7 @@ SERPIENTES_BEFORE_RUN = [*SERPIENTES_BEFORE_STEP, *(
 
 def resume_at(path, game: str, options: dict, players: int, seed: int, actions: list[str]) -> None:
     journal = Journal(path)
-    record = Record(game, get_game(game).options(options), players, seed, actions)
+    record = Record.seeded(game, get_game(game).options(options), players, seed, actions)
     Match(record)  # every action legal
     journal.start(f"t-{game}", record)
     journal.close()
@@ -65,8 +65,10 @@ def resume_at(path, game: str, options: dict, players: int, seed: int, actions: 
 
 def test_a_bridge_left_standing_after_a_dispute_roll_is_set_up_never_taken_back(tmp_path):
     path = str(tmp_path / "journal.sqlite")
-    resume_at(path, "jeocinco", {}, 2, 1, JEOCINCO_BEFORE_DISPUTE)
-    with Table("jeocinco", seed=1, journal=path) as table:
+    # seed 9: the challenger wins the dispute rolls, so the challenged bridge's support is lost
+    own_turn = {"own_turn_bridges": True}  # the game was recorded with bridges laid in one's own turn only
+    resume_at(path, "jeocinco", own_turn, 2, 9, JEOCINCO_BEFORE_DISPUTE)
+    with Table("jeocinco", options=own_turn, seed=9, journal=path) as table:
         table.play(table.state.action_from_text("dispute D4N-D4E"))  # the challenge: no trace on the board
         for n in (220, 221):  # both dice, pressed; the loser's bridge must come off the board
             table.hands.press("roll")

@@ -1,5 +1,7 @@
 """The journal: a power cut mid-game loses nothing; the game resumes where it was, the dice come out
-as they would have, and finished games export as records that ``arbitro replay`` re-referees."""
+as they would have, a finished game (a resignation too) is shown as it ended, the table settings
+``configure`` changed hold, and finished games export as records that ``arbitro replay``
+re-referees."""
 
 from __future__ import annotations
 
@@ -8,10 +10,14 @@ import random
 import subprocess
 import sys
 
-from controller.games import CHANCE
+from controller.games import CHANCE, TERMINAL
 from controller.games.record import Match, Record
 from controller.journal import Journal
+from hardware.inputs import ButtonEvent
+from tests.support.mqttc import Listener
 from tests.support.table import Table
+
+BASE = "arbitro/t-contigo"
 
 
 def play(table: Table, rng: random.Random, n: int) -> None:
@@ -30,13 +36,13 @@ def test_a_power_cut_mid_game_resumes_where_it_was_with_the_same_dice(tmp_path):
     with Table("contigo", seed=99, journal=path) as table:
         assert table.state.to_text() == before
         assert table.service.session.match.record.actions == record.actions
-        assert table.service.session.match.record.seed == 7
+        assert table.service.session.match.record.keys == record.keys
         table.idle()
         assert table.verdict.kind in ("in_sync", "applied")
         play(table, rng, 6)
         after = table.service.session.match.record.actions
     # The same seed and actions, uninterrupted, give the same game: chance drew the same outcomes.
-    replay = Match(Record("contigo", record.options, record.num_players, 7, after[: len(record.actions)]))
+    replay = Match(Record.seeded("contigo", record.options, record.num_players, 7, after[: len(record.actions)]))
     for text in after[len(record.actions):]:
         if replay.state.current_player == CHANCE:
             replay.resolve_chance()
@@ -58,11 +64,14 @@ def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
         done = list(table.service.session.match.record.actions)
         game_id = table.service.kept.game_id
     journal = Journal(path)
-    journal.sync(game_id, done[:-1])  # the last write never reached the disk
+    stored = journal.record(game_id)
+    stored.actions.pop()
+    journal.sync(game_id, stored)  # the last write never reached the disk
     journal.close()
     with Table("contigo", seed=2, journal=path) as table:
         # The table starts from the journal's position, but the board still shows the move made.
-        board = Match(Record("contigo", table.service.session.match.record.options, 2, 2, done)).state.physical_view()
+        options = table.service.session.match.record.options
+        board = Match(Record.seeded("contigo", options, 2, 2, done)).state.physical_view()
         table.hands.set_channels({c: v for c, v in board.items() if table.state.physical_view()[c] != v})
         table.wait(lambda s: len(s.match.record.actions) == len(done), f"the referee to take {text} again")
         assert table.service.session.match.record.actions == done
@@ -107,3 +116,67 @@ def test_finished_games_export_as_records_that_replay_re_referees(tmp_path):
     done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "bad.json")],
                           capture_output=True, text=True)
     assert done.returncode == 1 and "action 4" in done.stderr
+
+
+def test_a_finished_game_is_shown_after_a_restart_until_a_new_game_starts(tmp_path):
+    path = str(tmp_path / "journal.sqlite")
+    rng = random.Random(1)
+    with Table("contigo", seed=1, journal=path) as table:
+        while not table.state.is_terminal():
+            play(table, rng, 1)
+        table.idle()
+        final, winners = table.state.to_text(), table.state.winners()
+        ended = table.frame()
+    with Table("contigo", seed=1, journal=path) as table:  # the power went, and came back
+        assert table.state.to_text() == final
+        shown = table.service.read(lambda s: (s.over, s.public_state()["winners"], s.scene().player))
+        assert shown == (True, winners, TERMINAL)
+        table.wait(lambda s: table.service.strip.last == ended, "the LEDs to show the end again")
+        table.service.post(ButtonEvent("undo", held=True))  # hold undo: a new game
+        table.wait(lambda s: not s.over and s.serial == 2, "a new game")
+        assert table.moves == 0
+    with Table("contigo", seed=1, journal=path) as table:  # and the new game is the one resumed
+        assert table.service.read(lambda s: not s.over) and table.moves == 0
+    assert [(g["finished"], g["result"] and g["result"]["winners"]) for g in Journal(path).games()] == \
+        [(True, winners), (False, None)]
+
+
+def test_configure_and_resign_outlive_a_restart_and_undo_takes_the_resignation_back(tmp_path, broker):
+    path = str(tmp_path / "journal.sqlite")
+    op = Listener(broker.port, [f"{BASE}/events"])
+    try:
+        with Table("contigo", seed=3, journal=path, mqtt_port=broker.port) as table:
+            play(table, random.Random(3), 3)
+            settings = {"allow_takeback": False, "chance": "auto"}
+            assert op.request(BASE, "configure", {"id": "c1", **settings}) == \
+                {"id": "c1", "command": "configure", "ok": True, "result": settings}
+            resigned = op.request(BASE, "resign", {"id": "s1", "player": 1})
+            assert resigned["ok"]
+            moves = table.moves
+        with Table("contigo", seed=3, journal=path, mqtt_port=broker.port) as table:  # the file says otherwise
+            kept = table.service.read(lambda s: (s.board.allow_takeback, s.referee.allow_takeback, s.board.chance))
+            assert kept == (False, False, "auto")
+            assert table.service.read(lambda s: (s.over, s.resigned, s.winners())) == (True, 1, [0])
+            assert op.request(BASE, "resign", {"id": "s1", "player": 1}) == resigned  # answered, not run again
+            assert op.request(BASE, "undo", {"id": "u1"})["result"] == {"undone": "resign"}
+            assert table.service.read(lambda s: (s.over, s.resigned)) == (False, None) and table.moves == moves
+        with Table("contigo", seed=3, journal=path, mqtt_port=broker.port) as table:
+            assert table.service.read(lambda s: (s.over, s.resigned)) == (False, None) and table.moves == moves
+    finally:
+        op.close()
+    (game,) = Journal(path).games()
+    assert not game["finished"] and game["actions"] == moves
+
+
+def test_a_setting_the_configuration_file_changes_since_is_the_files_again(tmp_path, broker):
+    path = str(tmp_path / "journal.sqlite")
+    op = Listener(broker.port, [f"{BASE}/events"])
+    try:
+        with Table("contigo", seed=3, journal=path, mqtt_port=broker.port):
+            assert op.request(BASE, "configure", {"id": "c1", "allow_takeback": False})["ok"]
+        with Table("contigo", seed=3, journal=path, allow_takeback=False) as table:  # the file now agrees
+            assert table.service.read(lambda s: s.board.allow_takeback) is False
+        with Table("contigo", seed=3, journal=path, allow_takeback=True) as table:  # and then says true
+            assert table.service.read(lambda s: s.board.allow_takeback) is True
+    finally:
+        op.close()

@@ -56,5 +56,5 @@ def test_a_sensor_board_that_does_not_match_the_layout_stops_the_service():
             assert not service.running(), "the service kept running with a sensor board that does not fit"
         finally:
             service.stop()
-    assert service.fatal == ("the sensor board reports channels [('presence', 36), ('count', 28)], "
-                             "the layout expects [('piece', 36), ('count', 28)]")
+    assert service.fatal == ("the sensor board reports 36 presence and 28 count channels, "
+                             "the layout expects 36 piece and 28 count channels")

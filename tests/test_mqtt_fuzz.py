@@ -32,8 +32,8 @@ def snapshot(service: Service) -> tuple:
         public = service.public_state()
         del public["seq"]
         s = service.session
-        return (s.game.name, s.match.state.to_text(), tuple(s.match.record.actions), s.match.record.seed, s.resigned,
-                service.config.board.allow_takeback, service.config.board.chance, s.layout.game,
+        return (s.game.name, s.match.state.to_text(), tuple(s.match.record.actions), tuple(s.match.record.keys),
+                s.resigned, service.config.board.allow_takeback, service.config.board.chance, s.layout.game,
                 json.dumps(public, sort_keys=True))
     return service.call(read)
 

@@ -46,7 +46,7 @@ path = "{tmp_path / 'journal.sqlite'}"
             service.kill()
         output = service.stdout.read()
         display.close()
-    assert "new game: Scriptorium" in output and "chance outcome" in output
+    assert "new game: Scriptorium" in output and f"INFO arbitro: chance {answer['result']['outcome']}" in output
     listing = subprocess.run([sys.executable, "-m", "controller.cli", "journal", str(tmp_path / "journal.sqlite")],
                              capture_output=True, text=True, check=True).stdout
     assert "run1" in listing and "in play" in listing

@@ -3,6 +3,7 @@ verdicts, events and states out."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from controller.config import BoardConfig
 from controller.games import CHANCE, registry
-from controller.games.record import Match, Record
+from controller.games.record import ChanceKey, Match, Record
 from controller.session import Session
 from firmware_bridge.protocol import Hello
 from hardware.layout import Layout, load_layout, reference_layout
@@ -40,6 +41,7 @@ class TwinGame(ToyGame):
 
 
 GAME = TwinGame()
+FRESH = bytes(range(32))  # the sessions' fresh secret
 
 
 def session_for(game: str, seed: int = 1, **board: Any) -> Session:
@@ -49,7 +51,7 @@ def session_for(game: str, seed: int = 1, **board: Any) -> Session:
 
     layout_for = made if game in ("twin", "toy") else load_layout
     s = Session(BoardConfig(id="b", game=game, seed=seed, **board), layout_for(game), layout_for=layout_for,
-                fresh_seed=lambda: 7)
+                fresh_secret=lambda: FRESH)
     s.new_game(game, board.get("options"), board.get("num_players", 0), seed)
     s.snapshot(board_values(s, s.state.physical_view()))
     assert s.judge().kind == "in_sync"
@@ -178,14 +180,14 @@ def test_a_new_game_is_set_up_not_flagged_and_the_seed_stays_secret():
     s.judge()
     assert s.request("new_game", {"seed": 4}) == (True, {"game": "contigo", "seed": 4})
     assert s.request("new_game", {}) == (True, {"game": "contigo"})
-    assert s.match.record.seed == 7  # from fresh_seed, and told to nobody
+    assert s.match.record.keys == [ChanceKey.of(FRESH)]  # from fresh_secret, and told to nobody
     verdict = s.judge()
     assert verdict.kind == "setup" and verdict.message.startswith("set up the board")
-    assert "seed" not in s.public_state() and s.serial == 3
+    assert "seed" not in s.public_state() and FRESH.hex() not in json.dumps(s.public_state()) and s.serial == 3
 
 
 def test_a_replayed_session_makes_the_same_game():
-    record = Record("serpientes", {}, 3, 11)
+    record = Record.seeded("serpientes", {}, 3, 11)
     match = Match(record)
     s = session_for("serpientes", seed=11, num_players=3)
     rng = random.Random(4)

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import argparse
 import os
+import ssl
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from controller.display.server import DisplayConfig
 
 
-def host_port(text: str, default_port: int) -> tuple[str, int]:
+def host_port(option: str, text: str, default_port: int, *, any_port: bool = True) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``HOST`` alone: ``default_port``); port 0 (any free one) only when
+    ``any_port``, as for an address to listen on. An ``ArgumentTypeError`` names ``option``."""
     host, sep, port = text.rpartition(":")
     if not sep:
-        return text, default_port
-    try:
-        return host or "127.0.0.1", int(port)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected HOST:PORT") from exc
+        host, port = text, str(default_port)
+    low = 0 if any_port else 1
+    if not port.isdigit() or not low <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{option} {text}: expected HOST:PORT, the port from {low} to 65535")
+    return host or "127.0.0.1", int(port)
+
+
+def bind_error(exc: OSError) -> str:
+    """Why an address cannot be listened on, in the system's words (asyncio's own are wordier)."""
+    return os.strerror(exc.errno) if exc.errno and exc.errno > 0 else (exc.strerror or str(exc))
 
 
 def board_delay(text: str) -> tuple[str, float]:
@@ -45,13 +53,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a page may leave what it was sent unread before it is dropped")
 
 
+def check_ca_file(path: str, option: str) -> None:
+    """Load ``path`` as paho will (a CA bundle, PEM), so a wrong one is one line at start-up."""
+    try:
+        ssl.create_default_context(cafile=path)
+    except ssl.SSLError as exc:
+        raise argparse.ArgumentTypeError(f"{option} {path}: holds no CA certificate (PEM)") from exc
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{option} {path}: {exc.strerror}") from exc
+
+
 def config_from(args: argparse.Namespace) -> DisplayConfig:
+    """The display's configuration; an ``ArgumentTypeError`` names the option that does not fit."""
+    from controller.config import ConfigError, check_topic_name
     from controller.display.server import DisplayConfig
 
-    broker_host, broker_port = host_port(args.broker, 1883)
-    host, port = host_port(args.listen, 8080)
+    broker_host, broker_port = host_port("--broker", args.broker, 1883, any_port=False)
+    host, port = host_port("--listen", args.listen, 8080)
     if args.delay < 0:
         raise argparse.ArgumentTypeError("--delay must not be negative")
+    if args.tls_ca:
+        check_ca_file(args.tls_ca, "--tls-ca")
+    try:
+        check_topic_name("--base-topic", args.base_topic, 256)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
     if args.max_pages < 1 or not args.stuck_after > 0:
         raise argparse.ArgumentTypeError("--max-pages must be at least 1 and --stuck-after more than 0")
     return DisplayConfig(broker_host=broker_host, broker_port=broker_port, username=args.username,

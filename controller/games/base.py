@@ -19,8 +19,8 @@ A game is a factory of immutable states (OpenSpiel's shape, python-chess's manne
   states that legal actions lead to.
 
 Engines are pure: no I/O, no clock, no global random. All randomness is a chance node, resolved by
-whoever drives the game (a seeded ``random.Random`` in :mod:`controller.games.record`, or the value
-a player enters for a physical die), so every game replays exactly from its seed and actions.
+whoever drives the game (the game's secret through :mod:`controller.games.chance`, or the value a
+player enters for a physical die), so every game replays exactly from its secret and actions.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Literal, TypedDict, TypeGuard, TypeVar, get_args
+from typing import Any, ClassVar, Final, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -51,25 +51,77 @@ ANNOUNCEMENTS: Final[tuple[AnnouncementType, ...]] = get_args(AnnouncementType)
 """The kinds of things ``State.announcements`` may report (each becomes an MQTT event type)."""
 
 
+@dataclass(frozen=True)
+class Message:
+    """Something said to players, as a stable ``code`` with its ``params``: a refusal, an
+    announcement. Each param is already in the game's own notation (``g8``, ``C3N``, ``n-a``, a
+    player's name), never an internal index. :attr:`text` is the English sentence, rendered from
+    the code's template; a translation renders its own template of the same code."""
+
+    code: str
+    """``<game>.<what>`` (``jeocinco.slot_taken``) or ``game.<what>`` for what every game says."""
+    template: str
+    """The English sentence with ``{param}`` fields: what translations are keyed on."""
+    params: Mapping[str, str]
+
+    @property
+    def text(self) -> str:
+        return self.template.format_map(self.params)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A kind of :class:`Message`, declared once per game (a table of them is the game's
+    vocabulary): ``SLOT_TAKEN = Phrase("jeocinco.slot_taken", "{slot} is taken")``, then
+    ``SLOT_TAKEN(slot="C3N-C3E")`` is the message."""
+
+    code: str
+    template: str
+
+    def __call__(self, **params: object) -> Message:
+        return Message(self.code, self.template, {k: str(v) for k, v in params.items()})
+
+
+GAME_OVER: Final = Phrase("game.over", "the game is over")
+NOT_AN_ACTION: Final = Phrase("game.not_an_action", "{action} is not an action of {game}")
+NOT_LEGAL_NOW: Final = Phrase("game.not_legal_now", "{action} is not a legal move now")
+
+
 class Announcement(TypedDict):
-    """Something a move made happen that players and displays want announced."""
+    """Something a move made happen that players and displays want announced: ``text`` in English,
+    and the same as a stable ``code`` with its ``params`` (:class:`Message`), for a display to say
+    in its own language."""
 
     type: AnnouncementType
     player: int | None
     text: str
+    code: NotRequired[str]
+    params: NotRequired[dict[str, str]]
+
+
+def announcement(kind: AnnouncementType, player: int | None, message: Message) -> Announcement:
+    """An :class:`Announcement` of ``message`` (its text, code and params)."""
+    return {"type": kind, "player": player, "text": message.text, "code": message.code,
+            "params": dict(message.params)}
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow in this state.
 
-    ``action`` is the action's text (or repr when it has none), ``reason`` says in a player's words
-    which rule it breaks.
+    ``action`` is the action's text (or repr when it has none); ``refusal`` says which rule it
+    breaks, as a :class:`Message` (a plain ``reason`` text is taken as a message without a code of
+    its own); ``reason`` is its English text.
     """
 
-    def __init__(self, action: object, reason: str) -> None:
+    def __init__(self, action: object, reason: str | Message) -> None:
         self.action = action if isinstance(action, str) else repr(action)
-        self.reason = reason
-        super().__init__(f"illegal action {self.action}: {reason}")
+        self.refusal = reason if isinstance(reason, Message) else Message("game.refused", "{reason}",
+                                                                           {"reason": reason})
+        self.reason = self.refusal.text
+        super().__init__(f"illegal action {self.action}: {self.reason}")
 
 
 class BadPosition(ValueError):
@@ -250,9 +302,37 @@ class State(ABC):
         """At a chance node, each outcome with its probability (they sum to 1)."""
         return []
 
-    @abstractmethod
+    def player_of(self, action: Action) -> int:
+        """The player who takes the legal ``action``: ``current_player``, except where a game lets
+        another player act at the same decision (a Jeocinco bridge laid in another's turn)."""
+        return self.current_player
+
+    def own_actions(self) -> list[Action]:
+        """The legal actions the player to act takes himself: what a seat is offered (another
+        player's action legal at the same decision, a Jeocinco bridge out of turn, is his to offer)."""
+        me = self.current_player
+        return [a for a in self.legal_actions() if self.player_of(a) == me]
+
     def apply(self, action: Action) -> State:
-        """The state after ``action``; raises :class:`IllegalAction` if it is not legal."""
+        """The state after ``action``; raises :class:`IllegalAction`, saying why
+        (:meth:`why_illegal`), if it is not one of :meth:`legal_actions`."""
+        legal = find_action(action, self.legal_actions())
+        if legal is None:
+            raise IllegalAction(self.safe_action_text(action), self.why_illegal(action))
+        return self.apply_legal(legal)
+
+    def apply_legal(self, action: Action) -> State:
+        """The state after ``action``, which must be one of :meth:`legal_actions` (unchecked: the
+        fast path of a search or a referee that took it from that list). Engines write this and
+        :meth:`why_illegal`; :meth:`apply` checks, then calls it."""
+        raise NotImplementedError(f"{type(self).__name__} applies actions in apply()")
+
+    def why_illegal(self, action: object) -> Message:
+        """Why ``action`` is not legal here, in the rules' words (called only for an action that is
+        not one of :meth:`legal_actions`). Engines say more than this default."""
+        if self.is_terminal():
+            return GAME_OVER()
+        return NOT_LEGAL_NOW(action=self.safe_action_text(action))
 
     def is_terminal(self) -> bool:
         return self.current_player == TERMINAL

@@ -36,6 +36,13 @@ def piece_words(code: int) -> str:
     return f"player {player + 1}'s {'double' if double else 'single'} piece"
 
 
+def value_words(kind: str, value: int) -> str:
+    """What a ``count`` or ``piece`` channel's value means on the board: ``2 beads``, ``no piece``."""
+    if kind == "count":
+        return f"{value} bead{'' if value == 1 else 's'}"
+    return piece_words(value) if value else "no piece"
+
+
 class Calibration:
     """See the module docstring; ``run()`` returns the layout with its new ``calibration``."""
 
@@ -105,5 +112,6 @@ class Calibration:
             if lb - la < self.min_gap:
                 raise LayoutError(f"{kind} {a} and {b} read too alike on {channel} ({la:+d}, {lb:+d}): "
                                   f"stronger or stacked magnets, or a closer sensor, are needed")
-        self.console.say(f"{kind}: levels on {channel}: {levels}")
+        said = ", ".join(f"{value_words(kind, int(value))} {level:+d}" for value, level in levels.items())
+        self.console.say(f"{kind} levels on {channel} (each reading less the empty one): {said}")
         return {"channel": channel, "levels": levels}

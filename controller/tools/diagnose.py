@@ -22,6 +22,7 @@ from typing import Any
 
 from controller.tools.board import BoardLink
 from controller.tools.console import Console, Prompt
+from controller.words import channel_blocks, listing
 from hardware.layout import Layout, LayoutError
 from hardware.leds import OFF, LedStrip
 
@@ -89,7 +90,7 @@ class Diagnosis:
         hello = self.board.hello
         assert hello is not None, "start the board link first"
         self.report.firmware = hello.firmware
-        self.console.say(f"sensor board: {hello.board_kind}, {hello.firmware}, channels {list(hello.blocks)}")
+        self.console.say(f"sensor board: {hello.board_kind}, {hello.firmware}, {channel_blocks(hello.blocks)}")
         try:
             self.layout.check_firmware(hello)
         except LayoutError as exc:
@@ -142,7 +143,7 @@ class Diagnosis:
         self.console.say(Prompt("LEDs: now each game element's LEDs, with its name.", "look"))
         for name, leds in self.layout.leds_of.items():
             if leds:
-                self.console.say(f"  {name}: LEDs {leds}")
+                self.console.say(f"  {name}: LED{'s' if len(leds) > 1 else ''} {listing([str(i) for i in leds])}")
                 self._show(leds)
         self._show([])
         answer = self.console.ask("Did every LED light, and under the element named? [y/n]").lower()

@@ -19,6 +19,7 @@ from pathlib import Path
 import serial
 
 from controller.tools.board import BoardError, BoardLink
+from controller.words import channel_blocks
 from firmware_bridge.boardconfig import write_firmware
 from firmware_bridge.protocol import Stop, encode
 from hardware.layout import Layout, LayoutError
@@ -80,5 +81,5 @@ def flash(layout: Layout, port: str, *, source: str = "", mpremote: Sequence[str
         layout.check_firmware(hello)
     except LayoutError as exc:
         raise FlashError(f"flashed, but the board disagrees with the layout: {exc}") from exc
-    say(f"ok: {hello.board_kind} says HELLO with {list(hello.blocks)}, {hello.firmware}")
+    say(f"ok: {hello.board_kind} says HELLO with {channel_blocks(hello.blocks)}, {hello.firmware}")
     return hello.firmware

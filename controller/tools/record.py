@@ -16,6 +16,7 @@ from typing import Any
 from controller.games import ChannelKind, Game
 from controller.tools.board import BoardLink
 from controller.tools.console import Console, Prompt
+from controller.words import listing
 from hardware.layout import MCU_KINDS, Layout, LayoutError
 from hardware.leds import OFF, LedStrip
 
@@ -60,7 +61,9 @@ class Recorder:
         rest = self.board.sync()
         stuck = {s for s, v in enumerate(rest) if v}
         if stuck:
-            self.console.say(f"sensors {sorted(stuck)[:20]} read something on an empty board: left out (stuck?)")
+            shown = [str(s) for s in sorted(stuck)[:20]] + ([f"{len(stuck) - 20} more"] if len(stuck) > 20 else [])
+            self.console.say(f"sensor{'s' if len(stuck) > 1 else ''} {listing(shown)} read something on an "
+                             "empty board: left out (stuck?)")
         sensor_of: dict[str, int] = {}
         elements = self.elements()
         for n, c in enumerate(elements, 1):

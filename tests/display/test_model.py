@@ -91,7 +91,7 @@ def test_events_in_words_use_the_names_and_keep_choices_private():
 @pytest.mark.parametrize("game", game_names())
 def test_every_game_is_drawn_with_its_targets_and_violations_marked(game):
     g = get_game(game)
-    match = Match(Record(game, g.options({}), g.players(None), 3))
+    match = Match(Record.seeded(game, g.options({}), g.players(None), 3))
     while match.state.current_player < 0:
         match.resolve_chance()
     channels = [c.name for c in g.channels(match.record.options, match.record.num_players)]

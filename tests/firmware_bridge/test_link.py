@@ -446,3 +446,28 @@ def test_unanswered_requests_repeat_with_backoff_and_nothing_is_up_meanwhile(
         assert gap > delay - 0.05, snap_gaps
     assert snap_gaps[0] < 0.35, snap_gaps  # the HELLO restarted the backoff (else 0.4)
     assert link.stats["retries"] >= 6
+
+
+# -- issue 18.10: silence is not "up" -------------------------------------------------------------
+
+
+def test_a_silent_board_is_down_within_the_heartbeat_timeout_and_up_again_when_it_speaks(
+    pty_pair, events: queue.Queue, links: list
+) -> None:
+    """The port stays open (reconnecting comes much later); the snapshot that ends the silence
+    brings the link up again, on the same connection."""
+    fd, path = pty_pair
+    mcu = FakeMcu(fd)
+    link = HostLink(path, events.put, heartbeat_timeout=0.3, reconnect_after=30.0)
+    links.append(link)
+    link.start()
+    mcu.handshake(events)
+    quiet_since = time.monotonic()
+    down = wait_for(events, LinkDown, timeout=0.3 + 0.7)
+    assert time.monotonic() - quiet_since < 0.3 + 0.7 and not link.connected
+    assert "no frame for" in down.reason  # type: ignore[attr-defined]
+    mcu.expect(P.RequestSnapshot)
+    mcu.send(*P.split_snapshot([0, 1] + [0] * 8, 0))
+    wait_for(events, LinkUp)
+    assert wait_for(events, Snapshot).values[1] == 1  # type: ignore[attr-defined]
+    assert link.connected and link.stats["connects"] == 1 and link.stats["missed_heartbeats"] == 1

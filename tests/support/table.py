@@ -18,14 +18,17 @@ from hardware.layout import load_layout
 class Table:
     def __init__(self, game: str, *, options: dict[str, Any] | None = None, players: int | None = None,
                  seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0,
-                 allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None) -> None:
-        """``moved``: channels that read otherwise than the game says when the table is switched on."""
+                 allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None,
+                 leds: str = "sim") -> None:
+        """``moved``: channels that read otherwise than the game says when the table is switched on;
+        ``leds``: the strip's back end (``"sim-wire"`` takes a real strip's wire time)."""
         g = get_game(game)
         self.config = Config.from_dict({
             "board": {"id": f"t-{game}", "game": game, "seed": seed, "num_players": g.players(players),
                       "options": options or {}, "allow_takeback": allow_takeback},
             "sensors": {"debounce_ms": debounce_ms},
             "inputs": {"pin_factory": "mock"},
+            "leds": {"backend": leds},
             "mqtt": {"enabled": mqtt_port is not None, "port": mqtt_port or 1883},
             "journal": {"path": journal},
         })
@@ -144,11 +147,14 @@ class Table:
 
 
 def expected_targets(game, state: State) -> set[str]:
-    """Independently of the referee: every channel a legal action puts something on (rings aside)."""
+    """Independently of the referee: every channel a legal action of the acting player puts
+    something on (rings aside)."""
     before = state.physical_view()
     kinds = {c.name: c.kind for c in game.channels(state.options, state.num_players)}
     out = set()
     for action in state.legal_actions():
+        if state.player_of(action) != state.current_player:
+            continue
         after = state.apply(action).physical_view()
         for c, v in after.items():
             if v == before[c]:

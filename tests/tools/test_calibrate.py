@@ -46,6 +46,10 @@ def test_calibrated_firmware_reads_every_sensor_right() -> None:
     assert cal["count"]["channel"] == "pit:nw" and cal["piece"]["channel"] == "sq:a1"  # the first ones
     assert cal["zero"]["pit:s-c"] - zero(layout.sensor_of["pit:s-c"]) in range(-256, 257)
     assert any("put 3 beads in pit:nw" in line for line in builder.said)
+    levels = {line.split(" (")[0]: line.split(": ", 1)[1] for line in builder.said if " levels on " in line}
+    assert levels.keys() == {"count levels on pit:nw", "piece levels on sq:a1"}, builder.said
+    assert levels["count levels on pit:nw"].startswith("0 beads +0, 1 bead +")
+    assert levels["piece levels on sq:a1"].startswith("no piece +0, player 1's single piece +")
     assert calibrated.board_config()["CONFIG_ID"] != layout.board_config()["CONFIG_ID"]
     assert Layout.from_dict(calibrated.to_dict()).calibration == cal  # stored with the layout
 

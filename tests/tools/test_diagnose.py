@@ -52,6 +52,9 @@ def test_diagnosis_names_stuck_and_silent_channels_and_missing_inputs() -> None:
     assert report.inputs_missing == ["button undo"]
     assert report.leds_ok is True and not report.ok
     assert "  pos:inner:0 = 1" in builder.said  # live, by name
+    element = next(c for c, leds in layout.leds_of.items() if len(leds) > 1)
+    leds = layout.leds_of[element]
+    assert f"  {element}: LEDs {', '.join(map(str, leds[:-1]))} and {leds[-1]}" in builder.said
     assert builder.said[-1].startswith("diagnosis: stuck: pos:inner:3=1; silent: pos:inner:3, pos:outer:7")
     lit = [[i for i in range(strip.n) if f[3 * i: 3 * i + 3] != b"\0\0\0"] for f in strip.pixels.transmitted]
     assert lit[: strip.n] == [[i] for i in range(strip.n)]  # one by one
@@ -74,4 +77,5 @@ def test_cli_diagnose_refuses_a_board_flashed_for_another_layout(capsys) -> None
     out = capsys.readouterr().out
     assert code == 1
     assert "the sensor board says it is 'something-else'" in out
+    assert "sensor board: something-else, " in out and ", 36 piece and 28 count channels\n" in out
     assert "silent: pit:e-1, pit:e-2" in out and "sq:f6" in out  # nobody touched anything

@@ -74,7 +74,7 @@ def test_cli_flash_and_its_mpremote_command(tmp_path: Path, capsys: pytest.Captu
         "mpremote", "connect", "/dev/ttyACM0", "fs", "cp", "a.py", ":", "+", "reset"]
     with SimPico(tmp_path / "flash") as pico:
         assert main(["firmware", "flash", "--layout", str(layout_file), "--url", pico.url]) == 0
-    assert "ok: contigo-ref-1 says HELLO" in capsys.readouterr().out
+    assert "ok: contigo-ref-1 says HELLO with 36 piece and 28 count channels" in capsys.readouterr().out
     assert main(["firmware", "flash", "--layout", str(layout_file), "--url", str(tmp_path / "nothing"),
                  "--timeout", "1"]) == 1
     assert "cannot open" in capsys.readouterr().err

@@ -83,7 +83,7 @@ def test_recorded_layout_finds_the_wiring_and_referees_a_game(tmp_path: Path) ->
         assert load_layout(path).sensor_of == wiring
 
         # The recorded layout referees a game played on the real wiring.
-        config = Config.from_dict({"board": {"id": "mine", "game": "contigo", "layout": str(path), "seed": 3},
+        config = Config.from_dict({"board": {"id": "mine", "game": "contigo", "layout": str(path), "seed": 0},
                                    "sensors": {"debounce_ms": 25.0}, "inputs": {"pin_factory": "mock"},
                                    "mqtt": {"enabled": False}})
         service = build_service(config, sensor_url=sim.url)

@@ -135,10 +135,12 @@ class _W:
         "op",
         "order",
         "own",
+        "own_turn_bridges",
         "phase",
         "ptower",
         "queue",
         "roll",
+        "roll_order",
         "rolled",
         "round",
         "rounds",
@@ -152,6 +154,8 @@ class _W:
     dcap: int
     n: int
     diag: bool
+    roll_order: bool
+    own_turn_bridges: bool
     op: list[list[int]]
     order: list[int]
     col: list[int]
@@ -193,10 +197,12 @@ class JeocincoState(State):
         "op",
         "order",
         "own",
+        "own_turn_bridges",
         "phase",
         "ptower",
         "queue",
         "roll",
+        "roll_order",
         "rolled",
         "round",
         "rounds",
@@ -204,16 +210,23 @@ class JeocincoState(State):
         "stage",
         "towers",
         "turn",
+        "turn_order",
     )
     fast: bool
     rounds: int
     dcap: int
     n: int
     diag: bool
+    roll_order: bool
+    own_turn_bridges: bool
     op: tuple[tuple[int, ...], ...]
     """Each player's opening rolls so far."""
     order: tuple[int, ...]
-    """Players in turn order (set by the opening roll)."""
+    """Players by their opening rolls, highest first (set by the opening roll): colours are chosen in
+    this order, and its first player starts."""
+    turn_order: tuple[int, ...]
+    """Players in playing order, which ``turn`` indexes: round the table (seat order) from the
+    starter, or (option ``roll_order``) the order of the rolls."""
     col: tuple[int, ...]
     """Each player's colour (0..3 = N E S W), -1 until chosen."""
     own: tuple[int, ...]
@@ -245,8 +258,13 @@ class JeocincoState(State):
     def _from(cls, w: _W) -> JeocincoState:
         s = object.__new__(cls)
         s.fast, s.rounds, s.dcap, s.n, s.diag = w.fast, w.rounds, w.dcap, w.n, w.diag
+        s.roll_order, s.own_turn_bridges = w.roll_order, w.own_turn_bridges
         s.op = tuple(tuple(x) for x in w.op)
         s.order = tuple(w.order)
+        if s.roll_order or not s.order:
+            s.turn_order = s.order
+        else:
+            s.turn_order = tuple((s.order[0] + i) % s.n for i in range(s.n))
         s.col = tuple(w.col)
         s.own = tuple(w.own)
         s.towers = tuple(w.towers)
@@ -268,6 +286,7 @@ class JeocincoState(State):
     def _work(self) -> _W:
         w = _W()
         w.fast, w.rounds, w.dcap, w.n, w.diag = self.fast, self.rounds, self.dcap, self.n, self.diag
+        w.roll_order, w.own_turn_bridges = self.roll_order, self.own_turn_bridges
         w.op = [list(x) for x in self.op]
         w.order = list(self.order)
         w.col = list(self.col)
@@ -289,7 +308,8 @@ class JeocincoState(State):
     @property
     def options(self) -> dict[str, Any]:
         return {"fast": self.fast, "max_rounds": self.rounds, "max_disputes_per_turn": self.dcap,
-                "diagonal_bridges": self.diag}
+                "diagonal_bridges": self.diag, "roll_order": self.roll_order,
+                "own_turn_bridges": self.own_turn_bridges}
 
     @property
     def num_players(self) -> int:
@@ -403,7 +423,7 @@ class JeocincoState(State):
         own = self.own[p]
         free = B.COLOUR_MASK[c] | B.adjacent(own)
         rolled = 0
-        if self.roll is not None and self.stage == "M" and p == self.order[self.turn]:
+        if self.roll is not None and self.stage == "M" and p == self.turn_order[self.turn]:
             number, letter = self.roll
             hexes = B.hexes_for_roll(number, letter)
             if (number == WILD and letter == PLUS) or any(self._blocked(p, h) for h in hexes):
@@ -481,22 +501,44 @@ class JeocincoState(State):
         if ph == "colour":
             taken = set(self.col)
             return [("colour", c) for c in range(4) if c not in taken]
-        if ph == "tower":
-            return [("tower", self.ptower, s) for s in B.PENT_SLOTS[self.ptower]]
-        # place
         out: list[JAction] = []
-        place, disp = self._placements()
-        out.extend(("place", s) for s in B.bits(place))
-        out.extend(("dispute", s) for s in B.bits(disp))
-        if self._main_actor():
-            bridges = self._bridge_options(self.actor)
-            out.extend(("bridge", k) for k in bridges)
-            if bridges and (not (place or disp) or (self.rolled == 0 and self.extra == 0)):
-                out.append(("done",))
+        own: list[int] = []  # the bridges the turn's player may lay in his own turn
+        done = False
+        if ph == "tower":
+            out.extend(("tower", self.ptower, s) for s in B.PENT_SLOTS[self.ptower])
+        else:  # place
+            place, disp = self._placements()
+            out.extend(("place", s) for s in B.bits(place))
+            out.extend(("dispute", s) for s in B.bits(disp))
+            if self._main_actor():
+                own = self._bridge_options(self.actor)
+            # Pieces with nowhere to go wait while the turn's player can still lay a bridge (it may
+            # open a slot): he lays one or ends with done. Bridges laid only in their owner's turn
+            # also hold the turn open once his pieces are placed.
+            pieces_left = self.rolled > 0 or self.extra > 0
+            done = bool(own) and not (place or disp) and (pieces_left or self.own_turn_bridges)
+            if not (out or done):
+                return []  # nothing holds the turn: it moves on (settle)
+        bridges = own if self.own_turn_bridges else self._bridges_any_time()
+        out.extend(("bridge", k) for k in bridges)
+        if done:
+            out.append(("done",))
         return out
 
+    def _bridges_any_time(self) -> list[int]:
+        """Every bridge any player may lay now (bridges "en cualquier momento")."""
+        return sorted(k for p in range(self.n) for k in self._bridge_options(p))
+
+    def player_of(self, action: Action) -> int:
+        """A bridge is its supports' owner's (laid in anyone's turn); anything else the actor's."""
+        if _is_action(action) and action[0] == "bridge" and 0 <= action[1] < B.NUM_BRIDGES:
+            owner = self.holder(B.BRIDGE_SLOTS[action[1]][0])
+            if owner >= 0:
+                return owner
+        return self.current_player
+
     def _main_actor(self) -> bool:
-        return self.stage == "M" and self.actor == self.order[self.turn]
+        return self.stage == "M" and self.actor == self.turn_order[self.turn]
 
     # ---- apply ----------------------------------------------------------------------------------
     def apply(self, action: Action) -> JeocincoState:
@@ -513,7 +555,7 @@ class JeocincoState(State):
             self._apply_die(w, action[1])
         elif action[0] == "dice":
             w.roll = (action[1], action[2])
-            w.actor = w.order[w.turn]
+            w.actor = self.turn_order[w.turn]
             w.stage = "M"
             w.rolled = (2 if w.fast else 1) + (1 if action[2] == PLUS else 0)
             w.extra = 0
@@ -544,7 +586,7 @@ class JeocincoState(State):
             w.phase = "place"
         elif action[0] == "bridge":
             w.bridges = tuple(sorted((*w.bridges, action[1])))
-            w.spare[w.actor] -= 1
+            w.spare[self.player_of(action)] -= 1
         elif action[0] == "done":
             w.rolled = w.extra = 0
             w.stage = "X"
@@ -697,6 +739,8 @@ class JeocincoState(State):
             return "not a colour"
         if kind == "colour":
             return "colours were chosen at the start"
+        if kind == "bridge" and (ph == "place" or not self.own_turn_bridges):
+            return self._why_bridge(action[1])
         if ph == "tower":
             if kind != "tower":
                 return (f"pentagon {B.PENT_NAMES[self.ptower]} is complete: its tower must replace one of its "
@@ -709,8 +753,6 @@ class JeocincoState(State):
         p = self.actor
         if kind == "tower":
             return "no pentagon of yours has just been completed"
-        if kind == "bridge":
-            return self._why_bridge(p, action[1])
         if kind == "done":
             place, disp = self._placements()
             return "you still have a piece to place (or a dispute to play instead)" if (place or disp) else \
@@ -763,19 +805,27 @@ class JeocincoState(State):
         return (f"slot {sn} is neither a side of a {c} pentagon nor next to one of your pieces "
                 "(an extra piece goes anywhere under those rules)")
 
-    def _why_bridge(self, p: int, k: int) -> str:
-        a, b = B.BRIDGE_SLOTS[k]
-        if not self._main_actor():
-            return "bridges are laid only during your own turn"
-        if self.spare[p] <= 0:
-            return "you have no bridge in hand (one is earned with each tower)"
+    def _why_bridge(self, k: int) -> str:
+        if not 0 <= k < B.NUM_BRIDGES:
+            return "there is no such bridge"
         if k in self.bridges:
             return "that bridge is already laid"
         if not self.diag and B.BRIDGE_FAMILY[k] == "diagonal":
             return "diagonal bridges (supports facing over a fifth of a slot) are off in this variant"
-        for s in (a, b):
-            if not self.own[p] >> s & 1:
-                return f"a bridge rests on two of your pieces: slot {B.SLOT_NAMES[s]} does not hold yours"
+        supports = B.BRIDGE_SLOTS[k]
+        holders = [self.holder(s) for s in supports]
+        for s, h in zip(supports, holders, strict=True):
+            if h < 0:
+                return f"a bridge rests on two pieces of one player: slot {B.SLOT_NAMES[s]} is empty"
+        p = holders[0]
+        if holders[1] != p:
+            return (f"a bridge rests on two pieces of one player: slot {B.SLOT_NAMES[supports[0]]} holds "
+                    f"{self._who(p)}'s, slot {B.SLOT_NAMES[supports[1]]} {self._who(holders[1])}'s")
+        if self.own_turn_bridges and not (self._main_actor() and p == self.actor):
+            return (f"bridges are laid only during their owner's own turn (option own_turn_bridges), and it is "
+                    f"not {self._who(p)}'s")
+        if self.spare[p] <= 0:
+            return f"{self._who(p)} has no bridge in hand (one is earned with each tower)"
         placed = 0
         for m in self.bridges:
             placed |= 1 << m
@@ -818,7 +868,8 @@ class JeocincoState(State):
         end = "-" if self.end is None else ":".join(str(x) for x in self.end)
         parts = [
             "jeocinco", f"players={self.n}", f"fast={int(self.fast)}", f"rounds={self.rounds}",
-            f"disputes={self.dcap}", f"diagonal={int(self.diag)}", f"phase={self.phase}", f"open={op}",
+            f"disputes={self.dcap}", f"diagonal={int(self.diag)}", f"rollorder={int(self.roll_order)}",
+            f"ownbridges={int(self.own_turn_bridges)}", f"phase={self.phase}", f"open={op}",
             "order=" + ("".join(map(str, self.order)) or "-"),
             "colours=" + "".join(B.COLOURS[c] if c >= 0 else "-" for c in self.col),
             f"round={self.round}", f"turn={self.turn}",
@@ -919,7 +970,8 @@ class JeocincoState(State):
             "options": self.options,
             "phase": self.phase,
             "current_player": self.current_player,
-            "order": list(self.order),
+            "order": list(self.turn_order),
+            "opening_order": list(self.order),
             "round": self.round,
             "players": players,
             "roll": roll_text(*self.roll) if self.roll else None,
@@ -1080,13 +1132,18 @@ class JeocincoGame(Game):
         Option("max_rounds", 100, minimum=1, maximum=10_000, doc="rounds before the game ends on tower count"),
         Option("max_disputes_per_turn", 4, minimum=0, maximum=50, doc="disputes one turn may start"),
         Option("diagonal_bridges", True, doc="bridges across the slanted slots (the third family)"),
+        Option("roll_order", False, doc="play in the order of the opening rolls, not round the table from the "
+                                        "starter"),
+        Option("own_turn_bridges", False, doc="bridges are laid only in their owner's own turn, not at any "
+                                              "moment"),
     )
 
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> JeocincoState:
         opts, n = self.resolve(options, num_players)
         w = _W()
         w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
-        w.diag = opts["diagonal_bridges"]
+        w.diag, w.roll_order = opts["diagonal_bridges"], opts["roll_order"]
+        w.own_turn_bridges = opts["own_turn_bridges"]
         w.op = [[] for _ in range(n)]
         w.order = []
         w.col = [-1] * n
@@ -1135,7 +1192,8 @@ class JeocincoGame(Game):
         short = {"max_rounds": 60}
         return [({}, 2), (short, 3), (short, 4),
                 ({"fast": True}, 2), ({"fast": True, **short}, 3), ({"fast": True, **short}, 4),
-                ({"diagonal_bridges": False, **short}, 2)]
+                ({"diagonal_bridges": False, **short}, 2),
+                ({"roll_order": True, **short}, 4), ({"own_turn_bridges": True, **short}, 3)]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
         opts, n = self.resolve(options, num_players)
@@ -1146,12 +1204,14 @@ class JeocincoGame(Game):
                     + d * 2 * TIE_CAP      # roll-offs
                     + 2 + pieces + 1)      # bridges (two in hand plus one per tower) and done
         opening = n * (TIE_CAP + 1) + n
-        return opening + int(opts["max_rounds"]) * n * per_turn
+        # Bridges laid in other players' turns: each costs a tower, and a pentagon holds one tower.
+        anytime = 0 if opts["own_turn_bridges"] else B.NUM_PENTS
+        return opening + int(opts["max_rounds"]) * n * per_turn + anytime
 
 
-POSITION_KEYS = ("players", "fast", "rounds", "disputes", "diagonal", "phase", "open", "order", "colours", "round",
-                 "turn", "roll", "actor", "stage", "pieces", "queue", "disputed", "dispute", "tower", "spare", "end",
-                 "board", "towers", "bridges")
+POSITION_KEYS = ("players", "fast", "rounds", "disputes", "diagonal", "rollorder", "ownbridges", "phase", "open",
+                 "order", "colours", "round", "turn", "roll", "actor", "stage", "pieces", "queue", "disputed",
+                 "dispute", "tower", "spare", "end", "board", "towers", "bridges")
 """The fields of a position text, in order."""
 
 
@@ -1160,11 +1220,14 @@ def _parse_position(game: JeocincoGame, text: str) -> JeocincoState:
     n = int(f["players"])
     state_opts = {"fast": {"0": False, "1": True}[f["fast"]], "max_rounds": int(f["rounds"]),
                   "max_disputes_per_turn": int(f["disputes"]),
-                  "diagonal_bridges": {"0": False, "1": True}[f["diagonal"]]}
+                  "diagonal_bridges": {"0": False, "1": True}[f["diagonal"]],
+                  "roll_order": {"0": False, "1": True}[f["rollorder"]],
+                  "own_turn_bridges": {"0": False, "1": True}[f["ownbridges"]]}
     opts, n = game.resolve(state_opts, n)
     w = _W()
     w.fast, w.rounds, w.dcap, w.n = opts["fast"], opts["max_rounds"], opts["max_disputes_per_turn"], n
-    w.diag = opts["diagonal_bridges"]
+    w.diag, w.roll_order = opts["diagonal_bridges"], opts["roll_order"]
+    w.own_turn_bridges = opts["own_turn_bridges"]
     if f["phase"] not in PHASES:
         raise BadPosition(f"unknown phase {f['phase']!r}")
     w.phase = f["phase"]

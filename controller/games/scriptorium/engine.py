@@ -656,7 +656,10 @@ def parse_action(text: object, n: int) -> SAction | None:
         return None if v is None else ("set", PART_NAMES.index(words[1]), v)
     if len(words) == 4 and words[0] == "turn" and words[1] in PART_NAMES and words[2] in ("left", "right"):
         k = _parse_int(words[3], 1, N - 1)
-        return None if k is None else ("turn", PART_NAMES.index(words[1]), words[2], k)
+        if k is None:
+            return None
+        # A half-turn either way is the same turn (the same board): "right 6" is "left 6".
+        return ("turn", PART_NAMES.index(words[1]), "left" if k == N // 2 else words[2], k)
     return None
 
 

@@ -69,6 +69,8 @@ OPTIONS = (
            doc="arbitro deals and tracks the cards, or players use physical cards it only counts"),
     Option("tokens", 15, minimum=1, maximum=60, doc="tokens placed at random at the start"),
     Option("max_rounds", 1000, minimum=1, maximum=MAX_ROUNDS, doc="rounds before the game ends on scores"),
+    Option("two_players", False, doc="allow a game of two players (the seed's author never tried it; 3 to 6 "
+                                     "without it)"),
 )
 
 
@@ -694,6 +696,7 @@ class SerpientesState(State):
         out = [
             "serpientes",
             f"players={self._n}",
+            f"two={int(o['two_players'])}",
             f"cards={o['cards']}",
             f"dealing={o['dealing']}",
             f"tokens={o['tokens']}",
@@ -867,6 +870,11 @@ class SerpientesGame(Game):
     default_players = 4
     option_schema = OPTIONS
 
+    def check_variant(self, options: dict[str, Any], num_players: int) -> None:
+        if num_players == 2 and not options["two_players"]:
+            raise ValueError("serpientes: 3 to 6 players; 2 only with the option two_players = true (the seed's "
+                             "author never tried two: \"No he probado con 2 porque supongo que no funcionaría\")")
+
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> SerpientesState:
         opts, n = self.resolve(options, num_players)
         s = object.__new__(SerpientesState)
@@ -921,7 +929,8 @@ class SerpientesGame(Game):
         for n in range(2, 7):
             confs.append(({"dealing": "physical", **short}, n))
         confs.append(({"dealing": "physical", "cards": "absolute", **short}, 3))
-        return [(self.options(o), n) for o, n in confs]
+        two = {"two_players": True}  # two players only with the option
+        return [(self.options({**o, **(two if n == 2 else {})}), n) for o, n in confs]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
         opts, n = self.resolve(options, num_players)

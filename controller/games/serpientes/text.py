@@ -24,7 +24,7 @@ from controller.games.serpientes.engine import (
 if TYPE_CHECKING:
     from controller.games.serpientes.engine import SerpientesGame
 
-KEYS = ("players", "cards", "dealing", "tokens", "rounds", "phase", "player", "turns", "toplace", "tok",
+KEYS = ("players", "two", "cards", "dealing", "tokens", "rounds", "phase", "player", "turns", "toplace", "tok",
         "snakes", "supply", "eaten", "crashed", "hands", "seqs", "deck", "discard", "reshuffles", "shown",
         "last")
 
@@ -62,7 +62,7 @@ def _parse(game: SerpientesGame, text: str) -> SerpientesState:
     f = read_fields(text, "serpientes", KEYS)
     n = _int(f["players"])
     opts, n = game.resolve({"cards": f["cards"], "dealing": f["dealing"], "tokens": _int(f["tokens"]),
-                            "max_rounds": _int(f["rounds"])}, n)
+                            "max_rounds": _int(f["rounds"]), "two_players": {"0": False, "1": True}[f["two"]]}, n)
     s = game.new_state(opts, n)
     absolute = opts["cards"] == "absolute"
     phys = opts["dealing"] == "physical"

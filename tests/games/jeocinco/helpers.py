@@ -26,7 +26,7 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
              phase: str = "place", roll: str = "3C", actor: int = 0, turn: int = 0, order: str | None = None,
              stage: str = "M", left: str = "1+0", queue: str = "-", disputed: int = 0, dispute: str = "-",
              tower: str = "-", fast: int = 0, rounds: int = 100, disputes: int = 4, diagonal: int = 1, round_: int = 0,
-             end: str = "-"):
+             end: str = "-", rollorder: int = 0, ownbridges: int = 0):
     """A state from a few facts; a tower gets its owner's pieces on its five sides automatically."""
     own = [0] * players
     for name, p in (pieces or {}).items():
@@ -42,7 +42,7 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
     br = ",".join(sorted(bridges, key=lambda n: B.BRIDGE_NAMES.index(n))) or "-"
     text = " ".join([
         "jeocinco", f"players={players}", f"fast={fast}", f"rounds={rounds}", f"disputes={disputes}",
-        f"diagonal={diagonal}",
+        f"diagonal={diagonal}", f"rollorder={rollorder}", f"ownbridges={ownbridges}",
         f"phase={phase}", "open=" + "/".join(["-"] * players), "order=" + (order or "".join(map(str, range(players)))),
         f"colours={colours}", f"round={round_}", f"turn={turn}", f"roll={roll}",
         f"actor={actor if actor >= 0 else '-'}",

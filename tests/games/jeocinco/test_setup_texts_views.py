@@ -33,6 +33,37 @@ def test_opening_roll_orders_play_and_colour_choice_wildcard_highest_ties_roll_a
     assert s.phase == "roll" and s.order[s.turn] == 1  # the highest roll starts
 
 
+def _turns_after_an_opening(options, rounds=2):
+    """Four players roll 1, 2, 3, 4: who plays each turn of the first rounds."""
+    s = play(GAME.new_state(options, 4), "roll 1", "roll 2", "roll 3", "roll 4")
+    assert s.order == (3, 2, 1, 0)
+    choosers = []
+    for colour in "NESW":  # colours are chosen in roll order, highest first, whatever the turn order
+        choosers.append(s.current_player)
+        s = play(s, f"colour {colour}")
+    assert choosers == [3, 2, 1, 0]
+    turns = []
+    for _ in range(4 * rounds):
+        s = play(s, "roll *+")
+        turns.append(s.current_player)
+        while s.phase == "place":
+            s = s.apply(next(a for a in s.legal_actions() if a[0] == "place"))
+    return s, turns
+
+
+def test_play_goes_round_the_table_from_the_highest_roll():
+    s, turns = _turns_after_an_opening({})
+    assert turns == [3, 0, 1, 2] * 2
+    assert s.public_view()["order"] == [3, 0, 1, 2] and s.public_view()["opening_order"] == [3, 2, 1, 0]
+
+
+def test_roll_order_variant_plays_in_the_order_of_the_rolls():
+    s, turns = _turns_after_an_opening({"roll_order": True})
+    assert turns == [3, 2, 1, 0] * 2
+    assert s.public_view()["order"] == [3, 2, 1, 0]
+    assert "rollorder=1" in s.to_text() and GAME.state_from_text(s.to_text()).turn_order == (3, 2, 1, 0)
+
+
 def test_endless_opening_ties_fall_back_to_seat_order():
     s = GAME.new_state(None, 2)
     for _ in range(11):
@@ -97,8 +128,9 @@ def test_action_texts():
 
 def test_options_are_validated():
     assert GAME.new_state().options == {"fast": False, "max_rounds": 100, "max_disputes_per_turn": 4,
-                                        "diagonal_bridges": True}
-    for bad in ({"fast": "yes"}, {"max_rounds": 0}, {"max_disputes_per_turn": -1}, {"diagonal_bridges": 1}):
+                                        "diagonal_bridges": True, "roll_order": False, "own_turn_bridges": False}
+    for bad in ({"fast": "yes"}, {"max_rounds": 0}, {"max_disputes_per_turn": -1}, {"diagonal_bridges": 1},
+                {"roll_order": "yes"}, {"own_turn_bridges": 1}):
         with pytest.raises(ValueError):
             GAME.new_state(bad)
     for n in (1, 5):

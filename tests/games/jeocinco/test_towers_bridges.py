@@ -74,8 +74,8 @@ def test_a_bridge_is_laid_on_two_of_your_pieces_any_time_in_your_turn():
     assert s.phase == "roll"
 
 
-def test_done_keeps_the_bridge_in_hand():
-    s = _bridge_position(roll="3C", left="0+0", spare="20")
+def test_own_turn_bridges_hold_the_turn_until_done_which_keeps_the_bridge_in_hand():
+    s = _bridge_position(roll="3C", left="0+0", spare="20", ownbridges=1)
     assert "done" in texts(s)
     s2 = play(s, "done")
     assert s2.phase == "roll" and s2.spare[0] == 2
@@ -83,7 +83,7 @@ def test_done_keeps_the_bridge_in_hand():
     s3 = play(s, "bridge B3E-B3S~C3N-C3W")
     # the other bridge would cross the first: nothing left to do, the turn ends by itself
     assert s3.phase == "roll" and s3.spare[0] == 1
-    s4 = _bridge_position(roll="3C", left="1+0", spare="10", bridges=("B3E-B3S~C3N-C3W",))
+    s4 = _bridge_position(roll="3C", left="1+0", spare="10", bridges=("B3E-B3S~C3N-C3W",), ownbridges=1)
     assert "bridge B3N-B3E~C3S-C3W" not in texts(s4)
     with pytest.raises(IllegalAction, match="cross the bridge B3E-B3S~C3N-C3W"):
         s4.apply(s4.action_from_text("bridge B3N-B3E~C3S-C3W"))
@@ -91,14 +91,24 @@ def test_done_keeps_the_bridge_in_hand():
 
 def test_bridge_refusals_say_why():
     s = _bridge_position(roll="3C", left="1+0", spare="00")
-    with pytest.raises(IllegalAction, match="no bridge in hand"):
+    with pytest.raises(IllegalAction, match=r"player 0 \(N\) has no bridge in hand"):
         s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
-    s = position(pieces={"B3E-B3S": 0, "C3N-C3W": 1}, roll="3C", spare="10")
-    with pytest.raises(IllegalAction, match="C3N-C3W does not hold yours"):
+    s = position(pieces={"B3E-B3S": 0, "C3N-C3W": 1}, roll="3C", spare="11")
+    with pytest.raises(IllegalAction, match=r"two pieces of one player: slot B3E-B3S holds player 0 \(N\)'s, "
+                                            r"slot C3N-C3W player 1 \(E\)'s"):
         s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
-    # a challenged player placing his extra piece is not on his own turn
-    s = _bridge_position(roll="3C", left="0+1", spare="10", stage="X", actor=0, turn=1)
-    with pytest.raises(IllegalAction, match="only during your own turn"):
+    s = position(pieces={"B3E-B3S": 0}, roll="3C", spare="10")
+    with pytest.raises(IllegalAction, match="slot C3N-C3W is empty"):
+        s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
+    with pytest.raises(IllegalAction, match="no such bridge"):
+        s.apply(("bridge", B.NUM_BRIDGES))
+    # own-turn bridges: another player's, or in a turn not one's own (a challenged player placing his
+    # extra piece), are refused
+    s = _bridge_position(roll="3C", left="1+0", spare="10", actor=1, turn=1, ownbridges=1)
+    with pytest.raises(IllegalAction, match=r"only during their owner's own turn .* not player 0 \(N\)'s"):
+        s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
+    s = _bridge_position(roll="3C", left="0+1", spare="10", stage="X", actor=0, turn=1, ownbridges=1)
+    with pytest.raises(IllegalAction, match="only during their owner's own turn"):
         s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
 
 
@@ -106,7 +116,7 @@ def test_diagonal_bridges_can_be_switched_off():
     k = next(k for k in range(B.NUM_BRIDGES) if B.BRIDGE_FAMILY[k] == "diagonal")
     a, b = B.BRIDGE_SLOTS[k]
     pieces = {B.SLOT_NAMES[a]: 0, B.SLOT_NAMES[b]: 0}
-    on = position(pieces=pieces, roll="*+", left="0+0", spare="10")
+    on = position(pieces=pieces, roll="*+", left="1+0", spare="10")
     assert f"bridge {B.BRIDGE_NAMES[k]}" in texts(on)
     off = position(pieces=pieces, roll="*+", left="1+0", spare="10", diagonal=0)
     assert f"bridge {B.BRIDGE_NAMES[k]}" not in texts(off)
@@ -132,7 +142,7 @@ def test_with_diagonal_bridges_off_all_ninety_base_and_waist_pairs_are_layable()
     for k in range(B.NUM_BRIDGES):
         a, b = B.BRIDGE_SLOTS[k]
         s = position(pieces={B.SLOT_NAMES[a]: 0, B.SLOT_NAMES[b]: 0}, roll="*+", left="0+0", spare="10",
-                     diagonal=0)
+                     diagonal=0, ownbridges=1)
         if f"bridge {B.BRIDGE_NAMES[k]}" in texts(s):
             assert play(s, f"bridge {B.BRIDGE_NAMES[k]}").bridges == (k,)
             layable.append(B.BRIDGE_FAMILY[k])
@@ -217,8 +227,14 @@ def test_five_towers_joined_by_a_bridge_win():
     far = b if B.PENT_MASK[pent("E5N")] >> a & 1 else a
     for x in slot_path(B.PENT_MASK[pent("E3N")], 1 << far):
         pieces.setdefault(B.SLOT_NAMES[x], 0)
-    s = position(pieces=pieces, towers={n: t for n, t in towers.items()}, roll="*+", left="0+0", spare="10")
+    s = position(pieces=pieces, towers={n: t for n, t in towers.items()}, roll="*+", left="1+0", spare="10")
     assert not s.is_terminal()
+    s = play(s, f"bridge {B.BRIDGE_NAMES[k]}")
+    assert s.is_terminal() and s.winners() == [0]
+    # laid in the other player's turn, the bridge wins for its owner all the same
+    s = position(pieces=pieces, towers={n: t for n, t in towers.items()}, roll="*+", left="1+0", spare="10",
+                 actor=1, turn=1)
+    assert s.current_player == 1 and s.player_of(s.action_from_text(f"bridge {B.BRIDGE_NAMES[k]}")) == 0
     s = play(s, f"bridge {B.BRIDGE_NAMES[k]}")
     assert s.is_terminal() and s.winners() == [0]
 

@@ -187,6 +187,11 @@ def test_ruling_a_six_turns_the_circle_half_a_turn():
     view = after.physical_view()
     assert view["enc:inner"] == 6 and view["pos:inner:11"] == 1 and view["pos:inner:5"] == 0
     assert after.phase == "roll" and field(after, "turn") == "orange"
+    # a half-turn either way is the same turn: "right 6" is accepted, and recorded as "left 6"
+    assert s.action_from_text("turn inner right 6") == s.action_from_text("turn inner left 6")
+    assert play(s, "turn inner right 6").to_text() == after.to_text()
+    assert refused(s, "turn inner right 5").endswith("not right")
+
 
 def test_pins_and_pawns_turn_with_their_ring():
     # red on o2 (yellow) leaves the Outer ring for m2; the Outer turns 3: red's pin o0 -> o3, orange o6 -> o9

@@ -41,7 +41,7 @@ def position(players=4, cards="relative", dealing="arbitro", tokens=15, rounds=1
             disc = [int(x) for x in discard.split(",")]
             deck = ",".join(str(per[k] * n - used[k] - disc[k]) for k in range(len(letters)))
     fields = [
-        "serpientes", f"players={n}", f"cards={cards}", f"dealing={dealing}", f"tokens={tokens}",
+        "serpientes", f"players={n}", f"two={int(n == 2)}", f"cards={cards}", f"dealing={dealing}", f"tokens={tokens}",
         f"rounds={rounds}", f"phase={phase}", f"player={player}", f"turns={turns}", f"toplace={toplace}",
         f"tok={tok}", f"snakes={snakes}", f"supply={supply}", f"eaten={eaten}", f"crashed={crashed}",
         f"hands={hands}", f"seqs={seqs}", f"deck={deck}", f"discard={discard}", f"reshuffles={reshuffles}",

@@ -112,7 +112,7 @@ def play(seed: int, players: int, options: dict, policy: str) -> SerpientesState
 
 def rounds(seed: int, players: int, cards: str, policy: str) -> tuple[str, int]:
     """How a seeded game with the round limit at ``LIMIT`` ended, and after how many rounds."""
-    state = play(seed, players, {"cards": cards, "max_rounds": LIMIT}, policy)
+    state = play(seed, players, {"cards": cards, "max_rounds": LIMIT, "two_players": players == 2}, policy)
     if not state.tokens:
         how = "tokens"
     elif not any(state.snake(p) for p in range(players)):

@@ -23,7 +23,7 @@ def _secret_free(view: dict) -> bool:
 
 
 @pytest.mark.parametrize(("options", "players", "seed"), [
-    ({}, 4, 1), ({"cards": "absolute"}, 3, 2), ({"dealing": "physical"}, 5, 3), ({}, 2, 4),
+    ({}, 4, 1), ({"cards": "absolute"}, 3, 2), ({"dealing": "physical"}, 5, 3), ({"two_players": True}, 2, 4),
 ])
 def test_random_games_keep_views_and_secrets_apart(options, players, seed):
     rng = random.Random(seed)

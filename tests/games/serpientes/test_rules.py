@@ -28,7 +28,7 @@ def refused(s, text, *words):
     (6, "g1.g2/m3.l3/m11.l11/g13.g12/a11.b11/a3.b3"),
 ])
 def test_start_sticks_on_the_border_pointing_inwards(n, snakes):
-    s = GAME.new_state(None, n)
+    s = GAME.new_state({"two_players": n == 2}, n)
     assert field(s, "snakes") == snakes
     assert field(s, "supply") == ",".join(["4"] * n)
     assert s.phase == "tokens" and s.current_player == CHANCE
@@ -371,6 +371,19 @@ def test_bad_positions_are_refused(text):
         GAME.state_from_text(text)
 
 
+def test_two_players_play_only_with_the_option():
+    # the seed: "No he probado con 2 porque supongo que no funcionaría"; DESIGN plays 3 to 6
+    with pytest.raises(ValueError, match="2 only with the option two_players"):
+        GAME.new_state(None, 2)
+    with pytest.raises(ValueError, match="two_players"):
+        GAME.state_from_text(position(players=2).replace("two=1", "two=0"))
+    s = GAME.new_state({"two_players": True}, 2)
+    assert s.num_players == 2 and s.options["two_players"] is True and " two=1 " in s.to_text()
+    assert GAME.state_from_text(s.to_text()).to_text() == s.to_text()
+    for n in (3, 6):
+        assert GAME.new_state(None, n).num_players == n
+
+
 def test_options_are_checked():
     with pytest.raises(ValueError, match="cards"):
         GAME.new_state({"cards": "hexagonal"})
@@ -383,7 +396,7 @@ def test_options_are_checked():
     with pytest.raises(ValueError, match="players"):
         GAME.new_state(None, 1)
     assert GAME.new_state().options == {"cards": "relative", "dealing": "arbitro", "tokens": 15,
-                                        "max_rounds": 1000}
+                                        "max_rounds": 1000, "two_players": False}
     with pytest.raises(ValueError, match="max_rounds"):
         GAME.new_state({"max_rounds": 5001})
     assert GAME.new_state({"max_rounds": 5000}).options["max_rounds"] == 5000
@@ -404,7 +417,7 @@ def test_the_default_round_limit_lets_a_real_game_run_to_its_last_token():
     # Two players who steer for the tokens (seed 0): under the old default limit of 40 rounds the
     # game was stopped at round 40 with tokens on the board; it now ends as the seed says, when the
     # last token is eaten.
-    final = play_study(0, 2, {}, "steer")
+    final = play_study(0, 2, {"two_players": True}, "steer")
     assert final.is_terminal() and final.public_view()["last"] == "ate"
     assert final.tokens == frozenset() and sum(final.public_view()["snakes"][p]["eaten"] for p in range(2)) == 15
     assert 40 < final.round < GAME.default_options()["max_rounds"]

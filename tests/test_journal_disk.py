@@ -1,0 +1,245 @@
+"""A journal on a disk that fills up or turns read-only, for real: ``arbitro run`` with its journal
+on a small tmpfs filled to the last byte, or on an ext4 image (a loop device) that the kernel turns
+read-only after an error, as an SD card's file system does. The service goes on answering: every
+request is refused with the reason, the state says it is degraded, a warning is told, the log says
+it once; when there is room again the journal catches up by itself. Nothing acknowledged is lost,
+nothing that was not written is acknowledged.
+
+Both need root (mount, a loop device), as the whole suite runs. A real full file system rather than
+SQLite's own limit (``PRAGMA max_page_count``): the service opens its journal itself, and a disk
+filling under it is the fault to survive; mounting works wherever the suite runs as root.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import logging
+import os
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+from controller.config import BoardConfig
+from controller.games import CHANCE
+from controller.games.record import Match, Record
+from controller.journal import BoardJournal, Journal
+from controller.session import Session
+from hardware.layout import load_layout
+from tests.support.mqttc import Listener
+from tests.test_crash_restart import Board, scripted
+
+
+def umount(where: Path) -> None:
+    """Unmount ``where``; lazily when a failed test left a file open there (it goes when that does)."""
+    if subprocess.run(["umount", str(where)]).returncode:
+        subprocess.run(["umount", "-l", str(where)], check=True)
+
+
+@contextlib.contextmanager
+def tmpfs(where: Path, size: str = "4m") -> Iterator[Path]:
+    where.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "arbitro-test", str(where)], check=True)
+    try:
+        yield where
+    finally:
+        umount(where)
+
+
+def fill(disk: Path) -> Path:
+    """Write a file until the disk has not one byte left."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    chunk = b"\0" * 65536
+    try:
+        while True:
+            os.write(fd, chunk)  # a short write near the end, then ENOSPC
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC, exc
+    finally:
+        os.close(fd)
+    assert os.statvfs(disk).f_bavail == 0
+    return filler
+
+
+class Ext4:
+    """An ext4 file system in a file, on a loop device, that turns read-only on an error."""
+
+    def __init__(self, image: Path, where: Path) -> None:
+        self.image, self.where = image, where
+        subprocess.run(["truncate", "-s", "16M", str(image)], check=True)
+        subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
+        where.mkdir()
+        self.mount()
+
+    def mount(self) -> None:
+        subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(self.image), str(self.where)], check=True)
+        self.mounted = True
+
+    def fail(self) -> None:
+        """A file-system error, as a failing card gives: the kernel turns the file system read-only."""
+        device = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(self.where)], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        Path(f"/sys/fs/ext4/{Path(device).name}/trigger_fs_error").write_text("arbitro test\n")
+
+    def repair(self) -> None:
+        """What a reboot does: unmount, check, mount again."""
+        self.umount()
+        assert subprocess.run(["e2fsck", "-fy", str(self.image)], capture_output=True).returncode in (0, 1)
+        self.mount()
+
+    def umount(self) -> None:
+        if self.mounted:
+            umount(self.where)
+            self.mounted = False
+
+
+class Script:
+    """A seeded Contigo game as requests: ``roll`` for a chance step, ``choose`` for a move."""
+
+    def __init__(self, seed: int) -> None:
+        self.record, self.public = scripted("contigo", {}, 2, seed)
+        match = Match(Record("contigo", self.record.options, 2, seed))
+        self.requests: list[tuple[str, dict]] = []
+        for i, text in enumerate(self.record.actions):
+            chance = match.state.current_player == CHANCE
+            self.requests.append(("roll", {"id": f"a{i}"}) if chance else ("choose", {"id": f"a{i}", "action": text}))
+            match.apply_text(text)
+
+    def ask(self, board: Board, answers: Listener, i: int) -> dict:
+        """Send request ``i`` and return its answer."""
+        mark = len(answers.messages)
+        board.send(*self.requests[i])
+        return json.loads(answers.wait_for(lambda m: json.loads(m[1])["id"] == f"a{i}", since=mark)[1])
+
+    def result(self, i: int) -> dict:
+        command = self.requests[i][0]
+        return {"outcome" if command == "roll" else "action": self.public[i]}
+
+
+def on(board: Board, topic: str, where, since: int) -> dict:
+    return json.loads(board.op.wait_for(lambda m: m[0] == f"{board.base}/{topic}" and where(json.loads(m[1])),
+                                        since=since)[1])
+
+
+def told_degraded(board: Board, since: int, why: str) -> dict:
+    """The warning event and the degraded state the first failed write tells; the state."""
+    warning = on(board, "events", lambda e: e["type"] == "warning", since)
+    assert warning["message"].startswith(f"the journal cannot be written: {why}; the game goes on"), warning
+    state = on(board, "state", lambda s: s["health"]["status"] == "degraded", since)
+    assert state["health"]["message"] == f"the journal cannot be written: {why}"
+    return state
+
+
+def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_is_room(tmp_path, broker):
+    script = Script(seed=3)
+    with tmpfs(tmp_path / "disk") as disk:
+        board = Board(tmp_path, broker.port, "contigo", {}, 2, 3, journal=disk / "journal.sqlite")
+        answers = Listener(broker.port, [f"{board.base}/response/#"])
+        try:
+            board.start()
+            for i in range(5):
+                assert script.ask(board, answers, i)["ok"]
+            board.op.fence(board.base)  # the events of those have all arrived too
+            filler = fill(disk)
+            mark = len(board.op.messages)
+            board.send(*script.requests[5])  # played, but it cannot be written: not answered yet
+            assert told_degraded(board, mark, "disk full")["moves"] == 5
+            refused = script.ask(board, answers, 6)  # refused at once, and why
+            assert refused == {"id": "a6", "command": script.requests[6][0], "ok": False,
+                               "error": f"{script.requests[6][0]}: the journal cannot be written: disk full; "
+                                        "nothing was done"}
+            state = board.op.request(board.base, "state", {})
+            assert state["ok"] and state["result"]["moves"] == 5 and state["result"]["health"]["status"] == "degraded"
+            # That answer was a fence: all told so far has arrived. Nothing of a5, and no answer to it.
+            assert [json.loads(m[1])["type"] for m in board.op.messages[mark:] if m[0].endswith("/events")] == \
+                ["warning"]
+            assert [json.loads(m[1])["id"] for m in answers.messages] == [f"a{i}" for i in range(5)] + ["a6"]
+
+            mark = len(board.op.messages)
+            filler.unlink()  # room again: the journal catches up, and all that waited is told
+            late = json.loads(answers.wait_for(lambda m: json.loads(m[1])["id"] == "a5")[1])
+            assert late["ok"] and late["result"] == script.result(5)
+            assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 6
+            assert on(board, "events", lambda e: e["type"] in ("action", "chance"), mark)["move"] == 6
+            again = script.ask(board, answers, 6)  # refused before, so it runs now
+            assert again["ok"] and again["result"] == script.result(6)
+
+            filler = fill(disk)  # full again, and the power goes before there is room
+            mark = len(board.op.messages)
+            board.send(*script.requests[7])
+            told_degraded(board, mark, "disk full")
+            board.kill()
+            filler.unlink()
+            state = board.start()
+            assert state["moves"] == 7 and state["health"] == {"status": "ok"}  # every acknowledged action
+            assert script.ask(board, answers, 7)["ok"]  # never acknowledged, never written: it runs now
+        finally:
+            board.close()
+            answers.close()
+        assert [json.loads(m[1])["ok"] for m in answers.messages if json.loads(m[1])["id"] == "a7"] == [True]
+        with contextlib.closing(Journal(board.journal)) as journal:
+            assert journal.record(1).actions == script.record.actions[:8]
+    log = (tmp_path / "service.log").read_text()
+    assert "Traceback" not in log and log.count("the journal cannot be written: disk full") == 2, log  # once each time
+    assert log.count("the journal is written again") == 1
+
+
+def test_a_disk_turned_read_only_is_told_and_refused_and_nothing_acknowledged_is_lost(tmp_path, broker):
+    script = Script(seed=4)
+    disk = Ext4(tmp_path / "card.img", tmp_path / "card")
+    try:
+        board = Board(tmp_path, broker.port, "contigo", {}, 2, 4, journal=disk.where / "journal.sqlite")
+        answers = Listener(broker.port, [f"{board.base}/response/#"])
+        try:
+            board.start()
+            for i in range(4):
+                assert script.ask(board, answers, i)["ok"]
+            disk.fail()
+            mark = len(board.op.messages)
+            board.send(*script.requests[4])
+            assert told_degraded(board, mark, "read-only")["moves"] == 4
+            refused = script.ask(board, answers, 5)
+            assert refused["ok"] is False and refused["error"] == \
+                f"{script.requests[5][0]}: the journal cannot be written: read-only; nothing was done"
+            board.kill()  # the operator reboots: the card is checked and mounted again
+            disk.repair()
+            state = board.start()
+            assert state["moves"] == 4 and state["health"] == {"status": "ok"}
+            assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
+        finally:
+            board.close()
+            answers.close()
+        assert [json.loads(m[1])["ok"] for m in answers.messages if json.loads(m[1])["id"] == "a4"] == [True]
+    finally:
+        disk.umount()
+    log = (tmp_path / "service.log").read_text()
+    assert "Traceback" not in log and log.count("the journal cannot be written: read-only") == 1, log
+
+
+def test_the_log_says_it_once_a_minute(tmp_path, caplog):
+    """Four failed writes a second for five minutes: the log says so once, then once a minute, with
+    no traceback; the first write that can be made writes it all."""
+    with tmpfs(tmp_path / "disk") as disk, contextlib.closing(Journal(disk / "journal.sqlite")) as journal:
+        now = [0.0]
+        kept = BoardJournal(journal, "b1", clock=lambda: now[0])
+        session = Session(BoardConfig(id="b1"), load_layout("contigo"), layout_for=load_layout,
+                          fresh_secret=lambda: bytes(32))
+        kept.open(session, resume=False)
+        session.new_game("contigo", {}, 2, 7)
+        assert kept.keep(session)
+        filler = fill(disk)
+        session.match.resolve_chance()
+        caplog.set_level(logging.INFO, "arbitro.journal")
+        for _ in range(4 * 300):
+            assert not kept.keep(session)
+            now[0] += 0.25
+        errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert len(errors) == 5 and all(r.exc_info is None for r in errors)  # at 0 s, then after each minute
+        assert kept.fault == "the journal cannot be written: disk full" and kept.failures == 1200
+        filler.unlink()
+        assert kept.keep(session) and kept.fault is None
+        with contextlib.closing(sqlite3.connect(disk / "journal.sqlite")) as db:  # on disk, as played
+            assert [t for (t,) in db.execute("SELECT text FROM actions ORDER BY n")] == session.match.record.actions

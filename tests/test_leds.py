@@ -1,0 +1,87 @@
+"""The LED strip's writer: frames leave on a worker thread, the latest one always, never late."""
+
+from __future__ import annotations
+
+import time
+
+from hardware.leds import WIRE_SECONDS_PER_LED, LedStrip, RecordingPixels
+from tests.support.table import Table
+
+RED, GREEN, BLUE = (9, 0, 0), (0, 9, 0), (0, 0, 9)
+
+
+def wait_until(predicate, what: str, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"waited {timeout}s for {what}"
+        time.sleep(0.0005)  # poll interval
+
+
+def on_wire(colour: tuple[int, int, int], n: int) -> bytes:
+    """What the strip receives for ``n`` LEDs of ``colour``: GRB order."""
+    r, g, b = colour
+    return bytes((g, r, b)) * n
+
+
+def test_a_wire_strip_takes_the_wire_time_of_a_ws2812() -> None:
+    pixels = RecordingPixels(1000, wire=True)
+    LedStrip(pixels).show([RED] * 1000)  # not started: written before show returns
+    began, ended = pixels.transmit_times[-1]
+    assert ended - began >= 1000 * WIRE_SECONDS_PER_LED  # 30 ms for 1000 LEDs
+    assert pixels.transmitted == [on_wire(RED, 1000)]
+
+
+def test_show_returns_at_once_and_a_superseded_frame_is_dropped_never_sent_late() -> None:
+    n = 2000  # 60 ms on the wire: the worker is still sending the first frame when the others come
+    pixels = RecordingPixels(n, wire=True)
+    strip = LedStrip(pixels).start()
+    try:
+        strip.show([RED] * n)
+        wait_until(lambda: strip.writing and not strip.waiting, "the worker to take the first frame")
+        handed = time.monotonic()
+        assert strip.show([GREEN] * n) and strip.show([BLUE] * n)
+        assert time.monotonic() - handed < n * WIRE_SECONDS_PER_LED / 2, "show waited for the wire"
+        assert strip.last == (BLUE,) * n
+        assert strip.flush()
+        assert pixels.transmitted == [on_wire(RED, n), on_wire(BLUE, n)], "green was superseded: never sent"
+        assert strip.dropped == 1
+    finally:
+        strip.stop()
+
+
+def test_stop_sends_what_was_handed_over_then_writes_directly() -> None:
+    pixels = RecordingPixels(10)
+    strip = LedStrip(pixels).start()
+    strip.show([RED] * 10)
+    strip.stop()
+    assert pixels.transmitted[-1] == on_wire(RED, 10)
+    strip.show([BLUE] * 10)  # no worker: on the strip before show returns
+    assert pixels.transmitted[-1] == on_wire(BLUE, 10)
+
+
+def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path) -> None:
+    """LEDs start, then the journal, then the events: with a strip that takes Jeocinco's real wire
+    time (653 LEDs, about 20 ms), a placement is journaled and told before its frame has left."""
+    with Table("jeocinco", journal=str(tmp_path / "journal.sqlite"), leds="sim-wire") as table:
+        service = table.service
+        pixels = service.strip.pixels
+        assert pixels.wire_seconds > 0.019
+        while not (table.state.current_player >= 0 and table.state.phase == "place"):
+            table.play(table.state.legal_actions()[0])  # the opening rolls, the colours, a roll
+        told: list[tuple[float, bool, int]] = []
+
+        def watch(event: dict) -> None:  # in the loop, after the journal holds the event
+            if event["type"] == "action":
+                journaled = service.journal.db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+                told.append((time.monotonic(), service.strip.writing or service.strip.waiting, journaled))
+
+        service.call(lambda: service.watchers.append(watch))
+        assert service.strip.flush()
+        moves, sent_before = table.moves, len(pixels.transmit_times)
+        table.play(table.state.legal_actions()[0])  # a piece placed: the LEDs light otherwise
+        assert service.strip.flush()
+        (at, on_its_way, journaled), = told
+        assert on_its_way, "the loop waited for the LED wire before telling the move"
+        assert journaled == moves + 1, "the move was told before the journal held it"
+        started = [began for began, _ in pixels.transmit_times[sent_before:]]
+        assert started and min(started) <= at, "the move was told before its LEDs started"
