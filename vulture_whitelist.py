@@ -46,3 +46,5 @@ _.SessionExpiryInterval
 _.ilistdir
 _.getcwd
 _.uname
+# pytest calls its hooks by name: tests/conftest.py prints the random order's seed with this one.
+_.pytest_terminal_summary

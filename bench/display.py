@@ -24,6 +24,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.gameclock import GameClock
 from controller.games import CHANCE, game_names, get_game
 from controller.games.chance import SCHEME
 from controller.games.record import Match, Record
@@ -41,6 +42,7 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
     states: list[dict[str, Any]] = []
     while len(states) < count:
         match = Match(Record.seeded(game, g.options({}), g.players(None), rng.randrange(2**31)))
+        clock = GameClock.start(time.time(), match.state.num_players)
         while len(states) < count and not match.state.is_terminal():
             s = match.state
             if s.current_player == CHANCE:
@@ -49,6 +51,8 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
                 match.apply(rng.choice(s.legal_actions()))
             s = match.state
             turn = s.current_player if s.current_player >= 0 else None
+            now = time.time()
+            clock.observe(turn, s.is_terminal(), now)
             states.append({
                 "schema": 1, "seq": len(states) + 1, "board": board, "game": game, "title": g.title,
                 "options": match.record.options, "num_players": s.num_players,
@@ -57,7 +61,8 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
                 "last_action": match.public_log[-1], "board_view": s.public_view(), "scores": list(s.scores()),
                 "over": s.is_terminal(), "winners": s.winners() if s.is_terminal() else [], "resigned": None,
                 "pending_chance": None, "fair": fair(match), "targets": [], "verdict": "applied", "violation": None,
-                "setup": None, "ambiguous": 0, "sensors": "up", "health": {"status": "ok"},
+                "setup": None, "ambiguous": 0, "sensors": "up", "health": {"status": "ok"}, "time": round(now, 3),
+                "clock": clock.to_json(now),
             })
     return states
 

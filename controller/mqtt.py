@@ -9,7 +9,12 @@ Topics under ``<base_topic>/<board_id>/`` (see ``docs/mqtt.md`` for every payloa
   names, when it is not one of the board's other topics), echoing the request's ``id`` and MQTT 5
   correlation data. A malformed, oversized, retained or out-of-phase request is answered with an
   error and changes nothing.
-* ``player/<n>``: retained, what only player n may see (the broker's ACL protects it).
+* ``player/<n>``: retained, what only player n may see (the broker's ACL protects it); emptied
+  (a zero-length retained message) for every seat the game has not got.
+* ``events/recent``: retained, the last :data:`RECENT_EVENTS` events with their ``seq`` and this
+  run's id, for a display that missed some (it connected late, or the broker was away).
+* ``info``: retained, versions (arbitro, payloads, sensor protocol, the sensor board's firmware),
+  the game and the layout.
 
 State and events go at QoS 1; nothing published while the broker is away is lost or reordered
 (see :class:`MqttBridge`): on every (re)connect the bridge republishes ``status``, the latest
@@ -25,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import secrets
 import socket
 import ssl
 import threading
@@ -45,6 +51,8 @@ from controller.config import MqttConfig
 log = logging.getLogger("arbitro.mqtt")
 
 MAX_REQUEST_BYTES = 4096
+RECENT_EVENTS = 50  # events kept on the retained events/recent: a few turns of any game
+RECENT_DELAY = 0.5  # seconds: a burst of events updates events/recent once, this long after it began
 COMMANDS = tuple(commands.COMMANDS)
 
 
@@ -57,6 +65,9 @@ class Command:
     reply: Callable[[bool, Any], None]
     id: str | int | None = None
     """The request's ``id``: the same request repeated (same command, id and arguments) runs once."""
+    to_operator: bool = False
+    """The answer goes to this board's ``response/`` tree, which the broker's ACL lets only operators
+    read (an MQTT 5 response topic elsewhere may be read by anyone the broker allows)."""
 
 
 def set_nodelay(client: mqtt.Client) -> None:
@@ -92,9 +103,14 @@ class MqttBridge:
         self._live = False
         self._stopping = False
         self._sync_mid: int | None = None
-        self._retained: dict[str, bytes] = {}  # state and player/<n>: the latest payload
+        self._retained: dict[str, bytes] = {}  # state, info, events/recent and player/<n>: the latest payload
         self.held: deque[bytes] = deque()  # events published while not live
         self._event_seq = 0
+        self.run = secrets.token_hex(8)  # this bridge's life, which its events' seq numbers count
+        self._recent: deque[bytes] = deque(maxlen=RECENT_EVENTS)
+        self._window_due: threading.Timer | None = None  # sends events/recent once a burst is out
+        # From the first connection on: a window left by an earlier run is replaced, not added to.
+        self._retained[f"{self.base}/events/recent"] = self._recent_payload()
         self._last_info: mqtt.MQTTMessageInfo | None = None
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
                         protocol=mqtt.MQTTv5)
@@ -122,6 +138,8 @@ class MqttBridge:
         """Publish ``offline``, wait up to ``timeout`` s for what is in flight, disconnect quietly
         (a warning only if events held while the broker was away are still undelivered)."""
         self._stopping = True
+        with self._lock:
+            self._send_window()  # the last events' window on the broker (not live: nothing due any more)
         if self.connected.is_set():
             with self._lock:
                 info = self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True)
@@ -190,22 +208,58 @@ class MqttBridge:
         """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
         self._publish_retained(f"{self.base}/state", json.dumps(state, separators=(",", ":")).encode())
 
-    def publish_private(self, player: int, data: dict[str, Any]) -> None:
-        """Publish what only ``player`` may see to ``player/<n>`` (retained, QoS 1) when it changed."""
-        self._publish_retained(f"{self.base}/player/{player}", json.dumps(data, separators=(",", ":")).encode())
+    def publish_private(self, player: int, data: dict[str, Any] | None) -> None:
+        """Publish what only ``player`` may see to ``player/<n>`` (retained, QoS 1) when it changed;
+        ``None`` empties the topic (a seat the game has not got: nothing stale stays there)."""
+        payload = b"" if data is None else json.dumps(data, separators=(",", ":")).encode()
+        self._publish_retained(f"{self.base}/player/{player}", payload)
+
+    def publish_info(self, info: dict[str, Any]) -> None:
+        """Publish the board's ``info`` (retained, QoS 1) when it changed."""
+        self._publish_retained(f"{self.base}/info", json.dumps(info, separators=(",", ":")).encode())
 
     def publish_event(self, event: dict[str, Any]) -> int:
-        """Publish one event (QoS 1; held in order while not live) and return its sequence number
-        (1, 2, ... for the life of this bridge)."""
+        """Publish one event (see :meth:`publish_events`) and return its sequence number."""
+        return self.publish_events([event])[-1]
+
+    def publish_events(self, events: list[dict[str, Any]]) -> list[int]:
+        """Publish events in order (QoS 1; held in order while not live) and return their sequence
+        numbers (1, 2, ... for the life of this bridge). The window of recent events follows
+        :data:`RECENT_DELAY` later, once for a whole burst (or at once on :meth:`flush`)."""
+        seqs = []
         with self._lock:
-            self._event_seq += 1
-            seq = self._event_seq
-            payload = json.dumps({"seq": seq, **event}, separators=(",", ":")).encode()
-            if self._live:
-                self._last_info = self.client.publish(f"{self.base}/events", payload, qos=1)
-            else:
-                self.held.append(payload)
-        return seq
+            for event in events:
+                self._event_seq += 1
+                seqs.append(self._event_seq)
+                payload = json.dumps({"seq": self._event_seq, **event}, separators=(",", ":")).encode()
+                if self._live:
+                    self._last_info = self.client.publish(f"{self.base}/events", payload, qos=1)
+                else:
+                    self.held.append(payload)
+                self._recent.append(payload)
+            self._retained[f"{self.base}/events/recent"] = self._recent_payload()  # as a reconnect sends it
+            if self._window_due is None:
+                self._window_due = threading.Timer(RECENT_DELAY, self._send_window_later)
+                self._window_due.daemon = True
+                self._window_due.start()
+        return seqs
+
+    def _send_window_later(self) -> None:
+        with self._lock:
+            self._send_window()
+
+    def _send_window(self) -> None:
+        """Publish events/recent now if an update is due (the caller holds ``_lock``)."""
+        if self._window_due is None:
+            return
+        self._window_due.cancel()
+        self._window_due = None
+        if self._live:
+            topic = f"{self.base}/events/recent"
+            self._last_info = self.client.publish(topic, self._retained[topic], qos=1, retain=True)
+
+    def _recent_payload(self) -> bytes:
+        return b'{"run":"%s","events":[%s]}' % (self.run.encode(), b",".join(self._recent))
 
     @property
     def last_event_seq(self) -> int:
@@ -217,6 +271,7 @@ class MqttBridge:
         """Wait until the broker has acknowledged everything published so far (False on timeout
         or while not live)."""
         with self._lock:
+            self._send_window()
             info, live, held = self._last_info, self._live, bool(self.held)
         if not live or held:
             return False
@@ -296,7 +351,8 @@ class MqttBridge:
         if name not in COMMANDS:
             reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
             return
-        self.post(Command(name, args, reply, request_id))
+        to_operator = response_topic.startswith(f"{self.base}/response/")
+        self.post(Command(name, args, reply, request_id, to_operator=to_operator))
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 

@@ -12,23 +12,28 @@ says the service is degraded, and everything is written and told once the journa
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 from controller import sdnotify
 from controller.config import Config
+from controller.gameclock import GameClock
+from controller.games import game_names, get_game
 from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Stop
-from controller.session import HEALTHY, Session
+from controller.session import HEALTHY, STATE_SCHEMA, Session
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
+from firmware_bridge.protocol import PROTOCOL_VERSION
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip
@@ -38,6 +43,20 @@ log = logging.getLogger("arbitro")
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
 
+@functools.cache
+def most_seats() -> int:
+    """The most players any game has: every ``player/<n>`` topic a board may ever have filled."""
+    return max(get_game(name).max_players for name in game_names())
+
+
+@functools.cache
+def arbitro_version() -> str:
+    try:
+        return metadata.version("arbitro")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
 class Service:
     """The referee service for one board. Construct, ``start()``, ``stop()``; read the session
     with :meth:`read`."""
@@ -45,10 +64,12 @@ class Service:
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Post], Link] | None = None, mqtt: Publisher | None = None,
                  inputs: Inputs | None = None, journal: Journal | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.strip = strip
         self.clock = clock
+        self.wall_clock = wall_clock  # stamps states and events; judging never reads it
+        self.started_at = wall_clock()
         self.events: queue.Queue[object] = queue.Queue()
         self.mqtt = mqtt
         self.inputs = inputs
@@ -66,7 +87,11 @@ class Service:
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
         self.blink_on = True
         self._thread: threading.Thread | None = None
-        self._state_seq = 0
+        self._state_seq = 0  # one more for every change of the public state
+        self._state_time = 0.0  # when it last changed
+        self._last_public: dict[str, Any] | None = None
+        self._game_clock = GameClock.start(0.0, 0)
+        self._clock_serial = 0  # the session's game the clock counts
         self._told: dict[str, Any] | None = None  # the last public state published
         self.retry_at: float | None = None  # while the journal cannot be written: when to try again
         self.unanswered: list[tuple[Command, bool, Any]] = []  # answers waiting for the journal
@@ -79,7 +104,8 @@ class Service:
                                fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
                                strip_fits=strip.can_show, answers=RecentAnswers(persist=journal is not None))
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
-        if self.session.serial == 0:  # no game resumed
+        self._resumed_serial = self.session.serial  # 0: no game resumed
+        if self.session.serial == 0:
             self.session.new_game(board.game, board.options, board.num_players, board.seed)
         self._took_game()
         for message in notices:  # told once the board has its game
@@ -149,8 +175,42 @@ class Service:
         return self.call(lambda: fn(self.session), timeout)
 
     def public_state(self) -> dict[str, Any]:
-        """The public state as last published (with its sequence number); call it inside the loop."""
-        return self.session.public_state(self._state_seq)
+        """The public state as published (call it inside the loop): the session's, stamped by the
+        loop with ``seq`` (one more for each change), ``time`` (wall clock, when it changed) and
+        the game ``clock``. An unchanged state keeps its stamps, so how often the loop published
+        tells nothing (how often a player pressed ``next`` choosing a secret card, say)."""
+        s = self.session
+        state = s.public_state()
+        if s.serial != self._clock_serial:  # another game (though it may look like the last): its clock starts now
+            self._clock_serial = s.serial
+            self._last_public = None
+            self._game_clock = GameClock.start(self.wall_clock(), state["num_players"],
+                                               "resume" if s.serial == self._resumed_serial else "start")
+        if state != self._last_public:
+            self._last_public = state
+            self._state_seq += 1
+            self._state_time = max(self.wall_clock(), self._game_clock.started_at)
+            self._game_clock.observe(state["turn"], state["over"], self._state_time)
+        return {**state, "seq": self._state_seq, "time": round(self._state_time, 3),
+                "clock": self._game_clock.to_json(self._state_time)}
+
+    def info(self) -> dict[str, Any]:
+        """The board's ``info`` topic: versions, the sensor board's firmware, the game and its layout."""
+        s = self.session
+        hello = s.hello
+        return {
+            "board": self.config.board.id,
+            "arbitro": arbitro_version(),
+            "schema": STATE_SCHEMA,
+            "protocol": PROTOCOL_VERSION,
+            "sensor_board": None if hello is None else {
+                "protocol": hello.protocol, "board_kind": hello.board_kind, "firmware": hello.firmware},
+            "game": s.game.name,
+            "title": s.game.title,
+            "layout": {"file": self.config.board.layout or None, "game": s.layout.game,
+                       "board_kind": s.layout.board_kind},
+            "started_at": round(self.started_at, 3),
+        }
 
     def _loop(self) -> None:
         blink_period = 0.5 / self.config.leds.blink_hz
@@ -223,8 +283,10 @@ class Service:
                 return
             if event.name != "state":
                 self._commit()
-            ok, result = s.request(event.name, event.args, event.id)
+            ok, result = s.request(event.name, event.args, event.id, to_operator=event.to_operator)
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
+            if ok and event.name == "state":  # the session has no clock: answered as published, stamped
+                result = self.public_state()
             if self.retry_at is not None:  # what it did is not on disk: answered once it is
                 self.unanswered.append((event, ok, result))
             else:
@@ -280,31 +342,37 @@ class Service:
 
     def _publish(self) -> None:
         """LEDs first (the table sees at once), then the journal, then events and state: nothing
-        reaches a display or an answer before it is on disk (until it can be, they wait)."""
+        reaches a display or an answer before it is on disk (until it can be, they wait). Events and
+        states carry the wall-clock ``time`` they happened (the session has no clock)."""
         s = self.session
-        self._state_seq += 1
         self._show_leds()
         if not self._journal():
             return
-        for event in s.take_events():
-            self._tell(event)
+        self._tell(s.take_events())
+        state = self._told = self.public_state()
         if self.mqtt is not None:
-            self._told = s.public_state(self._state_seq)
-            self.mqtt.publish_state(self._told)
-            for p in range(s.state.num_players):
-                self.mqtt.publish_private(p, s.private_state(p))
+            self.mqtt.publish_info(self.info())
+            self.mqtt.publish_state(state)
+            for p in range(max(most_seats(), s.state.num_players)):  # seats the game has not got: emptied
+                self.mqtt.publish_private(p, s.private_state(p) if p < s.state.num_players else None)
         for command, ok, result in self.unanswered:
             command.reply(ok, result)
         self.unanswered.clear()
 
-    def _tell(self, event: dict[str, Any]) -> None:
-        for tell in ([self.mqtt.publish_event] if self.mqtt is not None else []) + self.watchers:
-            tell(event)
+    def _tell(self, events: list[dict[str, Any]]) -> None:
+        """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
+        now = round(self.wall_clock(), 3)
+        stamped = [{**event, "time": now} for event in events]
+        if stamped and self.mqtt is not None:
+            self.mqtt.publish_events(stamped)
+        for event in stamped:
+            for watch in self.watchers:
+                watch(event)
 
     def _notice(self, kind: str, message: str) -> None:
         """An event told at once, ahead of those waiting for the journal: at the last move told."""
         told = self._told or self.session.public_state()
-        self._tell({"type": kind, "game": told["game"], "move": told["moves"], "message": message})
+        self._tell([{"type": kind, "game": told["game"], "move": told["moves"], "message": message}])
 
     def _journal(self) -> bool:
         """Write what changed; False while the journal cannot be written. Its first failure is told
@@ -323,7 +391,6 @@ class Service:
             self._notice("warning", f"{fault}; the game goes on at the table, but requests are refused and "
                          "nothing more is told until the journal can be written again")
             if self.mqtt is not None:
-                self._state_seq += 1
                 self.mqtt.publish_state(self._degraded_state())
         return False
 
@@ -333,8 +400,14 @@ class Service:
     def _degraded_state(self) -> dict[str, Any]:
         """The public state while the journal cannot be written: the last one told (nothing since is
         on disk), saying why."""
-        told = self._told or self.session.public_state()
-        return {**told, "seq": self._state_seq, "health": dict(self.session.health)}
+        told = self._told or self.public_state()
+        health = dict(self.session.health)
+        if told.get("health") != health:  # a change: a new seq and time; the next state told is one again
+            self._state_seq += 1
+            self._state_time = self.wall_clock()
+            self._last_public = None
+            told = self._told = {**told, "health": health, "seq": self._state_seq, "time": round(self._state_time, 3)}
+        return told
 
     def _show_leds(self) -> None:
         self.strip.show(render_frame(self.session.layout, self.session.scene(), self.blink_on))

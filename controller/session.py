@@ -40,6 +40,15 @@ STATE_SCHEMA = 1
 HEALTHY = {"status": "ok"}
 
 
+class OperatorOnly(ValueError):
+    """A refusal whose full text (``operator``) tells hidden information: told only in an answer
+    the operator alone reads; everywhere else (the answers kept for repeats) it is ``str(self)``."""
+
+    def __init__(self, public: str, operator: str) -> None:
+        super().__init__(public)
+        self.operator = operator
+
+
 class Session:
     """One board's game. Feed it with :meth:`sense`, :meth:`snapshot`, :meth:`link_up`,
     :meth:`link_down`, :meth:`button`, :meth:`request`; :meth:`judge` when the board has settled;
@@ -368,11 +377,12 @@ class Session:
                 options = self.choices()
                 if options:
                     self.choice = (self.choice + (-1 if held else 1)) % len(options)
-                    # Moves the board shows are public; a choice among silent actions (a card to
-                    # program) is the player's secret: its text goes to player/<n> only.
-                    shown = {"action": options[self.choice], "index": self.choice, "of": len(options)} \
-                        if self.board_choices() else {}
-                    self.event("choice", player=self.state.current_player, **shown)
+                    # Moves the board shows are public. A choice among silent actions (a card to
+                    # program) is the player's secret, and so is how often `next` was pressed (it
+                    # tells which card): it goes to player/<n> only, with no public trace at all.
+                    if self.board_choices():
+                        self.event("choice", player=self.state.current_player, action=options[self.choice],
+                                   index=self.choice, of=len(options))
             elif name == "confirm":
                 options = self.choices()
                 if not options:
@@ -392,23 +402,31 @@ class Session:
 
     # -- requests --------------------------------------------------------------------------------
 
-    def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None) -> tuple[bool, Any]:
+    def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
+                to_operator: bool = False) -> tuple[bool, Any]:
         """Run a request once: ``(ok, result or error)``. The same request repeated with its id in
         the same game gets the first answer again and runs no more (the loop saves :attr:`answers`;
-        a new game starts with none, so an id used in an earlier game runs afresh)."""
+        a new game starts with none, so an id used in an earlier game runs afresh).
+
+        ``to_operator``: the answer goes where only the operator reads it (the board's ``response/``
+        tree, under the broker's ACL). Only such an answer may tell what a hidden draw can still
+        give; the answers kept for repeats never do."""
         key = None if request_id is None or name == "state" else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
             return answered
+        told = None
         try:
-            ok, result = True, self._run(name, commands.check(name, args))
+            ok, result = True, self._run(name, commands.check(name, args), to_operator)
+        except OperatorOnly as exc:
+            ok, result, told = False, str(exc), exc.operator if to_operator else None
         except (IllegalAction, ValueError, KeyError, TypeError) as exc:
             ok, result = False, exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         if key is not None:
             self.answers.add(key, ok, result)
-        return ok, result
+        return ok, told or result
 
-    def _run(self, name: str, args: dict[str, Any]) -> Any:
+    def _run(self, name: str, args: dict[str, Any], to_operator: bool) -> Any:
         if self.over and not commands.COMMANDS[name].after_the_end:
             raise ValueError(f"{name}: the game is over")
         if name == "state":
@@ -426,7 +444,7 @@ class Session:
         if name == "roll":
             return {"outcome": self._resolve_chance()}
         if name == "enter":
-            return {"outcome": self._resolve_chance(self._outcome_named(str(args["value"])))}
+            return {"outcome": self._resolve_chance(self._outcome_named(str(args["value"]), to_operator))}
         if name == "choose":
             if self.state.current_player < 0:
                 raise ValueError("choose: no player is to act (a roll is pending)")
@@ -450,17 +468,30 @@ class Session:
             self._auto_chance()
         return {"allow_takeback": self.board.allow_takeback, "chance": self.board.chance}
 
-    def _outcome_named(self, text: str) -> str:
-        """The pending chance outcome ``text`` names: its whole text, or its last word (a die's value)."""
-        if self.state.current_player != CHANCE:
+    def _outcome_named(self, text: str, to_operator: bool) -> str:
+        """The pending chance outcome ``text`` names: its whole text, or its last word (a die's value).
+
+        What a hidden draw can still give tells what is left in the deck, so what is in the hands:
+        it is entered only with the answer going to the operator alone (whether a value is taken
+        or refused tells as much as the list of those possible), and the list of possible outcomes
+        is told to the operator alone."""
+        state = self.state
+        if state.current_player != CHANCE:
             raise ValueError("enter: no die, card or draw is pending")
-        legal = {self.state.action_to_text(a) for a in self.state.legal_actions()}
+        legal = {state.action_to_text(a): state.public_action_text(a) for a in state.legal_actions()}
+        hidden = any(full != public for full, public in legal.items())
+        if hidden and not to_operator:
+            raise ValueError("enter: a hidden draw is entered by the operator only: send the request with its "
+                             "answer under the board's response/ topics (the default)")
         if text in legal:
             return text
         matches = [t for t in legal if t.split()[-1] == text]
-        if len(matches) != 1:
-            raise ValueError(f"enter: {text!r} is not a possible outcome; possible: {sorted(legal)[:20]}")
-        return matches[0]
+        if len(matches) == 1:
+            return matches[0]
+        refusal = f"enter: {text!r} is not a possible outcome"
+        if hidden:
+            raise OperatorOnly(refusal, f"{refusal}; possible: {sorted(legal)[:20]}")
+        raise ValueError(f"{refusal}; possible: {sorted(legal)[:20]}")
 
     # -- what it tells ---------------------------------------------------------------------------
 

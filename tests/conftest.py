@@ -54,3 +54,11 @@ def toy_game(monkeypatch):
 
     monkeypatch.setitem(registry.ENGINES, "toy", "tests.support.toy")
     return registry.get_game("toy")
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """The random order's seed (pytest-randomly), also under ``-q``, which hides the header that
+    names it: an order that made a test fail is repeated with ``-p randomly --randomly-seed=N``."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"tests ran in random order: repeat it with --randomly-seed={seed}")

@@ -41,12 +41,17 @@ def toy(toy_game, broker) -> Iterator[Service]:
 def check_all(listener: Listener) -> Counter:
     """Validate every message the listener got on a board's topics; count them by kind."""
     kinds: Counter = Counter()
+    windows: dict[str, bytes] = {}
     for topic, payload, *_ in listener.messages:
         base = "/".join(topic.split("/")[:2])
         kind = schemas.payload_kind(base, topic)
         assert kind is not None
         if kind[0] == "request" and kind[1] not in COMMANDS:
             continue  # a request for no command: no schema fits it (and the service refused it)
+        if kind[0] == "recent":  # up to 50 events each, all of them checked on events: the last one in full
+            windows[base] = payload
+            kinds["recent"] += 1
+            continue
         schemas.check(base, topic, payload)
         kinds[kind[0]] += 1
         if kind[0] == "event":
@@ -54,6 +59,13 @@ def check_all(listener: Listener) -> Counter:
         if kind[0] == "response":
             body = json.loads(payload)
             kinds[f"response:{body['command']}:{body['ok']}"] += 1
+    for base, payload in windows.items():
+        schemas.check(base, f"{base}/events/recent", payload)
+        sent = [json.loads(p) for t, p, *_ in listener.messages if t == f"{base}/events"]
+        window = json.loads(payload)["events"]
+        upto = next(i for i, e in enumerate(sent) if e["seq"] == window[-1]["seq"]) + 1 if window else 0
+        n = min(len(window), upto)  # it may reach back before the listener subscribed, and trail the last events
+        assert window[len(window) - n:] == sent[upto - n:upto], "events/recent holds the last events as they went"
     return kinds
 
 

@@ -276,6 +276,45 @@ def test_a_player_reads_only_his_own_seat_of_his_own_board(secured, service, oth
             client.close()
 
 
+def test_a_viewer_learns_nothing_while_a_player_chooses_a_secret_action(secured, service):
+    """Issue 18.6: the ``next`` button cycling through a player's silent actions (a card to program)
+    leaves no public trace, not even a count (a count tells which card): only the player's own topic
+    changes. A refused ``roll`` press, a public event, fences the viewer's stream before and after."""
+    from hardware.inputs import ButtonEvent
+
+    port = secured[0].port
+    player, choices, at = service.read(lambda s: (s.state.current_player, s.choices(), s.choice))
+    assert player >= 0 and len(choices) > 1, (player, choices)
+    cycle = [choices[(at + i) % len(choices)] for i in range(1, len(choices) + 1)]  # ends where it began
+    viewer = login(port, "viewer", ["arbitro/#"])
+    seat = login(port, f"{BOARD}-player{player}", [f"{BASE}/player/{player}"])
+
+    def refused_roll() -> None:
+        since = len(viewer.messages)
+        service.post(ButtonEvent("roll"))  # nothing to roll: a public 'refused' event after all before it,
+        told = viewer.wait_for(lambda m: m[0] == f"{BASE}/events" and json.loads(m[1])["type"] == "refused",
+                               since=since)
+        seq = json.loads(told[1])["seq"]  # and the window of recent events that ends with it
+        viewer.wait_for(lambda m: m[0] == f"{BASE}/events/recent" and json.loads(m[1])["events"][-1]["seq"] == seq,
+                        since=since)
+
+    try:
+        seat.wait_for(lambda m: m[0] == f"{BASE}/player/{player}")  # its retained view
+        refused_roll()
+        start = len(viewer.messages)
+        for _ in cycle:
+            service.post(ButtonEvent("next"))
+        refused_roll()
+        seat.wait_for(lambda m: json.loads(m[1])["choice"] == cycle[-1], since=len(cycle))
+        told = [(topic, json.loads(p).get("type") if topic.endswith("/events") else None)
+                for topic, p, *_ in viewer.messages[start:]]
+        assert told == [(f"{BASE}/events", "refused"), (f"{BASE}/events/recent", None)], told
+        assert [json.loads(p)["choice"] for _t, p, *_ in seat.messages[1:]] == cycle
+    finally:
+        viewer.close()
+        seat.close()
+
+
 def test_the_service_logs_in_over_tls_with_its_configuration(secured):
     _broker, tls_port, certs = secured
     s = start_service(tls_port, tls=True, ca_certs=str(certs["ca"]))

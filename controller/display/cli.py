@@ -48,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board-delay", type=board_delay, action="append", default=[], metavar="BOARD=SECONDS",
                         help="spectator delay for one board (repeatable)")
     parser.add_argument("--public-url", default="", help="how phones reach this server, for the seat QR codes")
+    parser.add_argument("--max-pages", type=int, default=200, help="pages open at once; one more is refused")
+    parser.add_argument("--stuck-after", type=float, default=10.0,
+                        help="seconds a page may leave what it was sent unread before it is dropped")
 
 
 def check_ca_file(path: str, option: str) -> None:
@@ -75,7 +78,10 @@ def config_from(args: argparse.Namespace) -> DisplayConfig:
         check_topic_name("--base-topic", args.base_topic, 256)
     except ConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
+    if args.max_pages < 1 or not args.stuck_after > 0:
+        raise argparse.ArgumentTypeError("--max-pages must be at least 1 and --stuck-after more than 0")
     return DisplayConfig(broker_host=broker_host, broker_port=broker_port, username=args.username,
                          password=os.environ.get("ARBITRO_DISPLAY_PASSWORD", ""), tls_ca=args.tls_ca,
                          base_topic=args.base_topic, host=host, port=port, delay=args.delay,
-                         board_delays=dict(args.board_delay), public_url=args.public_url)
+                         board_delays=dict(args.board_delay), public_url=args.public_url,
+                         max_pages=args.max_pages, stuck_after=args.stuck_after)

@@ -1,8 +1,13 @@
 """What the display knows of one board, built from its MQTT messages alone (no I/O here).
 
 ``BoardModel.snapshot()`` is everything a board page or the hall draws: the public state, its SVG,
-player names, the move list, what happened in words, the game clock and the board's status. The
-private views (``player/<n>``) are kept apart and only ever leave through ``seat()``.
+player names, the move list, what happened in words, the game clock (the state's own) and the
+board's status. The private views (``player/<n>``) are kept apart and only ever leave through
+``seat()``.
+
+Events are taken once each, by their ``seq`` within the service's run: the retained
+``events/recent`` window fills in what the display missed (it started late, or the broker was
+away) and a repeat (a resend, or an event the window had already given) is dropped.
 """
 
 from __future__ import annotations
@@ -30,39 +35,6 @@ def parse_names(payload: bytes | str) -> list[str] | None:
     if not all(isinstance(n, str) and len(n) <= MAX_NAME_LENGTH for n in names):
         return None
     return [n.strip() for n in names]
-
-
-@dataclass
-class Clock:
-    """The game clock, from when the display saw things happen (the engines keep no time).
-
-    ``used[p]`` is the time player p has had the turn, not counting the turn running now, which
-    began at ``since``. Times are wall-clock seconds (``time.time()``), so pages can tick on.
-    """
-
-    started: float | None = None
-    used: list[float] = field(default_factory=list)
-    turn: int | None = None
-    since: float | None = None
-    ended: float | None = None
-
-    def reset(self, now: float, players: int) -> None:
-        self.started, self.used, self.turn, self.since, self.ended = now, [0.0] * players, None, None, None
-
-    def observe(self, state: dict[str, Any], now: float) -> None:
-        players = int(state.get("num_players") or 0)
-        if self.started is None or len(self.used) != players:
-            self.reset(now, players)
-        if self.turn is not None and self.since is not None:
-            self.used[self.turn] += now - self.since
-        over = bool(state.get("over"))
-        self.turn = None if over else state.get("turn")
-        self.since = now if self.turn is not None else None
-        self.ended = (self.ended or now) if over else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"started": self.started, "used": [round(u, 3) for u in self.used], "turn": self.turn,
-                "since": self.since, "ended": self.ended}
 
 
 def describe(event: dict[str, Any], names: list[str]) -> str | None:
@@ -107,41 +79,60 @@ class BoardModel:
     names: list[str] = field(default_factory=list)
     moves: dict[int, str] = field(default_factory=dict)  # move number -> public action text
     log: list[str] = field(default_factory=list)
-    clock: Clock = field(default_factory=Clock)
+    run: str | None = None  # the service run whose events these are (from events/recent)
+    last_seq: int = 0  # the last event taken, in that run
     private: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> player/<n>; never in snapshot()
     _drawn: tuple[dict[str, Any] | None, str, list[str]] = (None, "", [])  # (state, svg, colours)
 
     # -- what arrives ---------------------------------------------------------------------------
 
-    def on_state(self, state: dict[str, Any], now: float | None = None) -> None:
-        now = time.time() if now is None else now
+    def on_state(self, state: dict[str, Any]) -> None:
         before = self.state
         if before is None or self._new_game(before, state):
             self.moves.clear()
-            self.clock.reset(now, int(state.get("num_players") or 0))
         self.state = state
         moves = int(state.get("moves") or 0)
-        for n in [n for n in self.moves if n > moves]:  # an undo or a takeback
-            del self.moves[n]
+        self._forget_after(moves)  # an undo or a takeback
         if moves and state.get("last_action") is not None:
             self.moves[moves] = str(state["last_action"])
-        self.clock.observe(state, now)
+
+    def _forget_after(self, moves: int) -> None:
+        for n in [n for n in self.moves if n > moves]:
+            del self.moves[n]
 
     @staticmethod
     def _new_game(before: dict[str, Any], after: dict[str, Any]) -> bool:
         same = all(before.get(k) == after.get(k) for k in ("game", "options", "num_players"))
         return not same or int(after.get("moves") or 0) == 0
 
-    def on_event(self, event: dict[str, Any], now: float | None = None) -> None:
-        if event.get("type") == "new_game":
+    def on_event(self, event: dict[str, Any]) -> None:
+        seq = event.get("seq")
+        if isinstance(seq, int):
+            if seq <= self.last_seq:
+                return  # had it already
+            self.last_seq = seq
+        kind, move = event.get("type"), event.get("move")
+        if kind == "new_game":
             self.moves.clear()
-            self.clock.started = None  # the next state starts the clock afresh
-        if event.get("type") in ("action", "chance") and isinstance(event.get("move"), int):
+        elif kind in ("undo", "takeback") and isinstance(move, int):
+            self._forget_after(move)
+        elif kind in ("action", "chance") and isinstance(move, int):
             # Two actions judged at once come as two events but one state: keep both texts.
-            self.moves[event["move"]] = str(event.get("action", event.get("outcome")))
+            self.moves[move] = str(event.get("action", event.get("outcome")))
         line = describe(event, self.names)
         if line:
             self.log = [*self.log[-(LOG_LINES - 1):], line]
+
+    def on_recent(self, recent: dict[str, Any]) -> None:
+        """The retained window of recent events: those not taken yet are taken, in order."""
+        run, events = recent.get("run"), recent.get("events")
+        if not isinstance(run, str) or not isinstance(events, list):
+            return
+        if run != self.run:  # another run of the service: its seq numbers start again
+            self.run, self.last_seq = run, 0
+        for event in events:
+            if isinstance(event, dict):
+                self.on_event(event)
 
     def on_status(self, status: str, now: float | None = None) -> None:
         if status != self.status:
@@ -150,8 +141,12 @@ class BoardModel:
     def on_names(self, names: list[str]) -> None:
         self.names = names
 
-    def on_private(self, seat: int, view: dict[str, Any]) -> None:
-        self.private[seat] = view
+    def on_private(self, seat: int, view: dict[str, Any] | None) -> None:
+        """Seat ``seat``'s view; None: the topic was emptied (the game has no such seat)."""
+        if view is None:
+            self.private.pop(seat, None)
+        else:
+            self.private[seat] = view
 
     # -- what leaves ----------------------------------------------------------------------------
 
@@ -179,7 +174,7 @@ class BoardModel:
             "names": self.names,
             "moves": [[n, self.moves[n]] for n in sorted(self.moves)][-300:],
             "log": self.log,
-            "clock": self.clock.to_json(),
+            "clock": (self.state or {}).get("clock"),
             "status": self.status,
             "status_since": self.status_since,
             "delay": delay,

@@ -39,6 +39,7 @@ STATIC = Path(str(resources.files("controller.display") / "static"))
 BOARD_ID = r"{board:[A-Za-z0-9_.\-]{1,64}}"
 SEAT = r"{seat:[0-9]{1,2}}"
 KEEPALIVE = 15.0  # seconds between SSE comments, so that dead connections are noticed
+SEND_BUFFER = 128 * 1024  # bytes the kernel may hold for one page's stream (a few board snapshots)
 
 
 @dataclass
@@ -54,9 +55,12 @@ class DisplayConfig:
     delay: float = 0.0  # spectator delay for every board, seconds
     board_delays: dict[str, float] = field(default_factory=dict)  # per board, overriding ``delay``
     public_url: str = ""  # how phones reach this server (for the seat QR codes); default: the page's own address
-    # Pairing a phone to a seat hands out that seat's hand: only a board page opened with this key
-    # (the operator's link, printed at start) may do it. Random unless given.
+    # Pairing a phone to a seat hands out that seat's hand, and names are the operator's to set: only
+    # a board page opened with this key (the operator's link, printed at start) may do either.
+    # Random unless given.
     pair_key: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    max_pages: int = 200  # open pages (event streams) at once; one more is refused (503) until one closes
+    stuck_after: float = 10.0  # seconds a page may leave what it was sent unread before it is dropped
 
     def delay_of(self, board: str) -> float:
         return self.board_delays.get(board, self.delay)
@@ -99,7 +103,8 @@ class SeatPlay:
 
 
 class Subscriber:
-    """One open page: the latest message per key waits here until the page's stream sends it."""
+    """One open page: the latest message per key (a board, the status) waits here until the page's
+    stream sends it, so a slow page holds one snapshot per board, never a queue of them."""
 
     def __init__(self) -> None:
         self.pending: dict[str, bytes] = {}
@@ -142,7 +147,8 @@ class Display:
         self.loop = asyncio.get_running_loop()
         if self.seat_play is not None:
             self.seat_play.changed = lambda board, seat: self._threadsafe(self._push_seat, board, seat)
-        self.runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        # handler_cancellation: a page that closes ends its stream at once, and frees its place.
+        self.runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0, handler_cancellation=True)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.config.host, self.config.port)
         try:
@@ -208,7 +214,8 @@ class Display:
             return
         set_nodelay(client)  # acknowledgements go out at once, not after Nagle's wait
         base = self.config.base_topic
-        client.subscribe([(f"{base}/+/{t}", 1) for t in ("state", "events", "status", "names", "player/+")])
+        client.subscribe([(f"{base}/+/{t}", 1) for t in ("state", "events", "events/recent", "status", "names",
+                                                          "player/+")])
         self._threadsafe(self._broker, True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
@@ -244,6 +251,11 @@ class Display:
                 self._push_seats(board)
                 self._changed(board)
             return
+        seat = kind[7:] if kind.startswith("player/") and kind[7:].isdigit() else None
+        if seat is not None and not payload:  # emptied: the game has no such seat
+            model.on_private(int(seat), None)
+            self._push_seats(board)
+            return
         try:
             data = json.loads(payload)
         except ValueError:
@@ -258,8 +270,11 @@ class Display:
         elif kind == "events":
             model.on_event(data)
             self._changed(board)
-        elif kind.startswith("player/") and kind[7:].isdigit():
-            model.on_private(int(kind[7:]), data)
+        elif kind == "events/recent":
+            model.on_recent(data)
+            self._changed(board)
+        elif seat is not None:
+            model.on_private(int(seat), data)
             self._push_seats(board)
 
     # -- pushing to pages -----------------------------------------------------------------------
@@ -389,24 +404,46 @@ class Display:
         return web.FileResponse(STATIC / "seat.html", headers={"Cache-Control": "no-store"})
 
     async def _stream(self, request: web.Request, sub: Subscriber, group: set[Subscriber]) -> web.StreamResponse:
+        """Send ``sub``'s messages to the page until it goes. A page that leaves what it was sent
+        unread for ``stuck_after`` seconds is dropped (its browser reconnects by itself, and gets
+        the latest snapshot), so what it holds here is at most the transport's buffer."""
+        if len(self._all_subscribers()) >= self.config.max_pages:
+            log.debug("page %s refused: %d pages open already", request.remote, self.config.max_pages)
+            raise web.HTTPServiceUnavailable(text=f"too many pages open ({self.config.max_pages}); try again later",
+                                             headers={"Retry-After": "10"})
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
-        await response.prepare(request)
+        sock = request.transport.get_extra_info("socket") if request.transport is not None else None
+        if sock is not None:  # what the kernel holds for a page that does not read is bounded too
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         group.add(sub)
         try:
-            await response.write(b"retry: 1000\n\n")  # the browser reconnects after a second when cut
+            await response.prepare(request)
+            await self._send(response, b"retry: 1000\n\n")  # the browser reconnects after a second when cut
             while not self._closing:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(sub.wake.wait(), KEEPALIVE)
                 data = sub.take()
                 if b"event: gone" in data:
-                    await response.write(data)
+                    await self._send(response, data)
                     break
-                await response.write(data or b": keepalive\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+                await self._send(response, data or b": keepalive\n\n")
+        except ConnectionError as exc:  # the page went away, or read nothing for too long: one line
+            log.debug("page %s %s dropped: %s", request.remote, request.path, exc or type(exc).__name__)
+            if request.transport is not None:
+                request.transport.abort()
+        except asyncio.CancelledError:  # the page closed its connection (or the server is stopping)
+            if not self._closing:
+                log.debug("page %s %s went away", request.remote, request.path)
+            raise
         finally:
             group.discard(sub)
         return response
+
+    async def _send(self, response: web.StreamResponse, data: bytes) -> None:
+        try:
+            await asyncio.wait_for(response.write(data), self.config.stuck_after)
+        except TimeoutError:
+            raise ConnectionError(f"it read nothing for {self.config.stuck_after:g} s") from None
 
     async def _hall_events(self, request: web.Request) -> web.StreamResponse:
         sub = Subscriber()
@@ -431,6 +468,8 @@ class Display:
         return await self._stream(request, sub, self.seat_watchers.setdefault((board, seat), set()))
 
     async def _set_names(self, request: web.Request) -> web.Response:
+        if not secrets.compare_digest(request.query.get("key", ""), self.config.pair_key):
+            raise web.HTTPForbidden(text="setting names needs the operator's key")
         board = request.match_info["board"]
         names = parse_names(await request.read())
         if names is None:

@@ -13,7 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-NAMES = ("status", "state", "event", "player", "request", "response", "discovery")
+NAMES = ("status", "state", "event", "recent", "info", "player", "request", "response", "discovery")
 
 
 @cache
@@ -50,10 +50,12 @@ def payload_kind(base: str, topic: str) -> tuple[str, str | None] | None:
     if not topic.startswith(base + "/"):
         return None
     rest = topic[len(base) + 1:]
-    if rest in ("status", "state"):
+    if rest in ("status", "state", "info"):
         return rest, None
     if rest == "events":
         return "event", None
+    if rest == "events/recent":
+        return "recent", None
     if rest.startswith("player/"):
         return "player", None
     if rest.startswith("request/"):
@@ -69,5 +71,7 @@ def check(base: str, topic: str, payload: bytes) -> None:
     if kind is None:
         raise KeyError(f"{topic} is not one of {base}'s topics")
     name, command = kind
+    if name == "player" and not payload:
+        return  # a seat the game has not got: its retained topic emptied
     value: Any = payload.decode() if name == "status" else json.loads(payload)
     validator(name, command).validate(value)

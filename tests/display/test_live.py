@@ -123,7 +123,13 @@ def test_player_names_are_set_from_the_page_or_by_any_mqtt_client(broker, displa
     service = mqtt_service("contigo", "n1", broker.port, seed=1, board={"chance": "auto"})
     other = Listener(broker.port, ["arbitro/n1/names"])
     try:
-        page.goto(f"{display.url}board/n1")
+        page.goto(f"{display.url}board/n1")  # a spectator's page: the names are not his to set
+        inputs = page.locator("#players input")
+        expect(inputs).to_have_count(2)
+        inputs.nth(0).fill("Mallory")
+        page.get_by_role("button", name="Save names").click()
+        expect(page.locator("#names-note")).to_have_text("Only the operator's link (with its key) sets names.")
+        page.goto(f"{display.url}board/n1?key={display.display.config.pair_key}")  # the operator's link
         inputs = page.locator("#players input")
         expect(inputs).to_have_count(2)
         inputs.nth(0).fill("Ana")

@@ -7,8 +7,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from controller.display.model import BoardModel, Clock, describe, parse_names
+from controller.display.model import BoardModel, describe, parse_names
 from controller.display.render import board_svg
+from controller.gameclock import GameClock
 from controller.games import game_names, get_game
 from controller.games.record import Match, Record
 from tests.display.conftest import start_display
@@ -21,26 +22,55 @@ def state(turn: int | None, moves: int, over: bool = False) -> dict:
             "last_action": f"a{moves}" if moves else None, "board_view": {}}
 
 
-def test_the_clock_counts_each_players_turns_as_the_display_saw_them():
-    clock = Clock()
-    clock.observe(state(0, 1), now=100.0)
-    clock.observe(state(1, 2), now=130.0)  # player 0 thought for 30 s
-    clock.observe(state(None, 3), now=135.0)  # a roll pending: nobody's clock runs
-    clock.observe(state(0, 4), now=140.0)
-    clock.observe(state(None, 5, over=True), now=150.0)
-    assert clock.to_json() == {"started": 100.0, "used": [40.0, 5.0], "turn": None, "since": None, "ended": 150.0}
+def test_the_game_clock_counts_each_players_turns():
+    clock = GameClock.start(100.0, 2)
+    clock.observe(0, False, now=100.0)
+    clock.observe(1, False, now=130.0)  # player 0 thought for 30 s
+    clock.observe(None, False, now=135.0)  # a roll pending: nobody's clock runs
+    clock.observe(0, False, now=140.0)
+    assert clock.to_json(142.0) == {"started_at": 100.0, "counted_from": "start", "elapsed": 42.0,
+                                    "used": [30.0, 5.0], "turn_started_at": 140.0, "ended_at": None}
+    clock.observe(None, True, now=150.0)
+    clock.observe(None, True, now=160.0)  # still over: the end stays when it was
+    assert clock.to_json(160.0) == {"started_at": 100.0, "counted_from": "start", "elapsed": 50.0,
+                                    "used": [40.0, 5.0], "turn_started_at": None, "ended_at": 150.0}
+    clock.observe(1, False, now=170.0)  # an undo after the end: the game runs again
+    assert clock.to_json(171.0)["ended_at"] is None and clock.to_json(171.0)["elapsed"] == 71.0
 
 
 def test_the_move_list_follows_actions_undo_and_a_new_game():
     m = BoardModel("b")
     for n in (1, 2, 3):
-        m.on_state(state(n % 2, n), now=float(n))
+        m.on_state(state(n % 2, n))
     assert m.moves == {1: "a1", 2: "a2", 3: "a3"}
     m.on_event({"type": "undo", "action": "a3", "move": 2})
-    m.on_state(state(0, 2), now=4.0)
     assert m.moves == {1: "a1", 2: "a2"} and m.log == ["undone: a3"]
-    m.on_state(state(0, 0), now=5.0)
-    assert m.moves == {} and m.clock.started == 5.0
+    m.on_state(state(0, 2))
+    assert m.moves == {1: "a1", 2: "a2"}
+    m.on_state(state(0, 0))
+    assert m.moves == {}
+
+
+def event(seq: int, kind: str, move: int, **data: object) -> dict:
+    return {"seq": seq, "type": kind, "game": "contigo", "move": move, "time": 1.0, **data}
+
+
+def test_missed_events_come_back_from_the_recent_window_once_each():
+    m = BoardModel("b")
+    m.on_recent({"run": "r1", "events": [event(1, "new_game", 0, game="contigo", num_players=2),
+                                         event(2, "action", 1, action="a1", by="board")]})
+    m.on_event(event(2, "action", 1, action="a1", by="board"))  # a resend: dropped
+    m.on_event(event(3, "action", 2, action="a2", by="board"))
+    assert m.moves == {1: "a1", 2: "a2"} and m.log == ["new game: contigo, 2 players"]
+    # The broker was away: the window brings back what went out meanwhile, and only that.
+    m.on_recent({"run": "r1", "events": [event(n, "action", n - 1, action=f"a{n - 1}", by="board")
+                                         for n in range(2, 7)] + [event(7, "resign", 5, player=1)]})
+    assert m.moves == {1: "a1", 2: "a2", 3: "a3", 4: "a4", 5: "a5"} and m.log[-1] == "player 1 resigned"
+    assert len(m.log) == 2
+    # The service restarted (another run): its events count from 1 again, and are taken.
+    m.on_recent({"run": "r2", "events": [event(1, "new_game", 0, game="contigo", num_players=2),
+                                         event(2, "action", 1, action="b1", by="board")]})
+    assert m.moves == {1: "b1"} and m.log[-1] == "new game: contigo, 2 players"
 
 
 def test_names_are_a_short_list_of_short_strings():

@@ -51,3 +51,35 @@ def test_the_page_tells_of_each_outage_and_recovers_by_itself(broker, page):
         operator.close()
         display.stop()
         service.stop()
+
+
+def test_the_display_gets_back_the_moves_it_missed_while_away(broker, page):
+    """Issue 18.11: events sent while a display could not hear them reach only persistent sessions;
+    the retained events/recent window gives them back. Here the broker goes away and comes back,
+    and the display comes back only after the referee has sent what it held meanwhile."""
+    import random
+
+    from tests.display.test_live import board_move
+    from tests.support.table import Table
+
+    display = start_display(broker.port)
+    rng = random.Random(11)
+    try:
+        with Table("contigo", seed=3, mqtt_port=broker.port) as table:
+            page.goto(f"{display.url}board/t-contigo")
+            played = [board_move(table, rng) for _ in range(2)]
+            expect(page.locator("#moves")).to_contain_text(played[-1])
+
+            display.display.client.loop_stop()  # the display is away (its network thread stopped)...
+            broker.stop()  # ...and so is the broker, while the game goes on at the table
+            played += [board_move(table, rng) for _ in range(3)]
+            broker.start()
+            assert table.service.mqtt.connected.wait(10) and table.service.mqtt.flush(10)  # all it held went out
+            display.display.client.loop_start()  # back only now: the missed events were sent to nobody
+
+            record = table.service.read(lambda s: list(s.match.public_log))
+            expect(page.locator("#moves li")).to_have_count(len(record))
+            assert page.locator("#moves li").all_inner_texts() == record
+            assert [t for t in record if t in played] == played
+    finally:
+        display.stop()

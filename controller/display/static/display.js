@@ -154,12 +154,15 @@ function board() {
   });
   setInterval(() => last && drawClocks(last), 1000);
 
+  const key = new URLSearchParams(location.search).get("key") || ""; // the operator's link has it
+
   $("save-names").addEventListener("click", async () => {
     const names = [...document.querySelectorAll("#players input")].map((i) => i.value.trim());
-    const answer = await fetch(`/api/board/${encodeURIComponent(id)}/names`, {
+    const answer = await fetch(`/api/board/${encodeURIComponent(id)}/names?key=${encodeURIComponent(key)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(names),
     });
-    $("names-note").textContent = answer.ok ? "saved" : await answer.text();
+    $("names-note").textContent = answer.ok ? "saved"
+      : answer.status === 403 ? "Only the operator's link (with its key) sets names." : await answer.text();
   });
 
   function draw(snap) {
@@ -226,13 +229,14 @@ function board() {
   }
 
   function drawClocks(snap) {
-    const c = snap.clock;
-    if (!c || c.started === null) return;
+    // The state's own clock (the service stamps it), ticking on from the state's time.
+    const s = snap.state, c = snap.clock;
+    if (!s || !c) return;
     const now = serverNow() - (snap.delay || 0);
-    $("game-clock").textContent = duration((c.ended || now) - c.started);
+    $("game-clock").textContent = duration(c.elapsed + (c.ended_at === null ? Math.max(0, now - s.time) : 0));
     for (const row of $("players").tBodies[0].rows) {
       const p = Number(row.dataset.player);
-      const running = c.turn === p && c.since !== null ? now - c.since : 0;
+      const running = s.turn === p && c.turn_started_at !== null ? now - c.turn_started_at : 0;
       row.querySelector(".clock").textContent = duration((c.used[p] || 0) + running);
     }
   }
@@ -250,7 +254,6 @@ function board() {
   }
 
   async function pair(box, seat, method) {
-    const key = new URLSearchParams(location.search).get("key") || "";
     const answer = await fetch(`/api/board/${encodeURIComponent(id)}/pair/${seat}?key=${encodeURIComponent(key)}`, { method });
     if (!answer.ok) {
       box.querySelector(".paired")?.remove();
