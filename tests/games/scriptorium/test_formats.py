@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import BadPosition, ChannelKind, IllegalAction
 from controller.games.scriptorium import GAME
-from controller.games.scriptorium.svg import render_svg
+from controller.games.scriptorium.picture import render_svg
 
 from .helpers import pos, text
 from .sync_study import rounds_to_alignment, summary
