@@ -4,6 +4,8 @@ else is refused (every refusal a :class:`Phrase` of the table below, its params 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.games.base import CHANCE, GAME_OVER, TERMINAL, IllegalAction, Message, Phrase
 from controller.games.scriptorium.actions import (
     First,
@@ -100,25 +102,36 @@ def current_player(position: Position) -> int:
     return position.turn
 
 
-def legal_actions(position: Position) -> list[ScriptoriumAction]:
+# Every action a decision can offer, made once: a legal list is built of these, not of new tuples.
+_LOCATIONS = (HUB, *range(N, 4 * N))
+_MOVES = {(a, b): Move("move", a, b) for a in _LOCATIONS for b in _LOCATIONS}
+_TURNS = {(part, k): Turn("turn", part, "left", k) for part in range(4) for k in range(1, N)}
+_ROLLS = tuple(RollColour("colour", c) for c in range(len(COLOURS)))
+_NUMBERS = tuple(RollNumber("number", k) for k in DIE_FACES)
+_FIRSTS = tuple(First("first", p) for p in range(len(COLOURS)))
+_SETS = tuple(tuple(SetPart("set", part, o) for o in range(N)) for part in range(4))
+
+
+def legal_actions(position: Position) -> Sequence[ScriptoriumAction]:
+    """The legal actions, in a stable order (shared: copy before changing)."""
     phase = position.phase
     if phase == "roll":
-        return [RollColour("colour", c) for c in range(len(COLOURS))]
+        return _ROLLS
     if phase == "move":
         source = position.pawns[position.turn]
-        return [Move("move", source, d) for d in position.targets(position.turn, position.die)]
+        moves = _MOVES
+        return [moves[source, d] for d in position.targets(position.turn, position.die)]
     if phase == "number":
-        return [RollNumber("number", k) for k in DIE_FACES]
+        return _NUMBERS
     if phase == "rotate":
-        return [Turn("turn", position.pending, "left", position.number)]
+        return (_TURNS[position.pending, position.number],)
     if phase == "clock":
-        return [Turn("turn", position.active, "left", 1)]
+        return (_TURNS[position.active, 1],)
     if phase == "first":
-        return [First("first", p) for p in range(position.players)]
+        return _FIRSTS[:position.players]
     if phase in SETUP_PHASES:
-        part = SETUP_PHASES.index(phase)
-        return [SetPart("set", part, o) for o in range(N)]
-    return []
+        return _SETS[SETUP_PHASES.index(phase)]
+    return ()
 
 
 def waiting_for(position: Position) -> Message:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import Action, Announcement, ColourName, Message, State, is_colour
@@ -16,7 +17,7 @@ class ScriptoriumState(State):
 
     def __init__(self, position: Position) -> None:
         self.position = position
-        self._legal: list[ScriptoriumAction] | None = None
+        self._legal: Sequence[ScriptoriumAction] | None = None
 
     # --- players ----------------------------------------------------------------------------
     def player_name(self, player: int) -> str:
