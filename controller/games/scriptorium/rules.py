@@ -104,7 +104,8 @@ def current_player(position: Position) -> int:
 
 # Every action a decision can offer, made once: a legal list is built of these, not of new tuples.
 _LOCATIONS = (HUB, *range(N, 4 * N))
-_MOVES = {(a, b): Move("move", a, b) for a in _LOCATIONS for b in _LOCATIONS}
+_MOVES = {a: {b: Move("move", a, b) for b in _LOCATIONS} for a in _LOCATIONS}
+"""``_MOVES[source][target]``."""
 _TURNS = {(part, k): Turn("turn", part, "left", k) for part in range(4) for k in range(1, N)}
 _ROLLS = tuple(RollColour("colour", c) for c in range(len(COLOURS)))
 _NUMBERS = tuple(RollNumber("number", k) for k in DIE_FACES)
@@ -119,8 +120,8 @@ def legal_actions(position: Position) -> Sequence[ScriptoriumAction]:
         return _ROLLS
     if phase == "move":
         source = position.pawns[position.turn]
-        moves = _MOVES
-        return [moves[source, d] for d in position.targets(position.turn, position.die)]
+        moves = _MOVES[source]
+        return [moves[d] for d in position.targets(position.turn, position.die)]
     if phase == "number":
         return _NUMBERS
     if phase == "rotate":
