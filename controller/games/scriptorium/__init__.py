@@ -1,7 +1,112 @@
-"""Scriptorium: rotating rings, colour and number dice, the sync clock (see docs/rules/scriptorium.md)."""
+"""Scriptorium: rotating rings, colour and number dice, the sync clock (see docs/rules/scriptorium.md).
 
-from controller.games.scriptorium.engine import Scriptorium, ScriptoriumState
+The package, one module per question (imports flow one way): ``board`` (the layout's geometry),
+``actions``, ``position`` (the frozen position, its text, its problems), ``rules``, ``views``,
+``state`` (the game API over a position), ``picture`` (the SVG, from the public view).
+"""
 
-GAME = Scriptorium()
+from __future__ import annotations
 
-__all__ = ["GAME", "Scriptorium", "ScriptoriumState"]
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from controller.games.base import BadPosition, Channel, ChannelKind, Game, Option, Options, canonical
+from controller.games.scriptorium import picture
+from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, MIDDLE, RINGS, SPACE_CHANNELS, N
+from controller.games.scriptorium.position import (
+    NOBODY,
+    ROUND_LIMIT_MAX,
+    SETUP_PHASES,
+    Position,
+    parse_offsets,
+    position_from_text,
+)
+from controller.games.scriptorium.state import ScriptoriumState
+
+OPTIONS = (
+    Option("outer_line", "same", choices=("same", "either"),
+           doc="the Outer ring meets the Middle by the Inner ring's line (same) or by either (the literal reading)"),
+    Option("round_limit", 200, minimum=1, maximum=ROUND_LIMIT_MAX, doc="rounds before the game ends without a winner"),
+    Option("start", "random", doc="'random' (the table sets the parts by chance) or four offsets like '0,3,5,7'"),
+)
+
+
+class ScriptoriumGame(Game):
+    name = "scriptorium"
+    title = "Scriptorium"
+    min_players = 2
+    max_players = 6
+
+    option_schema = OPTIONS
+
+    def check_variant(self, options: dict[str, Any], num_players: int) -> None:
+        start = options["start"]
+        if start != "random" and parse_offsets(start) is None:
+            raise ValueError(f"scriptorium: start must be 'random' or four offsets 0-11 like '0,3,5,7'"
+                             f" (centre, inner, middle, outer), not {start!r}")
+
+    def new_state(self, options: Options | None = None, num_players: int | None = None) -> ScriptoriumState:
+        opts, n = self.resolve(options, num_players)
+        offsets = parse_offsets(opts["start"])
+        # start=random: the table sets every part by chance first
+        phase = SETUP_PHASES[0] if offsets is None else "first"
+        return ScriptoriumState(Position(opts, n, phase, offsets or (0, 0, 0, 0), CENTRE, (HUB,) * n, (), NOBODY,
+                                         NOBODY, 0, NOBODY, 0, NOBODY, NOBODY))
+
+    def state_from_text(self, text: str) -> ScriptoriumState:
+        try:
+            state = ScriptoriumState(position_from_text(text, self.resolve))
+        except BadPosition:
+            raise
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise BadPosition(f"not a Scriptorium position: {exc}") from None
+        return canonical(state, text)
+
+    def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
+        _, n = self.resolve(options, num_players)
+        chans = [Channel(name, ChannelKind.OFFSET, N - 1) for name in ENCODER_CHANNELS]
+        chans += [Channel(SPACE_CHANNELS[r * N + p], ChannelKind.PRESENCE, 1) for r in RINGS for p in range(N)]
+        chans.append(Channel("hub", ChannelKind.COUNT, n))
+        return chans
+
+    def channel_positions(self, options: Options | None = None,
+                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
+        # Position 0 at the top, counting clockwise; the Middle sits half a space off.
+        out: dict[str, tuple[float, float]] = {"hub": (0.0, 0.0)}
+        for radius, r in enumerate(RINGS, start=1):
+            shift = 0.5 if r == MIDDLE else 0.0
+            for p in range(N):
+                angle = math.radians(90 - (p + shift) * 360 / N)
+                out[SPACE_CHANNELS[r * N + p]] = (radius * math.cos(angle), radius * math.sin(angle))
+        for k, name in enumerate(ENCODER_CHANNELS):  # each encoder's turn indicator in a row below the board
+            out[name] = (-3.5, -4.0 - 0.5 * k)
+        return out
+
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+        """The board as SVG, drawn from the public view alone, ``marks`` (the channels the LEDs
+        light for the player to act) highlighted."""
+        return picture.picture(public_view, marks)
+
+    def channel_xy(self, name: str) -> tuple[float, float] | None:
+        """Where a channel sits in :meth:`picture`'s coordinates (None: not drawn)."""
+        return picture.channel_xy(name)
+
+    def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
+        base = self.default_options()
+        return [
+            *((dict(base), n) for n in range(2, 7)),
+            ({**base, "outer_line": "either"}, 3),
+            ({**base, "start": "0,3,5,8", "round_limit": 40}, 4),
+        ]
+
+    def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
+        opts, n = self.resolve(options, num_players)
+        # setup (4 parts + who starts), then per round: every player rolls, moves, rolls the number
+        # die and turns a circle (4 actions at most), and the clock turns once.
+        return 5 + opts["round_limit"] * (4 * n + 1)
+
+
+GAME = ScriptoriumGame()
+
+__all__ = ["GAME", "ScriptoriumGame", "ScriptoriumState"]

@@ -19,6 +19,8 @@ from typing import Any
 
 CENTRE, INNER, MIDDLE, OUTER = 0, 1, 2, 3
 PART_NAMES = ("centre", "inner", "middle", "outer")
+PART_TITLES = ("Centre", "Inner", "Middle", "Outer")
+RINGS = (INNER, MIDDLE, OUTER)
 RING_LETTERS = {INNER: "i", MIDDLE: "m", OUTER: "o"}
 HUB = -1
 """The hub's location code. A ring space at position p of part r has location code r * 12 + p."""
@@ -118,6 +120,17 @@ HUB_GATE = dict(LAYOUT.hub_lines)
 """Inner position -> the Centre sector position that opens the way to the hub."""
 HUB_EXITS = tuple(sorted(HUB_GATE))
 FAMILIES = {INNER: LAYOUT.families(INNER), OUTER: LAYOUT.families(OUTER)}
+DIE_FACES = (1, 2, 3, 4, 5, 6)
+
+ENCODER_CHANNELS = tuple(f"enc:{name}" for name in PART_NAMES)
+"""The channel of each part's ring encoder, by part."""
+SPACE_CHANNELS = {r * N + p: f"pos:{PART_NAMES[r]}:{p}" for r in RINGS for p in range(N)}
+"""Location code -> the presence channel of that ring space (the hub's channel is ``hub``, a count)."""
+
+
+def player_name(player: int) -> str:
+    """Each player is a colour: his pawn's, and the spaces he must visit on the Outer ring."""
+    return COLOURS[player]
 
 
 def location_text(loc: int) -> str:
@@ -149,6 +162,28 @@ def centre_meets_inner(offsets: tuple[int, ...]) -> bool:
     """Every Centre sector shows the colour of the Inner space it opens onto."""
     cc, ic = COLOUR[CENTRE][offsets[CENTRE]], COLOUR[INNER][offsets[INNER]]
     return all(cc[s] == ic[p] for p, s in LAYOUT.hub_lines)
+
+
+def reachable(offsets: tuple[int, ...], loc: int, colour: int, dead: set[int]) -> list[int]:
+    """Where a pawn at ``loc`` may go on ``colour``, ``dead`` spaces excluded: from the hub to an
+    Inner space of that colour; from an Inner space whose Centre sector shows it, only to the hub;
+    else along a black line to a space of that colour."""
+    if loc == HUB:
+        table = COLOUR[INNER][offsets[INNER]]
+        return [INNER * N + p for p in HUB_EXITS if table[p] == colour and INNER * N + p not in dead]
+    if loc // N == INNER:
+        gate = HUB_GATE.get(loc % N)
+        if gate is not None and COLOUR[CENTRE][offsets[CENTRE]][gate] == colour:
+            return [HUB]
+    colour_table = COLOUR
+    return [d for d in NEIGHBOURS[loc] if d not in dead and colour_table[d // N][offsets[d // N]][d % N] == colour]
+
+
+def rotate_location(loc: int, part: int, spaces: int) -> int:
+    """Where the thing at ``loc`` stands after ``part`` turns left ``spaces`` (it turns with its part)."""
+    if loc != HUB and loc // N == part:
+        return part * N + (loc % N + spaces) % N
+    return loc
 
 
 def same_colours(offsets: tuple[int, ...], a: int, b: int) -> bool:

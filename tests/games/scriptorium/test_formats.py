@@ -9,7 +9,9 @@ import pytest
 
 from controller.games import BadPosition, ChannelKind, IllegalAction
 from controller.games.scriptorium import GAME
-from controller.games.scriptorium.svg import render_svg
+from controller.games.scriptorium.actions import Move
+from controller.games.scriptorium.picture import render_svg
+from controller.games.scriptorium.position import problems
 
 from .helpers import pos, text
 from .sync_study import rounds_to_alignment, summary
@@ -141,3 +143,64 @@ def test_junk_actions_are_refused_with_a_reason():
         assert err.value.reason
     with pytest.raises(BadPosition):
         GAME.state_from_text(text(phase="clock", turn="red", round=1, offsets=A))   # red did not close the round
+
+
+def test_actions_are_values_equal_to_their_tagged_tuples():
+    s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
+    move = s.legal_actions()[0]
+    assert isinstance(move, Move) and move == ("move", move.source, move.target)
+    assert hash(move) == hash(("move", move.source, move.target))
+    assert s.action_from_text(s.action_to_text(move)) == move
+
+
+def test_refusals_carry_a_code_and_params_in_the_games_notation():
+    s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
+    with pytest.raises(IllegalAction) as err:
+        s.apply(s.action_from_text("i3-i4"))
+    refusal = err.value.refusal
+    assert refusal.code == "scriptorium.wrong_colour"
+    assert dict(refusal.params) == {"target": "i4", "colour": "blue", "rolled": "yellow"}
+    assert refusal.text == err.value.reason == "i4 is blue, but the colour die shows yellow"
+    with pytest.raises(IllegalAction) as err:
+        s.action_from_text("fly away")
+    assert err.value.refusal.code == "scriptorium.no_such_text"
+
+
+def test_announcements_carry_a_code_and_params():
+    s = pos(offsets=A, pawns="hub,o1", turn="orange").apply(("colour", 0))   # orange leaves its own Outer space
+    after = s.apply(s.legal_actions()[0])
+    pins = [a for a in s.announcements(s.legal_actions()[0], after) if a["type"] == "pin"]
+    assert pins == [{"type": "pin", "player": 1, "text": "a black pin on o1", "code": "scriptorium.pin",
+                     "params": {"space": "o1"}}]
+
+
+def test_problems_lists_everything_wrong_with_a_position_and_the_parser_names_the_first():
+    good = pos(offsets=A, pawns="i3,hub").position
+    assert problems(good) == []
+    broken = good._replace(winner=0, pending=1)            # a winner mid-game, a part pending at a roll
+    assert [m.code for m in problems(broken)] == ["scriptorium.position.part_not_pending",
+                                                  "scriptorium.position.winner_too_early"]
+    with pytest.raises(BadPosition, match="a pending part only while a circle change is being resolved"):
+        GAME.state_from_text(text(offsets=A, pawns="i3,hub", pending="inner", winner="red"))
+
+
+def test_the_picture_is_drawn_from_the_public_view_alone():
+    s = pos(players=3, offsets=A, pawns="i3,hub,hub", pins="o0").apply(("colour", 2))
+    view = json.loads(json.dumps(s.public_view()))               # what a display receives
+    assert GAME.picture(view) == render_svg(s)
+    # the LEDs' targets: the ring spaces are ringed by the picture's own legal targets, a ring to turn in orange
+    marked = GAME.picture(view, ["pos:inner:2", "enc:inner"])
+    assert marked.count('class="mark target"') == 1 and "target: enc:inner" in marked
+    assert marked.count('stroke-dasharray="4 3"') == 2
+    # as the display draws the same marks today
+    from controller.display.render import board_svg
+    assert board_svg({"game": "scriptorium", "board_view": view, "targets": ["pos:inner:2", "enc:inner"]}) == marked
+
+
+def test_channel_xy_places_every_channel_in_the_pictures_coordinates():
+    assert GAME.channel_xy("hub") == (0.0, 0.0)
+    x, y = GAME.channel_xy("pos:outer:0") or (0.0, 0.0)
+    assert abs(x) < 1e-9 and y < -150                          # position 0 at the top of the Outer band
+    assert GAME.channel_xy("enc:middle") == (0.0, -129.0)
+    assert all(GAME.channel_xy(c.name) is not None for c in GAME.channels(None, 2))
+    assert GAME.channel_xy("pos:outer:12") is None and GAME.channel_xy("nothing") is None
