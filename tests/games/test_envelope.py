@@ -35,7 +35,7 @@ def test_jeocinco_colour_is_the_chosen_orientation():
     assert game_colours(match.state) == (None, None)
     while match.state.phase != "roll":
         match.resolve_chance() if match.state.current_player < 0 else match.apply(match.state.legal_actions()[0])
-    chosen = match.state.col
+    chosen = match.state.position.colours
     assert game_colours(match.state) == tuple(("yellow", "green", "blue", "red")[c] for c in chosen)
 
 

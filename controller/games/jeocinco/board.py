@@ -274,13 +274,18 @@ BRIDGE_CONFLICT: tuple[int, ...] = tuple(sum(1 << m for m in ms) for ms in _DATA
 BRIDGES_AT: tuple[tuple[int, ...], ...] = tuple(
     tuple(k for k in range(NUM_BRIDGES) if s in BRIDGE_SLOTS[k]) for s in range(NUM_SLOTS))
 
+WILD = 6
+"""Number die: 1..5, 6 = the Jeocinco logo (wildcard; counts as 6 in a roll-off)."""
+PLUS = 5
+"""Letter die: 0..4 = A..E, 5 = "+1" (wildcard letter and one extra piece)."""
+
 BOUNDS = (-4.0, -3.0, 40.0, 19.0)
 """min x, min y, max x, max y of the drawing (integer model units)."""
 
 
 def hexes_for_roll(number: int, letter: int) -> tuple[int, ...]:
     """The hexagons a roll reaches: number 1..5 or 6 (wildcard), letter 0..4 or 5 (wildcard, "+1")."""
-    cs = range(5) if letter == 5 else (letter,)
-    rs = range(5) if number == 6 else (number - 1,)
+    cs = range(5) if letter == PLUS else (letter,)
+    rs = range(5) if number == WILD else (number - 1,)
     return tuple(5 * c + r for c in cs for r in rs)
 

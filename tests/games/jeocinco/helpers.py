@@ -6,7 +6,7 @@ from collections import deque
 
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco.state import board_to_text
+from controller.games.jeocinco.position import board_to_text
 
 
 def slot(name: str) -> int:

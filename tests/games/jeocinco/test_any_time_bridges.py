@@ -32,9 +32,10 @@ def test_a_bridge_is_laid_in_another_players_turn_and_the_turn_stays_his():
     assert s.player_of(s.action_from_text("place C3E-C3S")) == 1
     assert s.physical_changes(bridge) == {f"bridge:{WAIST}": 1}
     after = s.apply(bridge)
-    assert after.bridges == (B.BRIDGE_INDEX[frozenset((slot("B3E-B3S"), slot("C3N-C3W")))],)
-    assert after.spare == (0, 0)  # the owner's bridge left his hand
-    assert (after.current_player, after.turn, after.actor, after.rolled, after.roll) == (1, 1, 1, 1, s.roll)
+    assert after.position.bridges == (B.BRIDGE_INDEX[frozenset((slot("B3E-B3S"), slot("C3N-C3W")))],)
+    assert after.position.bridges_in_hand == (0, 0)  # the owner's bridge left his hand
+    moved = after.position
+    assert (after.current_player, moved.turn, moved.actor, moved.rolled, moved.roll) == (1, 1, 1, 1, s.position.roll)
     assert f"bridge {WAIST}" not in texts(after)
     assert play(after, "place C3E-C3S").phase == "roll"
 
@@ -59,18 +60,19 @@ def test_bridges_are_laid_while_another_player_builds_a_tower_or_places_a_waitin
     assert s.phase == "tower" and s.current_player == 1
     assert f"bridge {WAIST}" in texts(s)
     s = play(s, f"bridge {WAIST}")
-    assert s.phase == "tower" and s.current_player == 1 and s.spare == (0, 0)
+    assert s.phase == "tower" and s.current_player == 1 and s.position.bridges_in_hand == (0, 0)
     # the challenged player 1 places his waiting extra piece after player 0's turn
     s = position(pieces=SUPPORTS, roll="3C", actor=1, turn=0, stage="X", left="0+1", spare="10")
     assert s.current_player == 1 and f"bridge {WAIST}" in texts(s)
     s = play(s, f"bridge {WAIST}")
-    assert s.current_player == 1 and s.extra == 1
+    assert s.current_player == 1 and s.position.extra == 1
 
 
 def test_the_turn_ends_with_its_pieces_though_a_bridge_is_in_hand():
     s = position(pieces=SUPPORTS, roll="3C", spare="10")
     after = play(s, "place C3N-C3E")
-    assert after.phase == "roll" and after.turn == 1 and after.spare == (1, 0)  # no done to press
+    assert after.phase == "roll" and after.position.turn == 1  # no done to press
+    assert after.position.bridges_in_hand == (1, 0)
     own = play(position(pieces=SUPPORTS, roll="3C", spare="10", ownbridges=1), "place C3N-C3E")
     assert own.phase == "place" and "done" in texts(own)  # own-turn bridges: now or never
 
@@ -99,7 +101,7 @@ def _game_until_player_1_may_bridge() -> tuple[Match, str]:
     while True:
         match.apply_text("roll *+")  # two pieces anywhere in your colour or next to your pieces
         state = match.state
-        if state.current_player == 0 and state.spare[1]:
+        if state.current_player == 0 and state.position.bridges_in_hand[1]:
             return match, bridge
         while match.state.current_player == state.current_player:
             s = match.state
@@ -109,7 +111,7 @@ def _game_until_player_1_may_bridge() -> tuple[Match, str]:
                 match.apply_text(f"place {targets.pop(0)}")
             else:  # player 0 keeps clear of every piece (so of player 1's slots, and of towers)
                 match.apply(next(a for a in s.legal_actions() if a[0] == "place" and B.SLOT_NAMES[a[1]] not in
-                                 targets and not B.ADJ_MASK[a[1]] & (s.own[0] | s.own[1])))
+                                 targets and not B.ADJ_MASK[a[1]] & (s.position.pieces[0] | s.position.pieces[1])))
 
 
 def test_a_bridge_out_of_turn_replays_and_undoes_exactly():
@@ -136,7 +138,7 @@ def test_a_bridge_laid_out_of_turn_at_the_board_is_taken_and_not_lit_as_the_play
     with Table("jeocinco", seed=1, journal=path) as table:
         table.idle()
         state = table.state
-        assert state.current_player == 0 and state.spare == (0, 1)
+        assert state.current_player == 0 and state.position.bridges_in_hand == (0, 1)
         # player 0's LEDs show player 0's moves, not player 1's bridge
         colour = player_colour(0, game_colours(state))
         lit = table.lit_in(colour) - set(table.layout.status_leds)
@@ -152,13 +154,13 @@ def test_a_bridge_laid_out_of_turn_at_the_board_is_taken_and_not_lit_as_the_play
         table.idle()
         assert table.verdict.kind in ("applied", "in_sync")
         state = table.state
-        assert state.spare == (0, 0) and state.current_player == 0 and state.phase == "place"
+        assert state.position.bridges_in_hand == (0, 0) and state.current_player == 0 and state.phase == "place"
         # undo takes it back; lifted again, the board is in sync; laid again, it is taken again
         table.hands.press("undo")
         table.wait(lambda s: len(s.match.record.actions) == moves, "the undo")
         table.hands.set_channels({channel: 0})
         table.idle()
-        assert table.verdict.kind == "in_sync" and table.state.spare == (0, 1)
+        assert table.verdict.kind == "in_sync" and table.state.position.bridges_in_hand == (0, 1)
         table.hands.set_channels({channel: 1})
         table.wait(lambda s: len(s.match.record.actions) == moves + 1, "the bridge to be taken again")
         # player 0 goes on with his turn at the board: his two pieces
@@ -166,7 +168,7 @@ def test_a_bridge_laid_out_of_turn_at_the_board_is_taken_and_not_lit_as_the_play
             table.play(next(a for a in table.state.legal_actions() if a[0] == "place"))
         table.idle()
         final = table.state
-        assert final.current_player == CHANCE and final.turn == 1
+        assert final.current_player == CHANCE and final.position.turn == 1
         record = Record.from_dict(table.service.session.match.record.to_dict())
     assert f"bridge {bridge}" in record.actions
     assert record.replay().to_text() == final.to_text()

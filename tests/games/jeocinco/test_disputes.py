@@ -19,12 +19,12 @@ def test_a_dispute_won_takes_the_slot_and_earns_an_extra_piece():
     assert s.phase == "defence" and s.current_player == CHANCE
     s = play(s, "roll 2")
     assert s.holder(slot("C3N-C3E")) == 0
-    assert (s.phase, s.current_player, s.rolled, s.extra) == ("place", 0, 0, 1)
+    assert (s.phase, s.current_player, s.position.rolled, s.position.extra) == ("place", 0, 0, 1)
     # the extra piece goes anywhere under the placement rules: any N side or next to a piece of yours
     assert "A1N-A1E" in placements(s)
     assert "C3E-C3S" in placements(s)  # next to the won piece
     s = play(s, "place A1N-A1E")
-    assert s.phase == "roll" and s.order[s.turn] == 1
+    assert s.phase == "roll" and s.position.order[s.position.turn] == 1
 
 
 def test_a_dispute_lost_costs_the_piece_and_the_challenged_plays_his_extra_after_the_challenger():
@@ -32,19 +32,19 @@ def test_a_dispute_lost_costs_the_piece_and_the_challenged_plays_his_extra_after
     s = position(players=3, colours="NES", pieces={"C3N-C3S": 2}, roll="3+", left="2+0")
     s = play(s, "dispute C3N-C3S", "roll 2", "roll *")  # the wildcard is the highest roll
     assert s.holder(slot("C3N-C3S")) == 2
-    assert (s.current_player, s.rolled, s.extra) == (0, 1, 0)  # the challenger finishes first
-    assert s.queue == ((2, 1),)
+    assert (s.current_player, s.position.rolled, s.position.extra) == (0, 1, 0)  # the challenger finishes first
+    assert s.position.queue == ((2, 1),)
     s = play(s, "place C3N-C3E")
-    assert (s.phase, s.current_player, s.extra) == ("place", 2, 1)  # then the challenged's extra piece
+    assert (s.phase, s.current_player, s.position.extra) == ("place", 2, 1)  # then the challenged's extra piece
     assert "A1S-se" in placements(s)  # anywhere in his colour
     s = play(s, "place A1S-se")
-    assert s.phase == "roll" and s.order[s.turn] == 1  # and play goes on with the next player
+    assert s.phase == "roll" and s.position.order[s.position.turn] == 1  # and play goes on with the next player
 
 
 def test_the_wildcard_beats_five_and_ties_are_rolled_again():
     s = position(pieces={"C3N-C3E": 1}, roll="3C")
     s = play(s, "dispute C3N-C3E", "roll 4", "roll 4")
-    assert s.phase == "challenge" and s.dispute[4] == 1  # tie: both roll again
+    assert s.phase == "challenge" and s.position.dispute[4] == 1  # tie: both roll again
     s = play(s, "roll *", "roll 5")
     assert s.holder(slot("C3N-C3E")) == 0
 
@@ -55,7 +55,7 @@ def test_endless_ties_leave_the_piece_with_the_challenged():
     s = play(s, "roll 3", "roll 3")  # the tenth tie
     assert s.holder(slot("C3N-C3E")) == 1
     # the challenger has nothing left to place, so the challenged plays his extra piece at once
-    assert (s.current_player, s.extra, s.queue) == (1, 1, ())
+    assert (s.current_player, s.position.extra, s.position.queue) == (1, 1, ())
 
 
 def test_a_path_piece_can_be_disputed_by_a_player_whose_path_reaches_it():
@@ -87,7 +87,7 @@ def test_dispute_reasons():
 def test_at_most_so_many_disputes_per_turn():
     s = position(pieces={"C3N-C3E": 1, "C3N-C3S": 1}, roll="3+", left="2+0", disputes=1)
     s = play(s, "dispute C3N-C3E", "roll 1", "roll 2")  # lost
-    assert s.current_player == 0 and s.rolled == 1
+    assert s.current_player == 0 and s.position.rolled == 1
     assert disputable(s) == set()
     with pytest.raises(IllegalAction, match="at most 1 disputes"):
         s.apply(s.action_from_text("dispute C3N-C3S"))
@@ -99,7 +99,7 @@ def test_a_bridge_falls_with_its_lost_support():
     assert s.physical_view()[f"bridge:{bridge}"] == 1
     s = play(s, "dispute C3N-C3E", "roll *", "roll 1")
     assert s.holder(slot("C3N-C3E")) == 0
-    assert s.bridges == ()
+    assert s.position.bridges == ()
     assert s.physical_view()[f"bridge:{bridge}"] == 0
     assert s.holder(slot("D3S-D3W")) == 1  # the other support stays
 
@@ -132,7 +132,7 @@ def test_a_bridge_with_one_support_in_a_completed_pentagon_can_still_fall():
                  bridges=(bridge,), roll="3D", actor=1, turn=1)
     assert "D3S-D3W" in disputable(s) and "C3N-C3E" not in disputable(s)
     s = play(s, "dispute D3S-D3W", "roll 5", "roll 4")
-    assert s.holder(slot("D3S-D3W")) == 1 and s.bridges == ()
+    assert s.holder(slot("D3S-D3W")) == 1 and s.position.bridges == ()
 
 
 def test_only_the_actor_disputes_and_only_with_a_piece_to_place():

@@ -12,19 +12,19 @@ from controller.games.record import sample_chance
 
 def _check(s):
     seen = 0
-    for p in range(s.n):
-        assert not seen & s.own[p], "a slot held by two players"
-        seen |= s.own[p]
-    for k in s.bridges:
+    for p in range(s.position.players):
+        assert not seen & s.position.pieces[p], "a slot held by two players"
+        seen |= s.position.pieces[p]
+    for k in s.position.bridges:
         a, b = B.BRIDGE_SLOTS[k]
-        assert any(s.own[p] >> a & 1 and s.own[p] >> b & 1 for p in range(s.n)), "a bridge without supports"
-        for m in s.bridges:
+        assert any(mine >> a & 1 and mine >> b & 1 for mine in s.position.pieces), "a bridge without supports"
+        for m in s.position.bridges:
             assert not B.BRIDGE_CONFLICT[k] >> m & 1, "crossing bridges"
-    for q, t in enumerate(s.towers):
+    for q, t in enumerate(s.position.towers):
         if t >= 0:
-            owner = s.col.index(B.PENT_COLOUR[q])
-            assert s.own[owner] & B.PENT_MASK[q] == B.PENT_MASK[q], "a tower without its five sides"
-    assert all(0 <= x <= 2 for x in s.spare)
+            owner = s.position.colours.index(B.PENT_COLOUR[q])
+            assert s.position.pieces[owner] & B.PENT_MASK[q] == B.PENT_MASK[q], "a tower without its five sides"
+    assert all(0 <= x <= 2 for x in s.position.bridges_in_hand)
 
 
 @pytest.mark.parametrize(("options", "players"), [({"fast": True, "max_rounds": 40}, 2),

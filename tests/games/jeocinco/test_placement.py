@@ -24,7 +24,7 @@ def test_plain_roll_own_pentagon_in_the_rolled_hexagon():
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0"), "roll 3C")
     assert s.current_player == 0 and s.phase == "place"
     assert placements(s) == set(sides("C3N"))
-    assert s.rolled == 1
+    assert s.position.rolled == 1
 
 
 def test_plain_roll_also_next_to_your_pieces_on_that_hexagon():
@@ -52,12 +52,12 @@ def test_wildcard_number_any_hexagon_of_the_letter_column():
     for r in range(1, 6):
         expected |= set(sides(f"C{r}N"))
     assert placements(s) == expected and len(expected) == 25
-    assert s.rolled == 1
+    assert s.position.rolled == 1
 
 
 def test_plus_one_any_hexagon_of_the_number_row_and_two_pieces():
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0"), "roll 4+")
-    assert s.rolled == 2
+    assert s.position.rolled == 2
     expected = set()
     for c in "ABCDE":
         expected |= set(sides(f"{c}4N"))
@@ -133,9 +133,9 @@ def test_path_placement_reached_through_a_bridge():
 
 def test_fast_game_two_pieces_three_with_plus_one():
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0", fast=1), "roll 3C")
-    assert s.rolled == 2
+    assert s.position.rolled == 2
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0", fast=1), "roll 3+")
-    assert s.rolled == 3
+    assert s.position.rolled == 3
     state = GAME.new_state({"fast": True}, 3)
     assert state.options["fast"] is True
 
@@ -162,7 +162,7 @@ def test_pieces_with_nowhere_to_go_are_forfeited():
     pieces = {n: 1 for n in sides("C3N")}
     s = position(pieces=pieces, roll="-", phase="roll", actor=-1, left="0+0", disputes=0)
     s = play(s, "roll 3C")
-    assert s.phase == "roll" and s.turn == 1
+    assert s.phase == "roll" and s.position.turn == 1
 
 
 def test_chance_node_refuses_a_move_and_a_move_refuses_dice():

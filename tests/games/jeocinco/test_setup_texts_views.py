@@ -8,8 +8,8 @@ import pytest
 from controller.games import CHANCE, BadPosition, IllegalAction
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco.state import board_to_text
-from controller.games.jeocinco.svg import render_svg
+from controller.games.jeocinco.picture import render_svg
+from controller.games.jeocinco.position import board_to_text
 
 from .helpers import play, position, slot
 
@@ -22,21 +22,21 @@ def test_opening_roll_orders_play_and_colour_choice_wildcard_highest_ties_roll_a
     s = play(s, "roll 4", "roll *", "roll 4")  # players 0 and 2 tie on 4
     assert s.phase == "opening"
     s = play(s, "roll 2", "roll 5")  # only the tied players roll again: 0 then 2
-    assert s.phase == "colour" and s.order == (1, 2, 0)
+    assert s.phase == "colour" and s.position.order == (1, 2, 0)
     assert s.current_player == 1
     s = play(s, "colour S")
     assert s.current_player == 2
     with pytest.raises(IllegalAction, match="colour S is already taken by player 1"):
         s.apply(s.action_from_text("colour S"))
     s = play(s, "colour N", "colour E")
-    assert s.col == (1, 2, 0)  # player 0 E, player 1 S, player 2 N
-    assert s.phase == "roll" and s.order[s.turn] == 1  # the highest roll starts
+    assert s.position.colours == (1, 2, 0)  # player 0 E, player 1 S, player 2 N
+    assert s.phase == "roll" and s.position.order[s.position.turn] == 1  # the highest roll starts
 
 
 def _turns_after_an_opening(options, rounds=2):
     """Four players roll 1, 2, 3, 4: who plays each turn of the first rounds."""
     s = play(GAME.new_state(options, 4), "roll 1", "roll 2", "roll 3", "roll 4")
-    assert s.order == (3, 2, 1, 0)
+    assert s.position.order == (3, 2, 1, 0)
     choosers = []
     for colour in "NESW":  # colours are chosen in roll order, highest first, whatever the turn order
         choosers.append(s.current_player)
@@ -61,14 +61,14 @@ def test_roll_order_variant_plays_in_the_order_of_the_rolls():
     s, turns = _turns_after_an_opening({"roll_order": True})
     assert turns == [3, 2, 1, 0] * 2
     assert s.public_view()["order"] == [3, 2, 1, 0]
-    assert "rollorder=1" in s.to_text() and GAME.state_from_text(s.to_text()).turn_order == (3, 2, 1, 0)
+    assert "rollorder=1" in s.to_text() and GAME.state_from_text(s.to_text()).position.turn_order == (3, 2, 1, 0)
 
 
 def test_endless_opening_ties_fall_back_to_seat_order():
     s = GAME.new_state(None, 2)
     for _ in range(11):
         s = play(s, "roll 3", "roll 3")
-    assert s.phase == "colour" and s.order == (0, 1)
+    assert s.phase == "colour" and s.position.order == (0, 1)
 
 
 def test_a_colour_choice_is_refused_outside_the_choice():
@@ -93,7 +93,7 @@ def test_a_tower_without_its_five_pieces_is_not_a_position():
     s = position(towers={"C3N": "C3N-C3S"}, roll="3C")
     text = s.to_text()
     board = text.split("board=")[1].split(" ")[0]
-    broken = board_to_text([s.own[0] & ~(1 << slot("C3N-C3E")), s.own[1]])
+    broken = board_to_text([s.position.pieces[0] & ~(1 << slot("C3N-C3E")), s.position.pieces[1]])
     with pytest.raises(BadPosition, match="five sides"):
         GAME.state_from_text(text.replace(board, broken))
 
@@ -165,7 +165,7 @@ def test_svg_picture():
     bridge = "B3E-B3S~C3N-C3W"
     s = position(towers={"C3E": "C3E-C3S"}, pieces={"B3E-B3S": 0, "C3N-C3W": 0}, bridges=(bridge,),
                  roll="3C")
-    svg = render_svg(s, highlight=("A1N-A1E",))
+    svg = render_svg(s.position, highlight=("A1N-A1E",))
     root = ET.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"
     assert len(root.findall(f"{ns}polygon")) == 100

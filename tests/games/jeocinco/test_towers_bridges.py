@@ -29,9 +29,9 @@ def test_five_sides_make_a_tower_that_replaces_one_piece():
     # one action, two channel changes: the piece leaves its slot, the tower stands on its socket
     assert _changed(s, after) == {"slot:C3N-C3S", "tower:C3N"}
     assert after.physical_view()["tower:C3N"] == 1 and after.physical_view()["slot:C3N-C3S"] == 0
-    assert after.tower_count(0) == 1 and after.spare[0] == 1 and after.scores() == [1.0, 0.0]
+    assert after.tower_count(0) == 1 and after.position.bridges_in_hand[0] == 1 and after.scores() == [1.0, 0.0]
     assert after.holder(slot("C3N-C3S")) == 0  # the slot the tower freed still counts as the owner's
-    assert after.phase == "roll" and after.order[after.turn] == 1  # no bridge to lay: the turn ends
+    assert after.phase == "roll" and after.position.order[after.position.turn] == 1  # no bridge to lay: the turn ends
 
 
 def test_the_slot_freed_by_a_tower_is_closed_to_everyone():
@@ -52,7 +52,7 @@ def test_only_your_own_colour_makes_a_tower():
 def test_at_most_two_bridges_in_hand():
     four = {n: 0 for n in sides("C3N") if n != "C3N-C3E"}
     s = play(position(pieces=four, roll="3C", spare="20"), "place C3N-C3E", "tower C3N C3N-C3S")
-    assert s.spare[0] == 2 and s.tower_count(0) == 1
+    assert s.position.bridges_in_hand[0] == 2 and s.tower_count(0) == 1
 
 
 def _bridge_position(**kw):
@@ -69,7 +69,7 @@ def test_a_bridge_is_laid_on_two_of_your_pieces_any_time_in_your_turn():
     before = s
     s = play(s, "bridge B3E-B3S~C3N-C3W")  # before the piece
     assert _changed(before, s) == {"bridge:B3E-B3S~C3N-C3W"}
-    assert s.spare[0] == 0 and s.current_player == 0 and s.rolled == 1
+    assert s.position.bridges_in_hand[0] == 0 and s.current_player == 0 and s.position.rolled == 1
     s = play(s, "place C3N-C3E")
     assert s.phase == "roll"
 
@@ -78,11 +78,11 @@ def test_own_turn_bridges_hold_the_turn_until_done_which_keeps_the_bridge_in_han
     s = _bridge_position(roll="3C", left="0+0", spare="20", ownbridges=1)
     assert "done" in texts(s)
     s2 = play(s, "done")
-    assert s2.phase == "roll" and s2.spare[0] == 2
+    assert s2.phase == "roll" and s2.position.bridges_in_hand[0] == 2
     assert s2.physical_view() == s.physical_view()  # no physical trace: a button
     s3 = play(s, "bridge B3E-B3S~C3N-C3W")
     # the other bridge would cross the first: nothing left to do, the turn ends by itself
-    assert s3.phase == "roll" and s3.spare[0] == 1
+    assert s3.phase == "roll" and s3.position.bridges_in_hand[0] == 1
     s4 = _bridge_position(roll="3C", left="1+0", spare="10", bridges=("B3E-B3S~C3N-C3W",), ownbridges=1)
     assert "bridge B3N-B3E~C3S-C3W" not in texts(s4)
     with pytest.raises(IllegalAction, match="cross the bridge B3E-B3S~C3N-C3W"):
@@ -131,7 +131,8 @@ def test_with_diagonal_bridges_off_a_base_or_waist_bridge_is_laid():
     before = s
     s = play(s, "bridge B3E-B3S~C3N-C3W")
     assert _changed(before, s) == {"bridge:B3E-B3S~C3N-C3W"}
-    assert s.spare[0] == 0 and s.bridges == (B.BRIDGE_INDEX[frozenset((slot("B3E-B3S"), slot("C3N-C3W")))],)
+    assert s.position.bridges_in_hand[0] == 0
+    assert s.position.bridges == (B.BRIDGE_INDEX[frozenset((slot("B3E-B3S"), slot("C3N-C3W")))],)
     # the bridge joins its supports: rolling 3B reaches B4E-B4S next to C3N-C3W (section 4)
     path = position(pieces={"B3E-B3S": 0, "C3N-C3W": 0}, roll="3B", bridges=("B3E-B3S~C3N-C3W",), diagonal=0)
     assert "B4E-B4S" in placements(path)
@@ -144,7 +145,7 @@ def test_with_diagonal_bridges_off_all_ninety_base_and_waist_pairs_are_layable()
         s = position(pieces={B.SLOT_NAMES[a]: 0, B.SLOT_NAMES[b]: 0}, roll="*+", left="0+0", spare="10",
                      diagonal=0, ownbridges=1)
         if f"bridge {B.BRIDGE_NAMES[k]}" in texts(s):
-            assert play(s, f"bridge {B.BRIDGE_NAMES[k]}").bridges == (k,)
+            assert play(s, f"bridge {B.BRIDGE_NAMES[k]}").position.bridges == (k,)
             layable.append(B.BRIDGE_FAMILY[k])
     assert len(layable) == 90 and set(layable) == {"base", "waist"}
 
@@ -198,7 +199,7 @@ def test_a_fifth_tower_connected_to_the_other_four_wins():
     s = play(s, f"tower E5N {missing}")
     assert s.is_terminal() and s.current_player == TERMINAL
     assert s.returns() == [1.0, -1.0] and s.winners() == [0]
-    assert s.end == ("five", 0)
+    assert s.position.end == ("five", 0)
     assert s.legal_actions() == []
     with pytest.raises(IllegalAction, match="game is over"):
         s.apply(("dice", 1, 1))
@@ -244,7 +245,7 @@ def test_five_towers_joined_by_a_bridge_win():
 def test_the_round_limit_ends_the_game_most_towers_wins():
     s = position(towers={"C3N": "C3N-C3S"}, rounds=5, round_=4, turn=1, actor=1, roll="1A")
     s = play(s, "place A1E-A1S")
-    assert s.is_terminal() and s.end == ("limit", 0)
+    assert s.is_terminal() and s.position.end == ("limit", 0)
     assert s.returns() == [1.0, -1.0] and s.scores() == [1.0, 0.0]
 
 
@@ -261,4 +262,4 @@ def test_the_round_limit_ties_share_and_all_equal_is_a_draw():
 def test_the_round_limit_waits_for_the_last_turn():
     s = position(rounds=5, round_=4, turn=0, actor=0, roll="1A")
     s = play(s, "place A1N-A1E")
-    assert s.current_player == CHANCE and s.order[s.turn] == 1
+    assert s.current_player == CHANCE and s.position.order[s.position.turn] == 1

@@ -1,0 +1,123 @@
+"""An SVG picture of a Jeocinco position (for the display and the rules document), and where each
+sensor channel sits on it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from controller.games.base import COLOUR_HEX
+from controller.games.jeocinco import board as B
+from controller.games.jeocinco.actions import roll_text
+from controller.games.jeocinco.position import JeocincoPosition, from_text
+
+SCALE = 20
+MARGIN = 30
+PALE = ("#fff4b8", "#d9f2d2", "#d4e2fa", "#fad9d4")
+"""Board colour of each orientation's pentagons (N yellow, E green, S blue, W red)."""
+STRONG = tuple(COLOUR_HEX[c] for c in B.COLOUR_NAMES)
+"""Pieces, towers and bridges of each colour (the players' colours)."""
+
+
+def to_picture(x: float, y: float) -> tuple[float, float]:
+    """A point of the board model in the picture's coordinates."""
+    min_x, _min_y, _max_x, max_y = B.BOUNDS
+    return (round((x - min_x) * SCALE + MARGIN, 1), round((max_y - y) * SCALE + MARGIN, 1))
+
+
+def _pt(x: float, y: float) -> str:
+    a, b = to_picture(x, y)
+    return f"{a:g},{b:g}"
+
+
+def channel_xy(name: str) -> tuple[float, float] | None:
+    """Where the channel ``name`` (``slot:...``, ``tower:...``, ``bridge:...``) sits in the picture."""
+    kind, _, item = name.partition(":")
+    if kind == "slot" and item in B.SLOT_INDEX:
+        (ax, ay), (bx, by) = B.SLOT_ENDS[B.SLOT_INDEX[item]]
+        return to_picture((ax + bx) / 2, (ay + by) / 2)
+    if kind == "tower" and item in B.PENT_INDEX:
+        return to_picture(*B.PENT_CENTRES[B.PENT_INDEX[item]])
+    if kind == "bridge" and item in B.BRIDGE_NAMES:
+        (px, py), (qx, qy) = B.BRIDGE_POINTS[B.BRIDGE_NAMES.index(item)]
+        return to_picture((px + qx) / 2, (py + qy) / 2)
+    return None
+
+
+def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    """The board of a public view, the slots among the channels ``marks`` ringed."""
+    return render_svg(from_text(public_view["position"]),
+                      highlight=tuple(m.removeprefix("slot:") for m in marks if m.startswith("slot:")))
+
+
+def player_colours(public_view: dict[str, Any]) -> dict[int, str]:
+    """The colour the picture draws each player's pieces in, for the players who have chosen one."""
+    return {p["player"]: STRONG[B.COLOURS.index(p["colour"])] for p in public_view["players"] if p.get("colour")}
+
+
+def render_svg(pos: JeocincoPosition, highlight: tuple[str, ...] = ()) -> str:
+    """The board of ``pos`` as a standalone SVG document.
+
+    ``highlight`` names slots to ring (e.g. the legal placements a display wants to show).
+    """
+    min_x, min_y, max_x, max_y = B.BOUNDS
+    width = (max_x - min_x) * SCALE + 2 * MARGIN
+    height = (max_y - min_y) * SCALE + 2 * MARGIN + 30
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+           f'viewBox="0 0 {width:g} {height:g}" font-family="sans-serif">',
+           f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>']
+    for q, verts in enumerate(B.PENT_VERTICES):
+        pts = " ".join(_pt(*v) for v in verts)
+        out.append(f'<polygon points="{pts}" fill="{PALE[B.PENT_COLOUR[q]]}" stroke="#9a9a9a" '
+                   f'stroke-width="1"><title>{B.PENT_NAMES[q]}</title></polygon>')
+    for h in range(25):
+        c, r = B.HEXES[h]
+        x, y = to_picture(8 * c + 4 * (r % 2), 4 * r)
+        out.append(f'<text x="{x:g}" y="{y + 4:g}" font-size="11" text-anchor="middle" fill="#777">'
+                   f'{B.hex_name(h)}</text>')
+    colour_of = {p: c for p, c in enumerate(pos.colours) if c >= 0}
+    vacated = pos.vacated()
+    ringed = {B.SLOT_INDEX[n] for n in highlight if n in B.SLOT_INDEX}
+    for s in range(B.NUM_SLOTS):
+        (ax, ay), (bx, by) = B.SLOT_ENDS[s]
+        (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)
+        line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
+        if s in ringed:
+            out.append(f'<line {line} stroke="#ff8c00" stroke-width="10" stroke-opacity="0.5" '
+                       'stroke-linecap="round"/>')
+        p = pos.holder(s)
+        if p < 0:
+            continue
+        colour = STRONG[colour_of.get(p, 0)]
+        title = f"<title>{B.SLOT_NAMES[s]}: player {p}</title>"
+        if vacated >> s & 1:
+            out.append(f'<line {line} stroke="{colour}" stroke-width="3" stroke-dasharray="4 3">{title}</line>')
+        else:
+            out.append(f'<line {line} stroke="{colour}" stroke-width="6" stroke-linecap="round">{title}</line>')
+    for k in pos.bridges:
+        (fx, fy), (gx, gy) = B.BRIDGE_POINTS[k]
+        (x1, y1), (x2, y2) = to_picture(fx, fy), to_picture(gx, gy)
+        p = pos.holder(B.BRIDGE_SLOTS[k][0])
+        line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
+        out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')
+        out.append(f'<line {line} stroke="{STRONG[colour_of.get(p, 0)]}" stroke-width="5" stroke-linecap="round">'
+                   f'<title>bridge {B.BRIDGE_NAMES[k]}</title></line>')
+    for q, t in enumerate(pos.towers):
+        if t < 0:
+            continue
+        x, y = to_picture(*B.PENT_CENTRES[q])
+        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="8" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '
+                   f'stroke-width="2"><title>tower {B.PENT_NAMES[q]}</title></circle>')
+    if pos.dispute is not None:
+        (ax, ay), (bx, by) = B.SLOT_ENDS[pos.dispute.slot]
+        (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)
+        out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#000" stroke-width="12" '
+                   'stroke-opacity="0.25" stroke-linecap="round"/>')
+    caption = f"phase {pos.phase}"
+    if pos.roll is not None:
+        caption += f"   roll {roll_text(*pos.roll)}"
+    caption += "   towers " + " ".join(f"p{p}:{pos.tower_count(p)}" for p in range(pos.players))
+    out.append(f'<text x="{MARGIN}" y="{height - 12:g}" font-size="14" fill="#333">{escape(caption)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,145 @@
+"""What each side sees of a Jeocinco position: the sensors, everyone (an open game: no private
+views), the announcements of an action, and the terminal's picture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import Announcement, Phrase, announcement
+from controller.games.jeocinco import board as B
+from controller.games.jeocinco.actions import JeocincoAction, number_text, roll_text
+from controller.games.jeocinco.position import JeocincoPosition, to_text
+from controller.games.jeocinco.rules import current_player
+
+CHANNEL_KEYS = (
+    tuple(f"slot:{name}" for name in B.SLOT_NAMES),
+    tuple(f"tower:{name}" for name in B.PENT_NAMES),
+    tuple(f"bridge:{name}" for name in B.BRIDGE_NAMES),
+)
+"""Channel names per sensor family, in bit order of :func:`sensed_bits`."""
+
+
+def sensed_bits(pos: JeocincoPosition) -> tuple[int, int, int]:
+    """What the presence sensors see, as bit masks: slots, tower sockets, bridge sockets."""
+    towers = 0
+    for q, t in enumerate(pos.towers):
+        if t >= 0:
+            towers |= 1 << q
+    bridges = 0
+    for k in pos.bridges:
+        bridges |= 1 << k
+    return pos.occupied() & ~pos.vacated(), towers, bridges
+
+
+def physical_view(pos: JeocincoPosition) -> dict[str, int]:
+    view = {}
+    for keys, bits in zip(CHANNEL_KEYS, sensed_bits(pos), strict=True):
+        view.update({key: (bits >> i) & 1 for i, key in enumerate(keys)})
+    return view
+
+
+def put_down(action: JeocincoAction) -> dict[str, int] | None:
+    """The one channel a placement or a bridge changes (it only puts one piece down), else None."""
+    if action[0] == "place" or action[0] == "bridge":
+        return {CHANNEL_KEYS[0 if action[0] == "place" else 2][action[1]]: 1}
+    return None
+
+
+def changed_channels(before: JeocincoPosition, after: JeocincoPosition) -> dict[str, int]:
+    """The channels that differ between two positions, with their values in ``after``: bit masks
+    compared, not 645-channel views."""
+    out = {}
+    for keys, old, new in zip(CHANNEL_KEYS, sensed_bits(before), sensed_bits(after), strict=True):
+        changed = old ^ new
+        while changed:
+            low = changed & -changed
+            i = low.bit_length() - 1
+            out[keys[i]] = (new >> i) & 1
+            changed ^= low
+    return out
+
+
+TOWER_STANDS = Phrase("jeocinco.tower_stands", "{player} completes {pentagon}: a tower stands")
+CHALLENGES = Phrase("jeocinco.challenges", "{player} challenges the piece on {slot}")
+BRIDGE_FALLS = Phrase("jeocinco.bridge_falls", "the bridge {bridge} falls with its support")
+
+
+def announcements(before: JeocincoPosition, action: JeocincoAction, after: JeocincoPosition) -> list[Announcement]:
+    out: list[Announcement] = []
+    p = current_player(before)
+    if action[0] == "tower":
+        out.append(announcement("tower", p, TOWER_STANDS(player=f"player {p}", pentagon=B.PENT_NAMES[action[1]])))
+    elif action[0] == "dispute":
+        out.append(announcement("dispute", p, CHALLENGES(player=f"player {p}", slot=B.SLOT_NAMES[action[1]])))
+    for k in sorted(set(before.bridges) - set(after.bridges)):
+        out.append(announcement("bridge_lost", None, BRIDGE_FALLS(bridge=B.BRIDGE_NAMES[k])))
+    return out
+
+
+def public_view(pos: JeocincoPosition, scores: list[float], winners: list[int]) -> dict[str, Any]:
+    players = []
+    for p in range(pos.players):
+        c = pos.colours[p]
+        players.append({
+            "player": p,
+            "colour": B.COLOURS[c] if c >= 0 else None,
+            "colour_name": B.COLOUR_NAMES[c] if c >= 0 else None,
+            "pieces": bin(pos.pieces[p]).count("1"),
+            "towers": pos.tower_count(p),
+            "bridges_in_hand": pos.bridges_in_hand[p],
+            "opening_roll": [number_text(v) for v in pos.opening_rolls[p]],
+        })
+    holders = {s: pos.holder(s) for s in range(B.NUM_SLOTS)}
+    view: dict[str, Any] = {
+        "game": "jeocinco",
+        "position": to_text(pos),
+        "options": pos.options,
+        "phase": pos.phase,
+        "current_player": current_player(pos),
+        "order": list(pos.turn_order),
+        "opening_order": list(pos.order),
+        "round": pos.round,
+        "players": players,
+        "roll": roll_text(*pos.roll) if pos.roll else None,
+        "pieces_to_place": {"rolled": pos.rolled, "extra": pos.extra} if pos.phase == "place" else None,
+        "waiting_extra_pieces": [{"player": p, "pieces": k} for p, k in pos.queue],
+        "dispute": None,
+        "slots": {B.SLOT_NAMES[s]: p for s, p in holders.items() if p >= 0},
+        "towers": {B.PENT_NAMES[q]: {"player": pos.pentagon_owner(q), "replaced_slot": B.SLOT_NAMES[t]}
+                   for q, t in enumerate(pos.towers) if t >= 0},
+        "bridges": [{"name": B.BRIDGE_NAMES[k], "player": holders[B.BRIDGE_SLOTS[k][0]]} for k in pos.bridges],
+        "scores": scores,
+        "winners": winners,
+        "end": None if pos.end is None else pos.end[0],
+    }
+    if pos.dispute is not None:
+        s, challenger, challenged, roll, ties = pos.dispute
+        view["dispute"] = {"slot": B.SLOT_NAMES[s], "challenger": challenger, "challenged": challenged,
+                           "challenger_roll": number_text(roll) if roll else None, "ties": ties}
+    return view
+
+
+def render_text(pos: JeocincoPosition) -> str:
+    lines = [f"Jeocinco  round {pos.round + 1}/{pos.max_rounds}  phase {pos.phase}  "
+             f"to play: {current_player(pos)}  roll: {roll_text(*pos.roll) if pos.roll else '-'}"]
+    for p in range(pos.players):
+        c = pos.colours[p]
+        lines.append(f"  player {p} {B.COLOUR_NAMES[c] if c >= 0 else '?':6} towers {pos.tower_count(p)}"
+                     f"  bridges in hand {pos.bridges_in_hand[p]}")
+    lines.append("  each pentagon: its five sides (. empty, digit = player, o = left by the tower), T = tower")
+    vacated = pos.vacated()
+    for h in range(25):
+        cells = []
+        for o in range(4):
+            q = 4 * h + o
+            sides = "".join("o" if vacated >> s & 1 else _slot_char(pos, s) for s in B.PENT_SLOTS[q])
+            cells.append(f"{B.COLOURS[o]}:{sides}{'T' if pos.towers[q] >= 0 else ' '}")
+        lines.append(f"  {B.hex_name(h)}  " + "  ".join(cells))
+    if pos.bridges:
+        lines.append("  bridges: " + ", ".join(B.BRIDGE_NAMES[k] for k in pos.bridges))
+    return "\n".join(lines)
+
+
+def _slot_char(pos: JeocincoPosition, s: int) -> str:
+    holder = pos.holder(s)
+    return "." if holder < 0 else str(holder)
