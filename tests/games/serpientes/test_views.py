@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import IllegalAction
 from controller.games.serpientes import GAME
-from controller.games.serpientes.svg import render_svg
+from controller.games.serpientes.picture import render_svg
 from tests.games.serpientes.builder import field, play, state
 
 # Two positions that differ only in what players hold secretly: same hand sizes and sequence
