@@ -15,7 +15,7 @@ from controller.games import CHANCE, State, get_game
 from controller.games.contigo.state import ContigoState
 from controller.games.jeocinco.state import JeocincoState
 from controller.games.record import Match
-from controller.games.serpientes.engine import SerpientesState
+from controller.games.serpientes.state import SerpientesState
 from controller.referee import Referee
 
 ENGINE_CALLS = ("apply", "physical_changes", "legal_actions")

@@ -8,6 +8,8 @@ A stick lies on the edge between two neighbouring intersections.
 
 from __future__ import annotations
 
+from controller.games.base import Channel, ChannelKind, ColourName
+
 SIZE = 13  # intersections per side (12x12 squares)
 CENTRE = 6
 COLUMNS = "abcdefghijklm"
@@ -41,9 +43,9 @@ def parse_node(text: str) -> int:
 def step(n: int, d: int) -> int | None:
     """The intersection next to ``n`` in direction ``d``, or None off the board."""
     r, c = divmod(n, SIZE)
-    dr, dc = DELTAS[d]
-    r += dr
-    c += dc
+    row_step, column_step = DELTAS[d]
+    r += row_step
+    c += column_step
     if 0 <= r < SIZE and 0 <= c < SIZE:
         return r * SIZE + c
     return None
@@ -114,16 +116,17 @@ TOKEN_SPOT_SET = frozenset(TOKEN_SPOTS)
 # Up to four players: the middle of a side (north, east, south, west, in seat order; two players
 # face each other north and south). Five and six: spread evenly around the 48-edge border,
 # starting at the middle of the north side (perimeter steps of 9.6 rounded, and of 8).
-_N = (node(0, CENTRE), SOUTH)
-_E = (node(CENTRE, SIZE - 1), WEST)
-_S = (node(SIZE - 1, CENTRE), NORTH)
-_W = (node(CENTRE, 0), EAST)
+NORTH_START = (node(0, CENTRE), SOUTH)
+EAST_START = (node(CENTRE, SIZE - 1), WEST)
+SOUTH_START = (node(SIZE - 1, CENTRE), NORTH)
+WEST_START = (node(CENTRE, 0), EAST)
 STARTS = {
-    2: (_N, _S),
-    3: (_N, _E, _S),
-    4: (_N, _E, _S, _W),
-    5: (_N, (node(4, 12), WEST), (node(12, 11), NORTH), (node(12, 1), NORTH), (node(4, 0), EAST)),
-    6: (_N, (node(2, 12), WEST), (node(10, 12), WEST), _S, (node(10, 0), EAST), (node(2, 0), EAST)),
+    2: (NORTH_START, SOUTH_START),
+    3: (NORTH_START, EAST_START, SOUTH_START),
+    4: (NORTH_START, EAST_START, SOUTH_START, WEST_START),
+    5: (NORTH_START, (node(4, 12), WEST), (node(12, 11), NORTH), (node(12, 1), NORTH), (node(4, 0), EAST)),
+    6: (NORTH_START, (node(2, 12), WEST), (node(10, 12), WEST), SOUTH_START, (node(10, 0), EAST),
+        (node(2, 0), EAST)),
 }
 
 
@@ -133,3 +136,28 @@ def start_snake(num_players: int, seat: int) -> tuple[int, int]:
     head = NEIGHBOUR[tail][d]
     assert head is not None
     return (tail, head)
+
+
+def player_name(p: int) -> str:
+    """How texts name a seat."""
+    return f"player {p}"
+
+
+# Channels: every grid edge, then every intersection (a token on it); all presence sensors.
+CHANNELS = tuple(Channel(name, ChannelKind.PRESENCE) for name in EDGE_CHANNELS + NODE_CHANNELS)
+EMPTY_VIEW = dict.fromkeys(EDGE_CHANNELS + NODE_CHANNELS, 0)
+EDGE_CHANNEL_BY_KEY = {edge_key(a, b): edge_channel(a, b)
+                       for a in range(SIZE * SIZE) for b in (NEIGHBOUR[a][EAST], NEIGHBOUR[a][SOUTH]) if b is not None}
+"""``edge_channel`` by ``edge_key``: the physical view's fast path."""
+
+# Cards, players and supplies.
+HAND_SIZE = 5
+START_SUPPLY = 4
+SNAKE_COLOURS: tuple[ColourName, ...] = ("red", "blue", "green", "orange", "violet", "brown")
+"""Each seat's sticks."""
+RELATIVE_KINDS = ("straight", "left", "right")
+RELATIVE_LETTERS = "SLR"
+RELATIVE_PER_PLAYER = (6, 3, 3)
+ABSOLUTE_KINDS = ("north", "east", "south", "west")
+ABSOLUTE_LETTERS = "NESW"
+ABSOLUTE_PER_PLAYER = (3, 3, 3, 3)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.games.serpientes import GAME
-from controller.games.serpientes.engine import (
+from controller.games.serpientes.board import (
     ABSOLUTE_LETTERS,
     ABSOLUTE_PER_PLAYER,
     RELATIVE_LETTERS,

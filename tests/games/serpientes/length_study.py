@@ -28,7 +28,8 @@ from controller.games import CHANCE
 from controller.games.record import sample_chance
 from controller.games.serpientes import GAME
 from controller.games.serpientes import board as B
-from controller.games.serpientes.engine import SerpientesState
+from controller.games.serpientes.position import card_kinds
+from controller.games.serpientes.state import SerpientesState
 
 LIMIT = 500
 
@@ -41,17 +42,17 @@ def _distance(n: int, tokens) -> int:
 def _step(state: SerpientesState, p: int, card: int) -> SerpientesState | None:
     """``state`` after player p plays ``card`` as a one-card sequence, or None if it crashes.
     (A study helper: it builds the hypothetical running sequence through the state's fields.)"""
-    trial = state._clone()
-    trial._player, trial._phase = p, "run"
-    trial._seqs = (*state._seqs[:p], (card,), *state._seqs[p + 1:])
-    trial._hands = (*state._hands[:p], (0,) * len(state._deck), *state._hands[p + 1:])
+    position = state.position
+    trial = SerpientesState(position._replace(
+        player=p, phase="run", sequences=(*position.sequences[:p], (card,), *position.sequences[p + 1:]),
+        hands=(*position.hands[:p], (0,) * len(position.deck), *position.hands[p + 1:])))
     after = trial.apply(("step", card))
     return None if after.public_view()["last"].startswith("crash") else after
 
 
 def _plan(state: SerpientesState, p: int) -> list[int]:
     """The cards of p's hand, in order, that walk his head nearer the nearest token."""
-    hand = list(state._hands[p])
+    hand = list(card_kinds(state.position.hands[p]))
     plan: list[int] = []
     now = state
     while any(hand) and now.tokens:
@@ -87,7 +88,7 @@ def steer(state: SerpientesState, rng: random.Random, plans: dict[int, list[int]
             return ("run",)
         plans[p] = _plan(state, p)
         if not plans[p]:  # boxed in even after a fresh hand: crash on purpose, to turn round next turn
-            plans[p] = [next(k for k, c in enumerate(state._hands[p]) if c)]
+            plans[p] = [next(k for k, c in enumerate(card_kinds(state.position.hands[p])) if c)]
     if phase in ("play", "program"):
         plan = plans.get(p) or []
         return ("add", plan.pop(0)) if plan else ("done",)

@@ -199,7 +199,11 @@ def test_the_tail_is_lifted_before_the_stick_is_placed():
 def test_crash_off_the_board_loses_the_stick_and_discards_the_rest():
     s = state(players=2, phase="run", snakes="g2.g1/g13.g12", seqs="SLR/-", hands="-/SSLLR")
     before = s.physical_view()
-    s = play(s, "step straight")
+    after = play(s, "step straight")
+    assert s.announcements(("step", 0), after) == [
+        {"type": "crash", "player": 0, "text": "player 0's snake crashed (off): the stick goes back to the box",
+         "code": "serpientes.crashed", "params": {"player": "player 0", "crash": "off"}}]
+    s = after
     assert field(s, "last") == "crash-off"
     assert field(s, "snakes") == "g2.g1/g13.g12" and field(s, "supply") == "3,4"  # back to the box
     assert s.sequence_length(0) == 0 and field(s, "discard") == "1,1,1"
@@ -334,6 +338,23 @@ def test_illegal_actions_name_the_rule():
     for junk in ("step sideways", "add", "token z9", "first 9", "add  straight", "run now"):
         with pytest.raises(IllegalAction):
             s.action_from_text(junk)
+
+
+def test_refusals_are_codes_with_params_in_the_games_notation():
+    s = state(phase="tokens", player="-", turns=0, toplace=1, tok="d4")
+    with pytest.raises(IllegalAction) as err:
+        s.apply(s.action_from_text("token d4"))
+    assert (err.value.refusal.code, dict(err.value.refusal.params)) == ("serpientes.token_taken", {"node": "d4"})
+    run = state(phase="run", hands="-/-/-/-", seqs="LS/-/-/-")
+    with pytest.raises(IllegalAction) as err:
+        run.apply(run.action_from_text("step straight"))
+    assert err.value.refusal.code == "serpientes.not_the_next_card"
+    assert dict(err.value.refusal.params) == {"next": "left", "card": "straight"}
+    assert err.value.reason == "the next card of your sequence is left, not straight"
+    with pytest.raises(IllegalAction) as err:
+        s.action_from_text("fly")
+    assert err.value.refusal.code == "serpientes.unknown_action" and "step straight|left|right" in err.value.reason
+    assert s.why_illegal(("token", 3)).params == {"node": "d1"}  # an index never shows
 
 
 def test_apply_leaves_the_state_untouched():

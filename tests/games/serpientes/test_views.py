@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import IllegalAction
 from controller.games.serpientes import GAME
-from controller.games.serpientes.svg import render_svg
+from controller.games.serpientes.picture import render_svg
 from tests.games.serpientes.builder import field, play, state
 
 # Two positions that differ only in what players hold secretly: same hand sizes and sequence
@@ -138,6 +138,20 @@ def test_svg_shows_grid_tokens_sticks_and_heads():
     assert svg.count('class="token"') == 2 and svg.count('class="head') == 2
     hidden = render_svg(state(**SECRET_A))
     assert hidden == render_svg(state(**SECRET_B))  # no secrets in the picture
+
+
+def test_picture_from_the_public_view_is_the_displays_board_with_its_target_rings():
+    from controller.display.render import board_svg
+
+    s = state(players=3, snakes="c2.c3.d3/m7.l7/g13.g12", tok="d4,j9")
+    view = s.public_view()
+    targets = ["edge:h:2:3", "edge:v:2:3", "pt:3:3", "sensor:9"]
+    assert GAME.picture(view) == render_svg(s)
+    assert GAME.picture(view, targets) == board_svg({"game": "serpientes", "board_view": view, "targets": targets})
+    assert GAME.picture(view, targets).count('class="mark target"') == 3  # a name that is no channel: no ring
+    assert GAME.channel_xy("pt:3:3") == (150, 150) and GAME.channel_xy("edge:h:2:3") == (170, 110)
+    assert GAME.channel_xy("edge:v:2:3") == (150, 130) and GAME.channel_xy("sensor:9") is None
+    assert all(GAME.channel_xy(c.name) is not None for c in GAME.channels())
 
 
 def test_render_text_draws_the_board():

@@ -1,0 +1,137 @@
+"""An SVG picture of a Serpientes position (public information only: no hands, no sequences).
+
+``render_svg`` draws a state; ``picture`` draws the same from a public view alone (what a display
+has), and ``channel_xy`` says where each sensor channel sits in it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Collection, Sequence
+from html import escape
+from typing import Any, Final, Protocol
+
+from controller.games.base import COLOUR_HEX
+from controller.games.serpientes import board as B
+
+CELL = 40
+MARGIN = 30
+COLOURS = tuple(COLOUR_HEX[c] for c in B.SNAKE_COLOURS)
+"""Each seat's sticks as drawn."""
+
+
+def _xy(n: int) -> tuple[int, int]:
+    r, c = B.rc(n)
+    return MARGIN + c * CELL, MARGIN + r * CELL
+
+
+def channel_xy(name: str) -> tuple[float, float] | None:
+    """Where the channel ``name`` sits in the picture (None for a name that is no channel)."""
+    kind, *rest = name.split(":")
+    if kind == "pt" and len(rest) == 2:
+        r, c = map(int, rest)
+        return MARGIN + c * CELL, MARGIN + r * CELL
+    if kind == "edge" and len(rest) == 3:  # edge:h:r:c joins (r,c)-(r,c+1); edge:v:r:c joins (r,c)-(r+1,c)
+        r, c = int(rest[1]), int(rest[2])
+        dx, dy = (0.5, 0.0) if rest[0] == "h" else (0.0, 0.5)
+        return MARGIN + (c + dx) * CELL, MARGIN + (r + dy) * CELL
+    return None
+
+
+class Drawable(Protocol):
+    """What the picture reads of a position: a state, or a display's stand-in built from the public view."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def tokens(self) -> Collection[int]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turn_player(self) -> int: ...
+    def snake(self, p: int) -> Sequence[int]: ...
+    def sticks(self, p: int) -> int: ...
+    def scores(self) -> list[float]: ...
+    def public_view(self) -> dict[str, Any]: ...
+
+
+def render_svg(state: Drawable) -> str:
+    """The board of ``state`` as a standalone SVG document (grid, tokens, snakes, heads, scores)."""
+    size = 2 * MARGIN + (B.SIZE - 1) * CELL
+    height = size + 20 * state.num_players + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
+           f'viewBox="0 0 {size} {height}" font-family="sans-serif">',
+           f'<rect x="0" y="0" width="{size}" height="{height}" fill="#f6efe0"/>']
+    lo, hi = MARGIN, MARGIN + (B.SIZE - 1) * CELL
+    for i in range(B.SIZE):
+        p = MARGIN + i * CELL
+        out.append(f'<line x1="{lo}" y1="{p}" x2="{hi}" y2="{p}" stroke="#bbb" stroke-width="1"/>')
+        out.append(f'<line x1="{p}" y1="{lo}" x2="{p}" y2="{hi}" stroke="#bbb" stroke-width="1"/>')
+        out.append(f'<text x="{p}" y="{lo - 12}" font-size="11" text-anchor="middle">{B.COLUMNS[i]}</text>')
+        out.append(f'<text x="{lo - 16}" y="{p + 4}" font-size="11" text-anchor="middle">{i + 1}</text>')
+    for n in sorted(state.tokens):
+        x, y = _xy(n)
+        out.append(f'<circle class="token" cx="{x}" cy="{y}" r="8" fill="#e8c547" stroke="#7a6200"/>')
+    for p in range(state.num_players):
+        sn = state.snake(p)
+        colour = COLOURS[p % len(COLOURS)]
+        for a, b in itertools.pairwise(sn):
+            (x1, y1), (x2, y2) = _xy(a), _xy(b)
+            out.append(f'<line class="stick p{p}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+                       f'stroke="{colour}" stroke-width="7" stroke-linecap="round"/>')
+        if sn:
+            x, y = _xy(sn[-1])
+            out.append(f'<circle class="head p{p}" cx="{x}" cy="{y}" r="7" fill="{colour}" '
+                       f'stroke="#000" stroke-width="2"/>')
+    scores = state.scores()
+    snakes = state.public_view()["snakes"]
+    for p in range(state.num_players):
+        y = size + 10 + 20 * p
+        colour = COLOURS[p % len(COLOURS)]
+        turn = " \u25c0" if p == state.turn_player and state.phase not in ("over", "tokens", "first") else ""
+        label = (f"player {p}: score {int(scores[p])} (eaten {snakes[p]['eaten']}, "
+                 f"sticks {state.sticks(p)}, supply {snakes[p]['supply']}){turn}")
+        out.append(f'<rect x="{MARGIN}" y="{y - 10}" width="12" height="12" fill="{colour}"/>')
+        out.append(f'<text x="{MARGIN + 18}" y="{y}" font-size="12">{escape(label)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+class PublicPicture:
+    """What ``render_svg`` reads of a state, from the public view (``State.public_view``)."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self._view = view
+        self.num_players = len(view["snakes"])
+        self.tokens = {B.parse_node(t) for t in view["tokens"]}
+        self._snakes = [[B.parse_node(n) for n in s["intersections"]] for s in view["snakes"]]
+        self.turn_player = view["turn_player"]
+        self.phase = view["phase"]
+
+    def snake(self, p: int) -> list[int]:
+        return self._snakes[p]
+
+    def sticks(self, p: int) -> int:
+        return int(self._view["snakes"][p]["sticks"])
+
+    def scores(self) -> list[float]:
+        return list(self._view["scores"])
+
+    def public_view(self) -> dict[str, Any]:
+        return self._view
+
+
+MARK: Final = ('<circle class="mark target" cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" stroke="#ff8c00" '
+               'stroke-width="4"><title>target: {channel}</title></circle>')
+"""A ring around a marked channel (the display's target ring)."""
+
+
+def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    """The board of a public view as SVG, a ring around each channel in ``marks``."""
+    svg = render_svg(PublicPicture(public_view))
+    rings = []
+    for channel in marks:
+        xy = channel_xy(channel)
+        if xy is not None:
+            rings.append(MARK.format(x=xy[0], y=xy[1], channel=escape(channel)))
+    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg

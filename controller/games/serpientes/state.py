@@ -1,0 +1,137 @@
+"""``SerpientesState``: the game API over a :class:`Position` (the rules and views do the work)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from controller.games.base import Action, Announcement, ColourName, Message, State
+from controller.games.serpientes import actions, rules, views
+from controller.games.serpientes import board as B
+from controller.games.serpientes.actions import SerpientesAction
+from controller.games.serpientes.position import Position, position_to_text
+
+
+class SerpientesState(State):
+    """A Serpientes position, with its legal actions worked out once."""
+
+    __slots__ = ("_legal", "position")
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self._legal: list[SerpientesAction] | None = None
+
+    # ------------------------------------------------------------------ who, what
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.position.options)
+
+    @property
+    def num_players(self) -> int:
+        return self.position.players
+
+    @property
+    def current_player(self) -> int:
+        return rules.current_player(self.position)
+
+    @property
+    def phase(self) -> str:
+        return self.position.phase
+
+    @property
+    def turn_player(self) -> int:
+        """The player on turn, also while chance draws his card (-1 before the first turn)."""
+        return self.position.player
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The card kinds of this variant, in their fixed order."""
+        return rules.kinds(self.position)
+
+    @property
+    def round(self) -> int:
+        """The round being played (1-based; 0 before the first turn)."""
+        return rules.game_round(self.position)
+
+    @property
+    def tokens(self) -> frozenset[int]:
+        return self.position.tokens
+
+    def snake(self, p: int) -> tuple[int, ...]:
+        """The intersections of ``p``'s snake from tail to head (empty once it has no sticks)."""
+        return self.position.snakes[p]
+
+    def sticks(self, p: int) -> int:
+        """Sticks of ``p`` on the board."""
+        return rules.sticks(self.position, p)
+
+    def hand_size(self, p: int) -> int:
+        return rules.hand_size(self.position, p)
+
+    def sequence_length(self, p: int) -> int:
+        return rules.sequence_length(self.position, p)
+
+    def player_colour(self, player: int) -> ColourName:
+        return B.SNAKE_COLOURS[player]
+
+    def scores(self) -> list[float]:
+        return rules.scores(self.position)
+
+    def returns(self) -> list[float]:
+        return rules.returns(self.position)
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = rules.legal_actions(self.position)
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return list(rules.chance_outcomes(self.position))
+
+    def apply_legal(self, action: Action) -> SerpientesState:
+        return SerpientesState(rules.apply_legal(self.position, cast("SerpientesAction", action)))
+
+    def why_illegal(self, action: object) -> Message:
+        return rules.why_illegal(self.position, action)
+
+    def step_preview(self) -> list[dict[str, Any]]:
+        """While a sequence runs, where each legal step would put the stick and what would happen."""
+        return rules.step_preview(self.position)
+
+    def action_to_text(self, action: Action) -> str:
+        return actions.action_to_text(action, self.kinds)
+
+    def public_action_text(self, action: Action) -> str:
+        return actions.public_action_text(action, self.kinds)
+
+    def action_from_text(self, text: str) -> Action:
+        return actions.action_from_text(text, self.kinds, self.position.physical, self.position.players)
+
+    # ------------------------------------------------------------------ texts and views
+    def to_text(self) -> str:
+        return position_to_text(self.position)
+
+    def public_text(self) -> str:
+        """The position as every player sees it: hands, sequences and the deck as counts only."""
+        return views.public_text(self.position)
+
+    def private_text(self, player: int) -> str:
+        """The position as ``player`` sees it: the public text with his own hand and sequence."""
+        return views.private_text(self.position, player)
+
+    def physical_view(self) -> dict[str, int]:
+        return views.physical_view(self.position)
+
+    def announcements(self, action: Action, after: State) -> list[Announcement]:
+        if not actions.is_action(action) or not isinstance(after, SerpientesState):
+            return []
+        return views.announcements(self.position, action, after.position)
+
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self.position)
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        return views.private_view(self.position, player)
+
+    def render_text(self) -> str:
+        return views.render_text(self.position)

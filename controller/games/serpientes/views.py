@@ -1,0 +1,165 @@
+"""What each party sees of a Serpientes position: the board's sensors, everyone, one player; what a
+move makes worth announcing; a terminal picture."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from controller.games.base import Announcement, Phrase, announcement
+from controller.games.serpientes import board as B
+from controller.games.serpientes.actions import SerpientesAction
+from controller.games.serpientes.position import CHANCE_PHASES, PLAYER_PHASES, Position, card_kinds, position_to_text
+from controller.games.serpientes.rules import (
+    chance_wait,
+    current_player,
+    game_round,
+    hand_size,
+    kinds,
+    scores,
+    sequence_length,
+    step_preview,
+    sticks,
+    winners,
+)
+
+CRASHED: Final = Phrase("serpientes.crashed", "{player}'s snake crashed ({crash}): the stick goes back to the box")
+ATE: Final = Phrase("serpientes.ate", "{player}'s snake ate a token")
+
+
+def physical_view(position: Position) -> dict[str, int]:
+    """A stick on every edge a snake covers, a token on its intersection."""
+    view = dict(B.EMPTY_VIEW)
+    for snake in position.snakes:
+        for i in range(1, len(snake)):
+            view[B.EDGE_CHANNEL_BY_KEY[B.edge_key(snake[i - 1], snake[i])]] = 1
+    for n in position.tokens:
+        view[B.NODE_CHANNELS[n]] = 1
+    return view
+
+
+def announcements(before: Position, action: SerpientesAction, after: Position) -> list[Announcement]:
+    """A crash or a token eaten by a step."""
+    if action[0] != "step":
+        return []
+    p = before.player
+    if after.last.startswith("crash-"):
+        return [announcement("crash", p, CRASHED(player=B.player_name(p), crash=after.last[6:]))]
+    if after.last == "ate":
+        return [announcement("ate", p, ATE(player=B.player_name(p)))]
+    return []
+
+
+def public_text(position: Position) -> str:
+    """The position as every player sees it: hands, sequences and the deck as counts only."""
+    return position_to_text(position, public=True)
+
+
+def private_text(position: Position, player: int) -> str:
+    """The position as ``player`` sees it: the public text with his own hand and sequence."""
+    if not 0 <= player < position.players:
+        raise ValueError(f"no player {player}")
+    return position_to_text(position, public=True, viewer=player)
+
+
+def public_view(position: Position) -> dict[str, Any]:
+    snakes = []
+    for p in range(position.players):
+        snake = position.snakes[p]
+        snakes.append({
+            "player": p,
+            "intersections": [B.node_name(n) for n in snake],
+            "head": B.node_name(snake[-1]) if snake else None,
+            "tail": B.node_name(snake[0]) if snake else None,
+            "sticks": sticks(position, p),
+            "supply": position.supply[p],
+            "eaten": position.eaten[p],
+            "in_game": bool(snake),
+            "hand_size": hand_size(position, p),
+            "sequence_length": sequence_length(position, p),
+            "may_half_turn": bool(position.crashed[p]),
+        })
+    dealt = not position.physical
+    return {
+        "game": "serpientes",
+        "options": dict(position.options),
+        "players": position.players,
+        "phase": position.phase,
+        "current_player": current_player(position),
+        "turn_player": position.player,
+        "round": game_round(position),
+        "max_rounds": position.options["max_rounds"],
+        "tokens": [B.node_name(n) for n in sorted(position.tokens)],
+        "tokens_to_place": position.tokens_to_place,
+        "snakes": snakes,
+        "scores": scores(position),
+        "deck_size": sum(position.deck) if dealt else None,
+        "discard_size": sum(position.discard) if dealt else None,
+        "reshuffles": position.reshuffles,
+        "revealed": [kinds(position)[k] for k in position.shown],
+        "last": position.last,
+        "pending_chance": chance_wait(position) if position.phase in CHANCE_PHASES else None,
+        "winners": winners(position),
+        "position": public_text(position),
+    }
+
+
+def private_view(position: Position, player: int) -> dict[str, Any]:
+    if not 0 <= player < position.players:
+        raise ValueError(f"no player {player}")
+    view: dict[str, Any]
+    names = kinds(position)
+    if position.physical:
+        view = {"player": player, "hand_size": position.hands[player],
+                "sequence_length": position.sequences[player], "cards": "physical"}
+    else:
+        hand = [names[k] for k, c in enumerate(card_kinds(position.hands[player])) for _ in range(c)]
+        view = {"player": player, "hand": hand,
+                "sequence": [names[k] for k in card_kinds(position.sequences[player])]}
+    if position.phase == "run" and player == position.player:
+        view["next_steps"] = step_preview(position)
+    return view
+
+
+def render_text(position: Position) -> str:
+    """The intersections (``.`` empty, ``o`` token, a player's digit on his snake, a letter on his
+    head) and the sticks, then a status line per player."""
+    owner: dict[int, int] = {}
+    heads: dict[int, int] = {}
+    edges: dict[int, int] = {}
+    for p, snake in enumerate(position.snakes):
+        for n in snake:
+            owner[n] = p
+        if snake:
+            heads[snake[-1]] = p
+        for i in range(1, len(snake)):
+            edges[B.edge_key(snake[i - 1], snake[i])] = p
+    lines = ["    " + "   ".join(B.COLUMNS)]
+    for r in range(B.SIZE):
+        row = f"{r + 1:>2}  "
+        below = "    "
+        for c in range(B.SIZE):
+            n = B.node(r, c)
+            if n in heads:
+                row += "ABCDEF"[heads[n]]
+            elif n in owner:
+                row += str(owner[n])
+            else:
+                row += "o" if n in position.tokens else "."
+            if c < B.SIZE - 1:
+                e = edges.get(B.edge_key(n, n + 1))
+                row += "   " if e is None else f"-{e}-"
+            if r < B.SIZE - 1:
+                e = edges.get(B.edge_key(n, n + B.SIZE))
+                below += (" " if e is None else str(e)) + "   "
+        lines.append(row.rstrip())
+        if r < B.SIZE - 1:
+            lines.append(below.rstrip())
+    points = scores(position)
+    status = [f"phase {position.phase}, round {game_round(position)}/{position.options['max_rounds']}, "
+              f"tokens left {len(position.tokens)}"]
+    for p in range(position.players):
+        mark = "*" if p == position.player and position.phase in PLAYER_PHASES else " "
+        status.append(f"{mark}player {p} ({'ABCDEF'[p]} head): sticks {sticks(position, p)} supply "
+                      f"{position.supply[p]} eaten {position.eaten[p]} score {int(points[p])} "
+                      f"hand {hand_size(position, p)} sequence {sequence_length(position, p)}")
+    return "\n".join(lines + status)
