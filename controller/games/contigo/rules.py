@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from controller.games.base import ColourName, Option
+from controller.games.base import ColourName, Option, Phrase
 from controller.games.contigo.geometry import NPITS, NSQ, SQUARE_INDEX, rotate
 
 COLORS: tuple[ColourName, ...] = ("red", "blue", "green", "yellow")
@@ -143,3 +143,73 @@ def bead_tables() -> tuple[tuple[tuple[BeadAction, ...], ...], tuple[tuple[int, 
         actions_all.append(tuple(actions))
         ends_all.append(tuple(ends))
     return tuple(actions_all), tuple(ends_all)
+
+
+# --------------------------------------------------------------------------- what the referee says
+# Every refusal and announcement, declared once; params are in Contigo's notation (squares ``c3``,
+# pits ``n-a``, players by colour).
+NOT_AN_ACTION = Phrase("contigo.not_an_action", "not a Contigo action")
+NOT_A_STRING = Phrase("contigo.not_a_string", "an action text must be a string")
+NO_SUCH_ACTION = Phrase("contigo.no_such_action", "names no Contigo action (try c3-c5, c3xc5, pass d1-d4,"
+                                                  " beads n-a>n-c 2, take n-f 3, drop e-6 2 or start red)")
+START_FIRST = Phrase("contigo.start_first", "first the hidden bead decides who starts (a chance outcome)")
+STARTED = Phrase("contigo.started", "who starts was decided already")
+PAWN_MOVED = Phrase("contigo.pawn_moved", "you have made your pawn move (or have none): now move beads")
+NOT_A_PAWN_MOVE = Phrase("contigo.not_a_pawn_move", "not a Contigo pawn move")
+PAWN_FIRST = Phrase("contigo.pawn_first", "first move a pawn; the bead move ends the turn")
+NOT_A_BEAD_MOVE = Phrase("contigo.not_a_bead_move", "not a Contigo bead move")
+ONE_BEAD_ACTION = Phrase("contigo.one_bead_action",
+                         "in the alignment game a bead move is one action: beads n-a>n-c 2")
+NO_PAWN = Phrase("contigo.no_pawn", "there is no pawn on {square}")
+NOT_YOURS = Phrase("contigo.not_yours", "the pawn on {square} is {owner}'s, not yours ({player})")
+STAYS = Phrase("contigo.stays", "a move must leave its square")
+OCCUPIED = Phrase("contigo.occupied", "{square} is occupied: in the alignment game pawns land on empty squares only")
+OWN_PIECE = Phrase("contigo.own_piece",
+                   "{square} holds your own piece: you may land on an empty square or capture an enemy")
+NOT_LEGAL = Phrase("contigo.not_legal", "{move} is not a legal move")
+NOT_STRAIGHT = Phrase("contigo.not_straight",
+                      "{move} is not straight: a pawn moves straight along its row or column")
+EMPTY_PIT = Phrase("contigo.empty_pit", "the pit {pit} is empty, so nothing moves {direction} from {square}")
+WRONG_COUNT = Phrase("contigo.wrong_count", "the pit {pit} governing moves {direction} from {square} holds {beads},"
+                                            " so the move is {squares}, not {distance}")
+JUMPS_ENEMY = Phrase("contigo.jumps_enemy", "{move} would jump the {owner} pawn on {square}:"
+                                            " pawns jump their own pawns, never an opponent's")
+L_STRAIGHT = Phrase("contigo.l_straight",
+                    "{move} is straight, but {who} always moves in an L: two straight legs at right angles")
+L_ROUTE = Phrase("contigo.l_route", "{first} then {second} by {corner}: {reason}")
+DOUBLE_BLOCKED = Phrase("contigo.double_blocked",
+                        "the double may not pass over the piece on {square} (doubles move only over empty squares)")
+NO_L = Phrase("contigo.no_l", "no L reaches {target} from {square} ({routes})")
+PASS_CAPTURE_ONLY = Phrase("contigo.pass_capture_only", "pass moves belong to the capture game")
+PASS_FROM_DOUBLE = Phrase("contigo.pass_from_double", "a pass starts from your double, and {square} holds a single")
+PASS_TO_EMPTY = Phrase("contigo.pass_to_empty",
+                       "a pass hands the double's second man to one of your singles, and {square} is empty")
+PASS_TO_OTHER = Phrase("contigo.pass_to_other", "a pass hands the double's second man to one of your singles,"
+                                                " and {square} does not hold one of your singles")
+PASS_NOT_IN_LINE = Phrase("contigo.pass_not_in_line",
+                          "a pass goes straight along a row or column, and {target} is not in line with {square}")
+PASS_BLOCKED = Phrase("contigo.pass_blocked", "the pass needs an unobstructed path, and {square} is occupied")
+PASS_COUNT = Phrase("contigo.pass_count", "a pass must match its pit exactly: the pit {pit} governing {direction}"
+                                          " from {square} holds {beads}, but {target} is {squares} away")
+PIT_TWICE = Phrase("contigo.pit_twice", "not a Contigo bead move (name each pit once)")
+TAKE_THEN_DROP = Phrase("contigo.take_then_drop", "in the capture game beads are picked up from one pit"
+                                                  " (take n-f 3), then dropped pit by pit within range (drop e-6 2)")
+MUST_LEAVE = Phrase("contigo.must_leave", "beads taken from {pit} must leave it")
+TOO_MANY = Phrase("contigo.too_many", "the pit {pit} holds {beads}: you cannot take {count}")
+ONE_PIT = Phrase("contigo.one_pit", "in the alignment game all {count} beads go together into one pit")
+EXACT_DISTANCE = Phrase("contigo.exact_distance",
+                        "{beads} from {pit} go exactly {count} pits around the ring, to {targets}, not to {target}")
+DROPPING = Phrase("contigo.dropping", "the beads from {pit} are being dropped: drop the other {beads} in your hand")
+ONE_SOURCE = Phrase("contigo.one_source", "beads come from one pit per turn, and you took yours from {pit}")
+TAKE_FIRST = Phrase("contigo.take_first", "pick beads up from a pit first (take n-f 3)")
+HAND_HOLDS = Phrase("contigo.hand_holds", "you hold {beads}, not {count}")
+OTHER_WAY = Phrase("contigo.other_way", "the beads from {pit} go one way round the ring, and your drops so far went"
+                                        " the other way: {target} is not among the {count} pits that follow {pit}"
+                                        " that way")
+ONE_WAY_RANGE = Phrase("contigo.one_way_range", "{beads} from {pit} may only be dropped in the {count} pits that"
+                                                " follow it in one direction around the ring")
+EITHER_SIDE_RANGE = Phrase("contigo.either_side_range", "{beads} from {pit} may only be dropped in the pits within"
+                                                        " {count} of it, on either side round the ring")
+SPREAD_LIMIT = Phrase("contigo.spread_limit", "more than {limit} beads (the spread limit) go all into one pit;"
+                                              " {count} beads cannot be split")
+CAPTURES = Phrase("contigo.captures", "{player} captures on {square}")

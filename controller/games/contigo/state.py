@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, TypeGuard
 
 from controller.games.base import (
     CHANCE,
+    GAME_OVER,
     TERMINAL,
     Action,
     Announcement,
@@ -15,7 +16,9 @@ from controller.games.base import (
     ColourName,
     Game,
     IllegalAction,
+    Message,
     State,
+    announcement,
     canonical,
     parse_int,
     read_fields,
@@ -43,10 +46,56 @@ from controller.games.contigo.rules import (
     BEADS_PER_PIT,
     CAPTURE_MEN,
     CAPTURE_WIN,
+    CAPTURES,
     COLORS,
+    DOUBLE_BLOCKED,
+    DROPPING,
+    EITHER_SIDE_RANGE,
+    EMPTY_PIT,
+    EXACT_DISTANCE,
+    HAND_HOLDS,
+    JUMPS_ENEMY,
+    L_ROUTE,
+    L_STRAIGHT,
     LETTERS,
+    MUST_LEAVE,
+    NO_L,
+    NO_PAWN,
+    NO_SUCH_ACTION,
+    NOT_A_BEAD_MOVE,
+    NOT_A_PAWN_MOVE,
+    NOT_A_STRING,
+    NOT_AN_ACTION,
+    NOT_LEGAL,
+    NOT_STRAIGHT,
+    NOT_YOURS,
+    OCCUPIED,
+    ONE_BEAD_ACTION,
+    ONE_PIT,
+    ONE_SOURCE,
+    ONE_WAY_RANGE,
     OPTIONS,
+    OTHER_WAY,
+    OWN_PIECE,
+    PASS_BLOCKED,
+    PASS_CAPTURE_ONLY,
+    PASS_COUNT,
+    PASS_FROM_DOUBLE,
+    PASS_NOT_IN_LINE,
+    PASS_TO_EMPTY,
+    PASS_TO_OTHER,
+    PAWN_FIRST,
+    PAWN_MOVED,
+    PIT_TWICE,
+    SPREAD_LIMIT,
+    START_FIRST,
+    STARTED,
+    STAYS,
+    TAKE_FIRST,
+    TAKE_THEN_DROP,
+    TOO_MANY,
     TOTAL_BEADS,
+    WRONG_COUNT,
     BeadAction,
     ContigoAction,
     DropAction,
@@ -369,53 +418,53 @@ class ContigoState(State):
         return COLORS[player]
 
     # ----------------------------------------------------------------- applying actions
-    def apply(self, action: Action) -> ContigoState:
-        if self.player == TERMINAL:
-            raise self.illegal(action, "the game is over")
-        if not isinstance(action, tuple) or not action:
-            raise self.illegal(action, "not a Contigo action")
-        kind = action[0]
-        if self.phase_ == "start":
-            if not _is_start(action) or action[1] not in range(self.rules.n):
-                raise self.illegal(action, "first the hidden bead decides who starts (a chance outcome)")
-            p = action[1]
+    def apply_legal(self, action: Action) -> ContigoState:
+        kind = action[0]  # type: ignore[index]  # one of legal_actions(): a ContigoAction
+        if kind == "start":
+            p = action[1]  # type: ignore[index]
             phase = "move" if self._has_pawn_move(p) else "beads"
             return ContigoState(self.rules, self.board, self.pits, p, phase, 0, self.captured, None)
+        if kind in ("m", "p"):
+            return self._after_pawn(action)  # type: ignore[arg-type]
+        if kind == "b":
+            return self._after_beads(action)  # type: ignore[arg-type]
+        if kind == "t":
+            return self._after_take(action)  # type: ignore[arg-type]
+        return self._after_drop(action)  # type: ignore[arg-type]
+
+    def why_illegal(self, action: object) -> Message:
+        if self.player == TERMINAL:
+            return GAME_OVER()
+        if not isinstance(action, tuple) or not action:
+            return NOT_AN_ACTION()
+        kind = action[0]
+        if self.phase_ == "start":
+            return START_FIRST()
         if kind == "start":
-            raise self.illegal(action, "who starts was decided already")
+            return STARTED()
+        reason: Message | None = None
         if kind in ("m", "p"):
             if self.phase_ != "move":
-                raise self.illegal(action, "you have made your pawn move (or have none): now move beads")
+                return PAWN_MOVED()
             if not _is_pawn(action):
-                raise self.illegal(action, "not a Contigo pawn move")
+                return NOT_A_PAWN_MOVE()
             reason = self._explain_pawn(action)
-            if reason:
-                raise self.illegal(action, reason)
-            return self._after_pawn(action)
-        if kind in ("b", "t", "d"):
+        elif kind in ("b", "t", "d"):
             if self.phase_ == "move":
-                raise self.illegal(action, "first move a pawn; the bead move ends the turn")
+                return PAWN_FIRST()
             if kind == "b":
                 if not _is_beads(action):
-                    raise self.illegal(action, "not a Contigo bead move")
+                    return NOT_A_BEAD_MOVE()
                 reason = self._explain_beads(action)
-                if reason:
-                    raise self.illegal(action, reason)
-                return self._after_beads(action)
-            if self.rules.alignment:
-                raise self.illegal(action, "in the alignment game a bead move is one action: beads n-a>n-c 2")
-            if not _is_hand_action(action):
-                raise self.illegal(action, "not a Contigo bead move")
-            if action[0] == "t":
-                reason = self._explain_take(action)
-                if reason:
-                    raise self.illegal(action, reason)
-                return self._after_take(action)
-            reason = self._explain_drop(action)
-            if reason:
-                raise self.illegal(action, reason)
-            return self._after_drop(action)
-        raise self.illegal(action, "not a Contigo action")
+            elif self.rules.alignment:
+                return ONE_BEAD_ACTION()
+            elif not _is_hand_action(action):
+                return NOT_A_BEAD_MOVE()
+            else:
+                reason = self._explain_take(action) if action[0] == "t" else self._explain_drop(action)
+        else:
+            return NOT_AN_ACTION()
+        return reason or super().why_illegal(action)
 
     def _after_pawn(self, action: MoveAction | PassAction) -> ContigoState:
         kind, s, t = action
@@ -486,37 +535,37 @@ class ContigoState(State):
         return nxt
 
     # ----------------------------------------------------------------- reasons
-    def _explain_pawn(self, action: MoveAction | PassAction) -> str | None:
+    def _explain_pawn(self, action: MoveAction | PassAction) -> Message | None:
         kind, s, t = action
         rules, board, p = self.rules, self.board, self.player
         sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
         code = board[s]
         if not code:
-            return f"there is no pawn on {sn}"
+            return NO_PAWN(square=sn)
         if _owner(code) != p:
-            return f"the pawn on {sn} is {COLORS[_owner(code)]}'s, not yours ({COLORS[p]})"
+            return NOT_YOURS(square=sn, owner=COLORS[_owner(code)], player=COLORS[p])
         if s == t:
-            return "a move must leave its square"
+            return STAYS()
         if kind == "p":
             return self._explain_pass(s, t)
         is_double = rules.capture and not code & 1
         occupant = board[t]
         if occupant and rules.alignment:
-            return f"{tn} is occupied: in the alignment game pawns land on empty squares only"
+            return OCCUPIED(square=tn)
         if occupant and _owner(occupant) == p:
-            return f"{tn} holds your own piece: you may land on an empty square or capture an enemy"
+            return OWN_PIECE(square=tn)
         reason = self._explain_l(s, t, is_double) if is_double or rules.lform else self._explain_straight(s, t)
         if reason:
             return reason
         if t not in self._targets(s):  # the final guard; the checks above should have said why
-            return f"{sn}-{tn} is not a legal move"
+            return NOT_LEGAL(move=f"{sn}-{tn}")
         return None
 
-    def _explain_straight(self, s: int, t: int) -> str | None:
+    def _explain_straight(self, s: int, t: int) -> Message | None:
         sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
         db = direction_between(s, t)
         if db is None:
-            return f"{sn}-{tn} is not straight: a pawn moves straight along its row or column"
+            return NOT_STRAIGHT(move=f"{sn}-{tn}")
         d, dist = db
         pit = GOV[s][d]
         n = self.pits[pit]
@@ -527,22 +576,20 @@ class ContigoState(State):
             for q in RAY[s][d][: dist - 1]:
                 code = self.board[q]
                 if code and _owner(code) != self.player:
-                    return (f"{sn}-{tn} would jump the {COLORS[_owner(code)]} pawn on {SQUARE_NAMES[q]}:"
-                            " pawns jump their own pawns, never an opponent's")
+                    return JUMPS_ENEMY(move=f"{sn}-{tn}", owner=COLORS[_owner(code)], square=SQUARE_NAMES[q])
         return None
 
-    def _explain_l(self, s: int, t: int, is_double: bool) -> str | None:
+    def _explain_l(self, s: int, t: int, is_double: bool) -> Message | None:
         sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
         who = "a double" if is_double else "in the advanced form a pawn"
         fs, rs, ft, rt = s % SIZE, s // SIZE, t % SIZE, t // SIZE
         if fs == ft or rs == rt:
-            return f"{sn}-{tn} is straight, but {who} always moves in an L: two straight legs at right angles"
-        reasons = []
+            return L_STRAIGHT(move=f"{sn}-{tn}", who=who)
+        routes = []
         for corner in (rt * SIZE + fs, rs * SIZE + ft):  # north/south first, then east/west first
             d1, m1 = leg(s, corner)
             d2, m2 = leg(corner, t)
             cn = SQUARE_NAMES[corner]
-            route = f"{DIR_NAMES[d1]} then {DIR_NAMES[d2]} by {cn}"
             pit1, pit2 = GOV[s][d1], GOV[corner][d2]
             reason = _count_reason(PIT_NAMES[pit1], self.pits[pit1], d1, sn, m1)
             if not reason:
@@ -551,101 +598,90 @@ class ContigoState(State):
                 path = list(RAY[s][d1][:m1]) + list(RAY[corner][d2][: m2 - 1])
                 blocked = [q for q in path if self.board[q]]
                 if blocked:
-                    reason = (f"the double may not pass over the piece on {SQUARE_NAMES[blocked[0]]}"
-                              " (doubles move only over empty squares)")
+                    reason = DOUBLE_BLOCKED(square=SQUARE_NAMES[blocked[0]])
             if not reason:
                 return None
-            reasons.append(f"{route}: {reason}")
-        return f"no L reaches {tn} from {sn} ({'; '.join(reasons)})"
+            routes.append(L_ROUTE(first=DIR_NAMES[d1], second=DIR_NAMES[d2], corner=cn, reason=reason.text).text)
+        return NO_L(target=tn, square=sn, routes="; ".join(routes))
 
-    def _explain_pass(self, s: int, t: int) -> str | None:
+    def _explain_pass(self, s: int, t: int) -> Message | None:
         board, p = self.board, self.player
         sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
         if not self.rules.capture:
-            return "pass moves belong to the capture game"
+            return PASS_CAPTURE_ONLY()
         if board[s] != 2 + 2 * p:
-            return f"a pass starts from your double, and {sn} holds a single"
+            return PASS_FROM_DOUBLE(square=sn)
         if board[t] != 1 + 2 * p:
-            what = "is empty" if not board[t] else "does not hold one of your singles"
-            return f"a pass hands the double's second man to one of your singles, and {tn} {what}"
+            return PASS_TO_EMPTY(square=tn) if not board[t] else PASS_TO_OTHER(square=tn)
         db = direction_between(s, t)
         if db is None:
-            return f"a pass goes straight along a row or column, and {tn} is not in line with {sn}"
+            return PASS_NOT_IN_LINE(target=tn, square=sn)
         d, dist = db
         for q in RAY[s][d][: dist - 1]:
             if board[q]:
-                return f"the pass needs an unobstructed path, and {SQUARE_NAMES[q]} is occupied"
+                return PASS_BLOCKED(square=SQUARE_NAMES[q])
         pit = GOV[s][d]
         n = self.pits[pit]
         if n != dist:
-            return (f"a pass must match its pit exactly: the pit {PIT_NAMES[pit]} governing {DIR_NAMES[d]}"
-                    f" from {sn} holds {_beads(n)}, but {tn} is {_squares(dist)} away")
+            return PASS_COUNT(pit=PIT_NAMES[pit], direction=DIR_NAMES[d], square=sn, beads=_beads(n), target=tn,
+                              squares=_squares(dist))
         return None
 
-    def _explain_beads(self, action: BeadAction) -> str | None:
+    def _explain_beads(self, action: BeadAction) -> Message | None:
         _, src, drops = action
         if [d for d, _ in drops] != sorted({d for d, _ in drops}):
-            return "not a Contigo bead move (name each pit once)"
+            return PIT_TWICE()
         if self.rules.capture:
-            return ("in the capture game beads are picked up from one pit (take n-f 3), then dropped"
-                    " pit by pit within range (drop e-6 2)")
+            return TAKE_THEN_DROP()
         sname = PIT_NAMES[src]
         if any(d == src for d, _ in drops):
-            return f"beads taken from {sname} must leave it"
+            return MUST_LEAVE(pit=sname)
         k = sum(c for _, c in drops)
         have = self.pits[src]
         if k > have:
-            return f"the pit {sname} holds {_beads(have)}: you cannot take {k}"
-        if self.rules.alignment:
-            if len(drops) > 1:
-                return f"in the alignment game all {k} beads go together into one pit"
-            dst = drops[0][0]
-            targets = [(src + k) % NPITS, (src - k) % NPITS]
-            if dst not in targets:
-                names = " or ".join(dict.fromkeys(PIT_NAMES[x] for x in targets if x != src)) or "nowhere"
-                return (f"{_beads(k)} from {sname} go exactly {k} pits around the ring, to {names},"
-                        f" not to {PIT_NAMES[dst]}")
-            return None
+            return TOO_MANY(pit=sname, beads=_beads(have), count=k)
+        if len(drops) > 1:
+            return ONE_PIT(count=k)
+        dst = drops[0][0]
+        targets = [(src + k) % NPITS, (src - k) % NPITS]
+        if dst not in targets:
+            names = " or ".join(dict.fromkeys(PIT_NAMES[x] for x in targets if x != src)) or "nowhere"
+            return EXACT_DISTANCE(beads=_beads(k), pit=sname, count=k, targets=names, target=PIT_NAMES[dst])
         return None
 
-    def _explain_take(self, action: TakeAction) -> str | None:
+    def _explain_take(self, action: TakeAction) -> Message | None:
         _, src, j = action
         sname = PIT_NAMES[src]
         hand = self.hand
         if hand is not None:
             if hand.left < hand.taken:
-                return (f"the beads from {PIT_NAMES[hand.pit]} are being dropped: drop the other"
-                        f" {_beads(hand.left)} in your hand")
+                return DROPPING(pit=PIT_NAMES[hand.pit], beads=_beads(hand.left))
             if src != hand.pit:
-                return f"beads come from one pit per turn, and you took yours from {PIT_NAMES[hand.pit]}"
+                return ONE_SOURCE(pit=PIT_NAMES[hand.pit])
         have = self.pits[src]
         if j > have:
-            return f"the pit {sname} holds {_beads(have)}: you cannot take {j}"
+            return TOO_MANY(pit=sname, beads=_beads(have), count=j)
         return None
 
-    def _explain_drop(self, action: DropAction) -> str | None:
+    def _explain_drop(self, action: DropAction) -> Message | None:
         hand = self.hand
         if hand is None:
-            return "pick beads up from a pit first (take n-f 3)"
+            return TAKE_FIRST()
         _, dst, c = action
         src, taken = PIT_NAMES[hand.pit], hand.taken
         if c > hand.left:
-            return f"you hold {_beads(hand.left)}, not {c}"
+            return HAND_HOLDS(beads=_beads(hand.left), count=c)
         if dst == hand.pit:
-            return f"beads taken from {src} must leave it"
+            return MUST_LEAVE(pit=src)
         if not hand.reaches(dst):
             if hand.ways != CW | ACW and hand.reaches(dst) == 0 and Hand(*hand[:3], CW | ACW).reaches(dst):
-                return (f"the beads from {src} go one way round the ring, and your drops so far went the"
-                        f" other way: {PIT_NAMES[dst]} is not among the {taken} pits that follow {src} that way")
+                return OTHER_WAY(pit=src, target=PIT_NAMES[dst], count=taken)
             if self.rules.one_way:
-                return (f"{_beads(taken)} from {src} may only be dropped in the {taken} pits that follow it"
-                        " in one direction around the ring")
-            return (f"{_beads(taken)} from {src} may only be dropped in the pits within {taken} of it,"
-                    " on either side round the ring")
+                return ONE_WAY_RANGE(beads=_beads(taken), pit=src, count=taken)
+            return EITHER_SIDE_RANGE(beads=_beads(taken), pit=src, count=taken)
         limit = self.rules.spread_limit
         if limit and taken > limit and c != hand.left:
-            return (f"more than {limit} beads (the spread limit) go all into one pit;"
-                    f" {taken} beads cannot be split")
+            return SPREAD_LIMIT(limit=limit, count=taken)
         return None
 
     # ----------------------------------------------------------------- texts
@@ -704,8 +740,8 @@ class ContigoState(State):
 
     def announcements(self, action: Action, after: State) -> list[Announcement]:
         if _is_pawn(action) and isinstance(after, ContigoState) and after.captured != self.captured:
-            return [{"type": "capture", "player": self.player,
-                     "text": f"{COLORS[self.player]} captures on {SQUARE_NAMES[action[2]]}"}]
+            return [announcement("capture", self.player,
+                                 CAPTURES(player=COLORS[self.player], square=SQUARE_NAMES[action[2]]))]
         return []
 
     def physical_changes(self, action: Action) -> dict[str, int]:
@@ -835,13 +871,13 @@ def _parse_hand(text: str) -> Hand | None:
     return Hand(PIT_INDEX[parts[0]], taken, left, ways[parts[3]])
 
 
-def _count_reason(pit_name: str, n: int, d: int, from_name: str, dist: int) -> str | None:
+def _count_reason(pit_name: str, n: int, d: int, from_name: str, dist: int) -> Message | None:
     if n == dist:
         return None
     if n == 0:
-        return f"the pit {pit_name} is empty, so nothing moves {DIR_NAMES[d]} from {from_name}"
-    return (f"the pit {pit_name} governing moves {DIR_NAMES[d]} from {from_name} holds {_beads(n)},"
-            f" so the move is {_squares(n)}, not {dist}")
+        return EMPTY_PIT(pit=pit_name, direction=DIR_NAMES[d], square=from_name)
+    return WRONG_COUNT(pit=pit_name, direction=DIR_NAMES[d], square=from_name, beads=_beads(n), squares=_squares(n),
+                       distance=dist)
 
 
 def _alignment_winner(board: list[int], p: int, vacated: int, landed: int, rules: Rules) -> int | None:
@@ -880,10 +916,9 @@ def _has_line(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]], ne
 
 def parse_action(text: str, n: int) -> Action:
     if not isinstance(text, str):
-        raise IllegalAction(repr(text), "an action text must be a string")
+        raise IllegalAction(repr(text), NOT_A_STRING())
     words = text.strip().lower().split()
-    bad = IllegalAction(text, "names no Contigo action (try c3-c5, c3xc5, pass d1-d4, beads n-a>n-c 2,"
-                              " take n-f 3, drop e-6 2 or start red)")
+    bad = IllegalAction(text, NO_SUCH_ACTION())
     if not words or len(text) > 200:
         raise bad
     if words[0] == "start" and len(words) == 2:
