@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import Channel, ChannelKind, Game, Options
-from controller.games.contigo.geometry import PIT_NAMES, SQUARE_NAMES
-from controller.games.contigo.rules import OPTIONS, TOTAL_BEADS, validate
+from controller.games.contigo.board import OPTIONS, PIT_NAMES, SQUARE_NAMES, TOTAL_BEADS, validate
 from controller.games.contigo.state import ContigoState, new_state, state_from_text
 
 __all__ = ["GAME", "ContigoGame", "ContigoState"]

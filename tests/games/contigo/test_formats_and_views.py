@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import BadPosition, ChannelKind, IllegalAction
 from controller.games.contigo import GAME
-from controller.games.contigo.geometry import NPITS, NSQ
+from controller.games.contigo.board import NPITS, NSQ
 from controller.games.record import sample_chance
 
 from .builder import position
@@ -202,3 +202,12 @@ def test_positions_of_finished_games_must_say_so():
                  game="capture")
     with pytest.raises(BadPosition, match="captured 7"):
         position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2", "R": "e2", "b": "a6 b6 d6", "B": "e6"}, game="capture")
+
+
+def test_problems_name_what_makes_a_position_impossible():
+    from controller.games.contigo.position import problems
+
+    position = GAME.new_state({"game": "capture"}).position
+    assert problems(position) == []
+    found = problems(position._replace(captured=(1, 0)))
+    assert [(m.code, dict(m.params)) for m in found] == [("contigo.captured_missing", {"player": "red", "taken": "0"})]
