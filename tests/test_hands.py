@@ -4,7 +4,7 @@ was only on the way is corrected, and a whole Contigo spread is read from the co
 
 from __future__ import annotations
 
-from controller.games.contigo.geometry import PIT_NAMES
+from controller.games.contigo.board import PIT_NAMES
 from controller.games.record import Match
 from controller.referee import Referee
 from tests.test_referee_bounds import after, reach, referee

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import Channel, ChannelKind, Game, Options
-from controller.games.contigo.geometry import PIT_NAMES, SQUARE_NAMES
-from controller.games.contigo.rules import OPTIONS, TOTAL_BEADS, validate
+from controller.games.contigo import picture
+from controller.games.contigo.board import OPTIONS, PIT_NAMES, SQUARE_NAMES, TOTAL_BEADS, validate
 from controller.games.contigo.state import ContigoState, new_state, state_from_text
 
 __all__ = ["GAME", "ContigoGame", "ContigoState"]
@@ -64,6 +64,14 @@ class ContigoGame(Game):
             else:
                 out[f"pit:{p}"] = (6 if side == "e" else -1, int(where) - 1)
         return out
+
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+        """The board as an SVG drawn from ``public_view`` alone, the channels in ``marks`` ringed."""
+        return picture.picture(public_view, marks)
+
+    def channel_xy(self, name: str) -> tuple[float, float] | None:
+        """Where channel ``name`` sits in :meth:`picture`'s coordinates (None: not a channel)."""
+        return picture.channel_xy(name)
 
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
         return [

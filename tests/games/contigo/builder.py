@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.games.contigo import GAME
-from controller.games.contigo.geometry import PIT_NAMES
+from controller.games.contigo.board import PIT_NAMES
 
 LETTERS = "rbgy"
 COLORS = ("red", "blue", "green", "yellow")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.games.contigo.geometry import PIT_INDEX, PIT_NAMES
+from controller.games.contigo.board import PIT_INDEX, PIT_NAMES
 
 from .builder import play, position
 

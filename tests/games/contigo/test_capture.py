@@ -149,3 +149,23 @@ def test_six_captures_do_not_win():
     assert state.captured == (5, 0)
     after = play(state, "c3xc5")
     assert not after.is_terminal() and after.captured == (6, 0)
+
+
+def test_refusals_and_the_capture_announcement_carry_codes_and_params():
+    import pytest
+
+    from controller.games import IllegalAction
+
+    state = position({**RED, **BLUE}, pits={"n-c": 1}, **CAP)
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(state.action_from_text("c3-c4"))
+    assert refused.value.refusal.code == "contigo.own_piece"
+    assert dict(refused.value.refusal.params) == {"square": "c4"}
+    with pytest.raises(IllegalAction) as garbage:
+        state.action_from_text("c3c5")
+    assert garbage.value.refusal.code == "contigo.no_such_action"
+    state = position({**RED, **BLUE}, pits={"n-c": 2}, **CAP)
+    action = state.action_from_text("c3xc5")
+    assert state.announcements(action, state.apply(action)) == [
+        {"type": "capture", "player": 0, "text": "red captures on c5", "code": "contigo.captures",
+         "params": {"player": "red", "square": "c5"}}]

@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import BadPosition, ChannelKind, IllegalAction
 from controller.games.contigo import GAME
-from controller.games.contigo.geometry import NPITS, NSQ
+from controller.games.contigo.board import NPITS, NSQ
 from controller.games.record import sample_chance
 
 from .builder import position
@@ -202,3 +202,26 @@ def test_positions_of_finished_games_must_say_so():
                  game="capture")
     with pytest.raises(BadPosition, match="captured 7"):
         position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2", "R": "e2", "b": "a6 b6 d6", "B": "e6"}, game="capture")
+
+
+def test_problems_name_what_makes_a_position_impossible():
+    from controller.games.contigo.position import problems
+
+    position = GAME.new_state({"game": "capture"}).position
+    assert problems(position) == []
+    found = problems(position._replace(captured=(1, 0)))
+    assert [(m.code, dict(m.params)) for m in found] == [("contigo.captured_missing", {"player": "red", "taken": "0"})]
+
+
+def test_the_game_draws_its_picture_from_the_public_view_with_marks_ringed():
+    import xml.etree.ElementTree as ET
+
+    view = GAME.new_state({"game": "capture"}).public_view()
+    plain = GAME.picture(view)
+    marked = GAME.picture(view, ["sq:c3", "pit:n-a", "nowhere"])
+    ET.fromstring(marked)  # well-formed SVG
+    assert plain.count('class="mark target"') == 0 and marked.count('class="mark target"') == 2
+    assert "<title>d1: red double</title>" in plain
+    x, y = GAME.channel_xy("sq:c3")
+    assert f'cx="{x:.1f}" cy="{y:.1f}" r="25"' in marked
+    assert GAME.channel_xy("pit:nw") is not None and GAME.channel_xy("sq:g9") is None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.games.contigo.geometry import GOV, PIT_NAMES, SQUARE_INDEX
+from controller.games.contigo.board import GOV, PIT_NAMES, SQUARE_INDEX
 
 from .builder import moves_from, play, position, refusal
 

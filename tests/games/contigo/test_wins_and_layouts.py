@@ -6,8 +6,7 @@ import pytest
 
 from controller.games import CHANCE, TERMINAL, IllegalAction
 from controller.games.contigo import GAME
-from controller.games.contigo.geometry import LINES, SQUARE_NAMES, rotate
-from controller.games.contigo.state import _has_line
+from controller.games.contigo.board import LINES, SQUARE_NAMES, has_line, rotate
 
 from .builder import play, position, refusal
 
@@ -113,7 +112,7 @@ def test_published_two_player_layout():
     state = GAME.new_state()
     assert _squares(state, 1) == set(["a1", "b5", "c3", "d4", "e2", "f6"])
     assert _squares(state, 3) == set(["f1", "e5", "d3", "c4", "b2", "a6"])
-    assert not _has_line(state.board, 0, LINES, 4) and not _has_line(state.board, 1, LINES, 4)
+    assert not has_line(state.board, 0, LINES, 4) and not has_line(state.board, 1, LINES, 4)
     assert all(v == 2 for k, v in state.physical_view().items() if k.startswith("pit:"))
 
 
@@ -124,7 +123,7 @@ def test_four_player_layout_is_a_quarter_turn_per_seat():
     for p in range(4):
         assert {rotate(s) for s in seats[p]} == seats[(p + 1) % 4]
     assert {SQUARE_NAMES[s] for s in seats[0]} == {"b1", "e1", "d2", "c3"}
-    assert all(not _has_line(state.board, p, LINES, 4) for p in range(4))
+    assert all(not has_line(state.board, p, LINES, 4) for p in range(4))
     assert state.current_player == CHANCE
     assert state.chance_outcomes() == [(("start", p), 0.25) for p in range(4)]
     started = play(state, "start green")

@@ -1,0 +1,129 @@
+"""An SVG picture of a Contigo board drawn from its public view (``board_view``, docs/display.md).
+
+The 6x6 squares sit inside the ring of 28 pits: ``n-a`` .. ``n-f`` above the files, ``s-a`` ..
+``s-f`` below, ``w-1`` .. ``w-6`` left of the ranks, ``e-1`` .. ``e-6`` right, and the four corner
+pits. A pit shows its bead count (and up to eight beads); a man is a disc in its player's colour, a
+double two stacked discs marked 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from controller.games.base import COLOUR_HEX
+from controller.games.contigo.board import COLORS, FILES, SIZE
+
+CELL = 56
+MARGIN = 16
+# eight bead places around a pit's centre
+_RING = ((1.0, 0.0), (0.71, 0.71), (0.0, 1.0), (-0.71, 0.71), (-1.0, 0.0), (-0.71, -0.71), (0.0, -1.0), (0.71, -0.71))
+FILL = {colour: COLOUR_HEX[colour] for colour in COLORS}
+MARK_RADIUS = 25  # a mark rings a whole pit or man, leaving its bead count readable
+WIDTH = 2 * MARGIN + (SIZE + 2) * CELL
+HEIGHT = WIDTH + 44
+
+
+def _cell(col: int, row: int) -> tuple[float, float]:
+    """Centre of grid cell (col, row); col/row 0 and 7 are the pit ring, rows counted from the top."""
+    return MARGIN + (col + 0.5) * CELL, MARGIN + (row + 0.5) * CELL
+
+
+def square_xy(name: str) -> tuple[float, float] | None:
+    if len(name) != 2 or name[0] not in FILES or not name[1].isdigit() or not 1 <= int(name[1]) <= SIZE:
+        return None
+    return _cell(FILES.index(name[0]) + 1, SIZE + 1 - int(name[1]))
+
+
+def pit_xy(name: str) -> tuple[float, float] | None:
+    corners = {"nw": (0, 0), "ne": (SIZE + 1, 0), "sw": (0, SIZE + 1), "se": (SIZE + 1, SIZE + 1)}
+    if name in corners:
+        return _cell(*corners[name])
+    side, _, where = name.partition("-")
+    if side in ("n", "s") and len(where) == 1 and where in FILES:
+        return _cell(FILES.index(where) + 1, 0 if side == "n" else SIZE + 1)
+    if side in ("w", "e") and where.isdigit() and 1 <= int(where) <= SIZE:
+        return _cell(0 if side == "w" else SIZE + 1, SIZE + 1 - int(where))
+    return None
+
+
+def channel_xy(channel: str) -> tuple[float, float] | None:
+    """Where a sensor channel (``sq:c3``, ``pit:n-a``) sits in the picture."""
+    kind, _, name = channel.partition(":")
+    return square_xy(name) if kind == "sq" else pit_xy(name) if kind == "pit" else None
+
+
+def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    """The board drawn from its public ``view``, the channels in ``marks`` ringed (the display's
+    targets: what the players should change)."""
+    svg = render_svg(view)
+    rings = [f'<circle class="mark target" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{MARK_RADIUS}" fill="none" '
+             f'stroke="#ff8c00" stroke-width="4"><title>target: {escape(channel)}</title></circle>'
+             for channel in marks if (xy := channel_xy(channel)) is not None]
+    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
+           f'height="{HEIGHT}" font-family="sans-serif">',
+           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#efe6d2"/>']
+    for r in range(1, SIZE + 1):
+        for f in range(SIZE):
+            x, y = _cell(f + 1, SIZE + 1 - r)
+            shade = "#d9c39a" if (f + r) % 2 else "#f6ecd6"
+            out.append(f'<rect x="{x - CELL / 2}" y="{y - CELL / 2}" width="{CELL}" height="{CELL}" fill="{shade}" '
+                       f'stroke="#8a7350" stroke-width="1"><title>{FILES[f]}{r}</title></rect>')
+    for f in range(SIZE):  # coordinates along the board's edge, inside the pit ring
+        x, y = _cell(f + 1, SIZE)
+        out.append(f'<text x="{x - CELL / 2 + 3}" y="{y + CELL / 2 - 3}" font-size="9" fill="#8a7350">'
+                   f'{FILES[f]}</text>')
+    for r in range(1, SIZE + 1):
+        x, y = _cell(1, SIZE + 1 - r)
+        out.append(f'<text x="{x - CELL / 2 + 3}" y="{y - CELL / 2 + 11}" font-size="9" fill="#8a7350">{r}</text>')
+    for name, count in view.get("pits", {}).items():
+        xy = pit_xy(name)
+        if xy is None:
+            continue
+        x, y = xy
+        fill = "#c9b48c" if "-" not in name else "#b99c6b"  # corner pits govern no move: paler
+        out.append(f'<circle class="pit" cx="{x}" cy="{y}" r="{CELL * 0.4}" fill="{fill}" '
+                   f'stroke="#6b5530" stroke-width="1.5"><title>pit {name}: {count} beads</title></circle>')
+        for k in range(min(int(count), 8)):  # the beads themselves, on a small circle
+            dx, dy = _RING[k]
+            bx, by = x + CELL * 0.22 * dx, y - 6 + CELL * 0.16 * dy
+            out.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="3.2" fill="#f5f0e6" stroke="#555" stroke-width="0.6"/>')
+        out.append(f'<text x="{x}" y="{y + 17}" font-size="13" font-weight="bold" text-anchor="middle" '
+                   f'fill="#2b2110" class="beads">{int(count)}</text>')
+    for name, piece in sorted(view.get("board", {}).items()):
+        xy = square_xy(name)
+        if xy is None:
+            continue
+        x, y = xy
+        fill = FILL.get(piece.get("player", ""), "#777")
+        who = escape(str(piece.get("player", "?")))
+        if piece.get("double"):
+            out.append(f'<circle cx="{x + 3}" cy="{y + 4}" r="19" fill="{fill}" stroke="#111" stroke-width="2"/>')
+            out.append(f'<g class="man double"><circle cx="{x - 2}" cy="{y - 2}" r="19" fill="{fill}" stroke="#111" '
+                       f'stroke-width="2"/><text x="{x - 2}" y="{y + 4}" font-size="16" font-weight="bold" '
+                       f'text-anchor="middle" fill="#fff">2</text><title>{name}: {who} double</title></g>')
+        else:
+            out.append(f'<g class="man"><circle cx="{x}" cy="{y}" r="18" fill="{fill}" stroke="#111" '
+                       f'stroke-width="2"/><title>{name}: {who}</title></g>')
+    out.append(f'<text x="{MARGIN}" y="{HEIGHT - 16}" font-size="14" fill="#222">{escape(_caption(view))}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _caption(view: dict[str, Any]) -> str:
+    options = view.get("options", {})
+    words = [f"{options.get('game', 'alignment')} game, {options.get('form', 'straight')} moves"]
+    if view.get("turn") is not None:
+        words.append(f"turn {view['turn']}/{view.get('turn_limit', '?')}")
+    if options.get("game") == "capture":
+        words.append("captured " + ", ".join(f"{c} {n}" for c, n in view.get("captured", {}).items()))
+    if view.get("result"):
+        words.append(f"result: {view['result']}")
+    elif view.get("to_move"):
+        words.append(f"{view['to_move']} to {'move a pawn' if view.get('phase') == 'move' else 'move beads'}")
+    return "   ".join(words)
