@@ -180,6 +180,7 @@ def _targets(position: Position, s: int) -> list[int]:
                 out.append(t)
     return out
 
+
 def _passes(position: Position, s: int) -> list[int]:
     """Squares of friendly singles the double on s may pass its second man to."""
     board, pits = position.board, position.pits
@@ -198,6 +199,7 @@ def _passes(position: Position, s: int) -> list[int]:
         out.append(t)
     return out
 
+
 def _pawn_actions(position: Position, p: int) -> list[Action]:
     board = position.board
     single_code = 1 + 2 * p
@@ -214,6 +216,7 @@ def _pawn_actions(position: Position, p: int) -> list[Action]:
                 out.append(Pass("p", s, t))
     return out
 
+
 def has_pawn_move(position: Position, p: int) -> bool:
     board = position.board
     for s in range(NSQ):
@@ -221,6 +224,7 @@ def has_pawn_move(position: Position, p: int) -> bool:
         if code and owner(code) == p and (_targets(position, s) or (not code & 1 and _passes(position, s))):
             return True
     return False
+
 
 def _bead_actions(position: Position) -> list[Action]:
     out: list[Action] = []
@@ -230,23 +234,28 @@ def _bead_actions(position: Position) -> list[Action]:
             out += acts[src][: ends[src][c]]
     return out
 
+_TAKES = tuple(tuple(Take("t", pit, j) for j in range(1, TOTAL_BEADS + 1)) for pit in range(NPITS))
+_DROPS = tuple(tuple(Drop("d", pit, c) for c in range(1, TOTAL_BEADS + 1)) for pit in range(NPITS))
+"""Every pick-up and drop, by pit and beads - 1: the capture game's bead phases list hundreds."""
+
+
 def _take_actions(position: Position, only: int | None = None) -> list[Action]:
     """Capture game: pick up 1.. all the beads of a pit (or, before any drop, more from the pit
     already picked from)."""
     pits = position.pits
     srcs = range(NPITS) if only is None else (only,)
-    return [Take("t", src, j) for src in srcs for j in range(1, pits[src] + 1)]
+    return [take for src in srcs for take in _TAKES[src][: pits[src]]]
+
 
 def _drop_actions(position: Position) -> list[Action]:
     """Capture game: drop some of the beads in the hand into one pit within range."""
     hand = position.hand
     assert hand is not None, "the drop phase has beads in the hand"
     limit = position.variant.spread_limit
-    if limit and hand.taken > limit:  # the spread limit (a variant): all into one pit
-        counts: range | tuple[int, ...] = (hand.left,)
-    else:
-        counts = range(1, hand.left + 1)
-    return [Drop("d", dst, c) for dst in range(NPITS) if dst != hand.pit and hand.reaches(dst) for c in counts]
+    whole = limit and hand.taken > limit  # the spread limit (a variant): all into one pit
+    return [drop for dst in range(NPITS) if dst != hand.pit and hand.reaches(dst)
+            for drop in (_DROPS[dst][hand.left - 1 : hand.left] if whole else _DROPS[dst][: hand.left])]
+
 
 def legal_actions(position: Position) -> list[Action]:
     phase = position.phase
@@ -262,6 +271,7 @@ def legal_actions(position: Position) -> list[Action]:
     if phase == "start":
         return [Start("start", p) for p in range(position.variant.n)]
     return []
+
 
 def chance_outcomes(position: Position) -> list[tuple[Action, float]]:
     if position.phase != "start":
@@ -284,6 +294,7 @@ def apply_legal(position: Position, action: Action) -> Position:
     if kind == "t":
         return _after_take(position, action)  # type: ignore[arg-type]
     return _after_drop(position, action)  # type: ignore[arg-type]
+
 
 def why_illegal(position: Position, action: object, action_text: str) -> Message:
     """Why ``action`` (written ``action_text``), not one of :func:`legal_actions`, is refused."""
@@ -348,6 +359,7 @@ def _after_pawn(position: Position, action: Move | Pass) -> Position:
         return position._replace(board=board_t, player=TERMINAL, phase="over", captured=captured, result=winner)
     return position._replace(board=board_t, phase="beads", captured=captured)
 
+
 def _afterbeads_text(position: Position, action: Beads) -> Position:
     _, src, drops = action
     pits = list(position.pits)
@@ -356,6 +368,7 @@ def _afterbeads_text(position: Position, action: Beads) -> Position:
         pits[dst] += c
     return _next_turn(position, tuple(pits))
 
+
 def _after_take(position: Position, action: Take) -> Position:
     _, src, j = action
     pits = list(position.pits)
@@ -363,6 +376,7 @@ def _after_take(position: Position, action: Take) -> Position:
     hand = position.hand
     taken = j + (hand.taken if hand is not None else 0)
     return position._replace(pits=tuple(pits), phase="drop", hand=Hand(src, taken, taken, CW | ACW))
+
 
 def _after_drop(position: Position, action: Drop) -> Position:
     _, dst, c = action
@@ -374,6 +388,7 @@ def _after_drop(position: Position, action: Drop) -> Position:
         return _next_turn(position, tuple(pits))
     ways = hand.reaches(dst) if position.variant.one_way else hand.ways
     return position._replace(pits=tuple(pits), hand=Hand(hand.pit, hand.taken, hand.left - c, ways))
+
 
 def _next_turn(position: Position, pits_t: tuple[int, ...]) -> Position:
     """The bead move is over: the turn passes (or the game ends at the turn limit)."""
@@ -413,6 +428,7 @@ def _explain_pawn(position: Position, action: Move | Pass) -> Message | None:
         return NOT_LEGAL(move=f"{sn}-{tn}")
     return None
 
+
 def _explain_straight(position: Position, s: int, t: int) -> Message | None:
     sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
     db = direction_between(s, t)
@@ -430,6 +446,7 @@ def _explain_straight(position: Position, s: int, t: int) -> Message | None:
             if code and owner(code) != position.player:
                 return JUMPS_ENEMY(move=f"{sn}-{tn}", owner=COLORS[owner(code)], square=SQUARE_NAMES[q])
     return None
+
 
 def _explain_l(position: Position, s: int, t: int, is_double: bool) -> Message | None:
     sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
@@ -456,6 +473,7 @@ def _explain_l(position: Position, s: int, t: int, is_double: bool) -> Message |
         routes.append(L_ROUTE(first=DIR_NAMES[d1], second=DIR_NAMES[d2], corner=cn, reason=reason.text).text)
     return NO_L(target=tn, square=sn, routes="; ".join(routes))
 
+
 def _explain_pass(position: Position, s: int, t: int) -> Message | None:
     board, p = position.board, position.player
     sn, tn = SQUARE_NAMES[s], SQUARE_NAMES[t]
@@ -479,6 +497,7 @@ def _explain_pass(position: Position, s: int, t: int) -> Message | None:
                           squares=_squares(dist))
     return None
 
+
 def _explainbeads_text(position: Position, action: Beads) -> Message | None:
     _, src, drops = action
     if [d for d, _ in drops] != sorted({d for d, _ in drops}):
@@ -501,6 +520,7 @@ def _explainbeads_text(position: Position, action: Beads) -> Message | None:
         return EXACT_DISTANCE(beads=beads_text(k), pit=sname, count=k, targets=names, target=PIT_NAMES[dst])
     return None
 
+
 def _explain_take(position: Position, action: Take) -> Message | None:
     _, src, j = action
     sname = PIT_NAMES[src]
@@ -514,6 +534,7 @@ def _explain_take(position: Position, action: Take) -> Message | None:
     if j > have:
         return TOO_MANY(pit=sname, beads=beads_text(have), count=j)
     return None
+
 
 def _explain_drop(position: Position, action: Drop) -> Message | None:
     hand = position.hand
