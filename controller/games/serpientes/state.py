@@ -81,9 +81,10 @@ class SerpientesState(State):
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = rules.legal_actions(self.position)
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = rules.legal_actions(self.position)
+        return list(legal)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return list(rules.chance_outcomes(self.position))
