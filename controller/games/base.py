@@ -321,11 +321,11 @@ class State(ABC):
             raise IllegalAction(self.safe_action_text(action), self.why_illegal(action))
         return self.apply_legal(legal)
 
+    @abstractmethod
     def apply_legal(self, action: Action) -> State:
         """The state after ``action``, which must be one of :meth:`legal_actions` (unchecked: the
         fast path of a search or a referee that took it from that list). Engines write this and
         :meth:`why_illegal`; :meth:`apply` checks, then calls it."""
-        raise NotImplementedError(f"{type(self).__name__} applies actions in apply()")
 
     def why_illegal(self, action: object) -> Message:
         """Why ``action`` is not legal here, in the rules' words (called only for an action that is
