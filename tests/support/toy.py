@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
+from controller.games.base import Message, Phrase
+
+TAKEN = Phrase("toy.taken", "that square is taken or the game is over")
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 SQUARES = [f"{c}{r}" for r in "123" for c in "abc"]
@@ -46,9 +49,10 @@ class ToyState(State):
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         return [(a, 0.5) for a in self.legal_actions()] if self.current_player == CHANCE else []
 
-    def apply(self, action: Any) -> ToyState:
-        if action not in self.legal_actions():
-            raise IllegalAction(str(action), "that square is taken or the game is over")
+    def why_illegal(self, action: object) -> Message:
+        return TAKEN()
+
+    def apply_legal(self, action: Any) -> ToyState:
         if self.current_player == CHANCE:
             return ToyState(self.cells, int(action[-1]))
         i = SQUARES.index(action)
