@@ -3,6 +3,7 @@ and why an action is not legal (see ``docs/rules/serpientes.md``)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Final
 
 from controller.games.base import CHANCE, TERMINAL, Message, Phrase
@@ -98,11 +99,18 @@ def _free_token_spots(position: Position) -> list[int]:
     return [n for n in B.TOKEN_SPOTS if n not in taken]
 
 
+_ADDS_FOR_HAND: Final[dict[tuple[int, ...], tuple[SerpientesAction, ...]]] = {
+    hand: tuple(ADDS[k] for k, c in enumerate(hand) if c > 0)
+    for count in (len(B.RELATIVE_KINDS), len(B.ABSOLUTE_KINDS))
+    for hand in itertools.product(range(B.HAND_SIZE + 1), repeat=count)}
+"""The cards a dealt hand (a count per kind) may add: looked up, as the legal list is asked often."""
+
+
 def _adds(position: Position) -> list[SerpientesAction]:
     h = position.hands[position.player]
     if isinstance(h, int):
         return [ADD_UNSEEN] if h > 0 else []
-    return [ADDS[k] for k, c in enumerate(h) if c > 0]
+    return list(_ADDS_FOR_HAND[h])
 
 
 def legal_actions(position: Position) -> list[SerpientesAction]:
