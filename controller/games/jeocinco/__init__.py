@@ -52,7 +52,8 @@ class JeocincoGame(Game):
         return out
 
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
-        """The board of a public view as SVG, the slots among the channels ``marks`` ringed."""
+        """The board of a public view as SVG, the target slots among ``marks`` highlighted, the other
+        targets (towers, bridges) ringed."""
         return picture.picture(public_view, marks)
 
     def channel_xy(self, name: str) -> tuple[float, float] | None:
