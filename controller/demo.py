@@ -33,6 +33,7 @@ import paho.mqtt.client as mqtt
 from controller.app import build_service
 from controller.config import Config, ConfigError
 from controller.games import CHANCE, ChannelKind, State, game_names, get_game
+from controller.games.base import Point
 from controller.hands import Hands
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
@@ -96,22 +97,28 @@ class Requester:
         self.client.disconnect()
 
 
-def led_picture(layout: Layout, frame: tuple, positions: dict[str, tuple[float, float]], ansi: bool) -> list[str]:
-    """The LED frame drawn where each LED sits on the board (a channel with several LEDs, such as
-    a ring's turn indicator, as a row): lit LEDs as coloured dots, dark ones as faint dots."""
-    placed = {c: xy for c, xy in positions.items() if layout.leds_of.get(c)}
-    xs, ys = [x for x, _ in placed.values()], [y for _, y in placed.values()]
+def led_picture(layout: Layout, frame: tuple, place: Callable[[str], Point | None], ansi: bool) -> list[str]:
+    """The LED frame drawn where each LED's channel sits in the game's picture (``Game.channel_xy``;
+    a channel with several LEDs, such as a ring's turn indicator, as a row of its own under the
+    board): lit LEDs as coloured dots, dark ones as faint dots."""
+    placed = {c: xy for c, leds in layout.leds_of.items() if len(leds) == 1 and (xy := place(c)) is not None}
+    xs, ys = [x for x, _ in placed.values()] or [0.0], [y for _, y in placed.values()] or [0.0]
     width = max(32, min(100, int(4 * len(placed) ** 0.5)))
     span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
     height = max(8, round(width * span_y / span_x / 2))
-    grid: list[list[tuple[int, int, int] | None]] = [[None] * (width + 12) for _ in range(height)]
+
+    def colour(led: int) -> tuple[int, int, int]:
+        return frame[led] if led < len(frame) else (0, 0, 0)
+
+    grid: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(height)]
     for channel, (x, y) in placed.items():
         col = round((x - min(xs)) / span_x * (width - 1))
-        row = round((max(ys) - y) / span_y * (height - 1))
-        for k, led in enumerate(layout.leds_of[channel]):
-            colour = frame[led] if led < len(frame) else (0, 0, 0)
-            if col + k < len(grid[row]) and (grid[row][col + k] is None or grid[row][col + k] == (0, 0, 0)):
-                grid[row][col + k] = colour
+        row = round((y - min(ys)) / span_y * (height - 1))  # the picture's y runs down
+        if grid[row][col] is None or grid[row][col] == (0, 0, 0):
+            grid[row][col] = colour(layout.leds_of[channel][0])
+    rows: list[list[tuple[int, int, int] | None]] = [[colour(led) for led in leds]
+                                                     for leds in layout.leds_of.values() if len(leds) > 1]
+    grid += [[], *rows] if rows else []
     lines = []
     for cells in grid:
         out = []
@@ -130,9 +137,8 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
     """The board (the engine's picture), its LEDs where they sit, the status bar, the last events."""
     frame = service.strip.last or ()
     session = service.session
-    positions = session.game.channel_positions(session.match.record.options, session.match.record.num_players)
     lines = [state.render_text(), "", "LEDs under the board:"]
-    lines += led_picture(session.layout, frame, positions, ansi)
+    lines += led_picture(session.layout, frame, session.game.channel_xy, ansi)
     status = [frame[i] for i in session.layout.status_leds if i < len(frame)]
     lines.append("status LEDs: " + " ".join(
         (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))

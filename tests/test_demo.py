@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import game_names
+from controller.demo import led_picture
+from controller.games import game_names, get_game
+from hardware.layout import load_layout
 from tests.support.mqttc import Listener
 
 
@@ -45,6 +47,29 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
         display.wait_for(lambda m: m[0] == "arbitro/demo/status" and m[1] == b"offline")
     finally:
         display.close()
+
+
+@pytest.mark.parametrize(("game", "lit", "corner"), [("contigo", "pit:sw", "bottom left"),
+                                                    ("contigo", "pit:ne", "top right"),
+                                                    ("serpientes", "pt:0:0", "top left")])
+def test_the_demo_draws_each_led_where_the_games_picture_puts_its_channel(game, lit, corner):
+    layout = load_layout(game)
+    frame = [(0, 0, 0)] * layout.led_count
+    frame[layout.leds_of[lit][0]] = (255, 0, 0)
+    lines = led_picture(layout, tuple(frame), get_game(game).channel_xy, ansi=False)
+    rows = [n for n, line in enumerate(lines) if "#" in line]
+    assert len(rows) == 1 and "".join(lines).count("#") == 1
+    row, col = rows[0], lines[rows[0]].index("#")
+    width = max(len(line) for line in lines)
+    assert corner == f"{'top' if row == 0 else 'bottom' if row == len(lines) - 1 else '?'} " \
+                     f"{'left' if col == 0 else 'right' if col == width - 1 else '?'}"
+
+
+def test_the_demo_draws_a_rings_turn_indicator_as_a_row_under_the_board():
+    layout = load_layout("scriptorium")
+    lines = led_picture(layout, tuple([(9, 9, 9)] * layout.led_count), get_game("scriptorium").channel_xy, ansi=False)
+    assert lines[-5:] == ["", *["#" * 12] * 4]
+    assert "".join(lines).count("#") == layout.led_count - len(layout.status_leds)
 
 
 def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):

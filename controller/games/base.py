@@ -26,9 +26,10 @@ player enters for a physical die), so every game replays exactly from its secret
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from html import escape
 from typing import Any, ClassVar, Final, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args
 
 CHANCE: Final = -1
@@ -182,6 +183,37 @@ class PlayerInfo(TypedDict):
     index: int
     name: str
     colour: str
+
+
+# --------------------------------------------------------------------------- pictures
+
+Point = tuple[float, float]
+"""A place in a game's picture (``Game.channel_xy``): x to the right, y down, in the SVG's units."""
+
+MarkKind = Literal["target", "setup", "violation"]
+"""Why a channel is ringed: the LEDs light it for the player to act (a target), the table must set
+it up, or it differs from the game (a violation)."""
+
+MARK_STROKES: Final[Mapping[MarkKind, str]] = {
+    "target": 'stroke="#ff8c00" stroke-width="4"',
+    "setup": 'stroke="#ffffff" stroke-width="4" stroke-dasharray="4 3"',
+    "violation": 'stroke="#e00000" stroke-width="4"',
+}
+"""How each kind of mark is ringed: orange, white dashed, red."""
+
+MARK_RADIUS: Final = 11
+"""The ring's radius where a game's picture sets no other (:attr:`Game.mark_radius`)."""
+
+
+def ring_marks(svg: str, marks: Iterable[tuple[MarkKind, str]], channel_xy: Callable[[str], Point | None],
+               radius: float = MARK_RADIUS) -> str:
+    """``svg`` with a ring of ``radius`` around each marked ``(kind, channel)`` that has a place in
+    it (``channel_xy``), drawn over everything else in the order given; names without a place are
+    passed over. The one way every picture and display marks channels."""
+    rings = [f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{radius:g}" fill="none" '
+             f'{MARK_STROKES[kind]}><title>{kind}: {escape(channel)}</title></circle>'
+             for kind, channel in marks if (xy := channel_xy(channel)) is not None]
+    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
 
 
 # --------------------------------------------------------------------------- position texts
@@ -515,11 +547,22 @@ class Game(ABC):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         """The logical sensor channels of the board for this variant."""
 
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        """Where each channel sits on the board (x to the right, y up, any unit), for drawing the
-        LEDs as a picture of the board. Empty when the game gives none."""
-        return {}
+    mark_radius: ClassVar[float] = MARK_RADIUS
+    """How big a ring around a marked channel is in :meth:`picture` (:func:`ring_marks`): big
+    enough to ring the piece or pit, leaving what it shows readable."""
+
+    @abstractmethod
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+        """The board as a standalone SVG document drawn from ``public_view`` alone (all a display
+        has), the channels in ``marks`` (what the LEDs light for the player to act) shown as
+        targets: ringed (:func:`ring_marks`), or the picture's own way where it has one. A name
+        that is no channel is passed over."""
+
+    @abstractmethod
+    def channel_xy(self, name: str) -> Point | None:
+        """Where the channel ``name`` sits in :meth:`picture`, in its coordinates (x to the right,
+        y down); None for a name that is no channel. Displays ring channels there, and the demo
+        draws the LEDs there."""
 
     @abstractmethod
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:

@@ -55,19 +55,6 @@ class SerpientesGame(Game):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         return list(B.CHANNELS)
 
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        out: dict[str, tuple[float, float]] = {}
-        for c in B.CHANNELS:
-            kind, *rest = c.name.split(":")
-            if kind == "pt":
-                r, col = map(int, rest)
-                out[c.name] = (col, -r)
-            else:  # edge:h:r:c joins (r,c)-(r,c+1); edge:v:r:c joins (r,c)-(r+1,c)
-                r, col = map(int, rest[1:])
-                out[c.name] = (col + 0.5, -r) if rest[0] == "h" else (col, -r - 0.5)
-        return out
-
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
         """The board of ``public_view`` as SVG, each channel of ``marks`` ringed."""
         return picture.picture(public_view, marks)
