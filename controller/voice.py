@@ -80,7 +80,7 @@ class Voice:
         self.wav_dir = wav_dir
         self.spoken: deque[str] = deque(maxlen=RECORDED)
         self.failed = False  # a failure to speak has been logged
-        self._count = 0
+        self.started = 0  # announcements handed to espeak-ng
         self._waiting: deque[str] = deque(maxlen=WAITING)
         self._wake = threading.Condition()
         self._closed = threading.Event()
@@ -110,8 +110,8 @@ class Voice:
                 if self._closed.is_set():
                     return
                 text = self._waiting.popleft()
-                self._count += 1
-                wav = None if self.wav_dir is None else self.wav_dir / f"announcement-{self._count:04d}.wav"
+                self.started += 1
+                wav = None if self.wav_dir is None else self.wav_dir / f"announcement-{self.started:04d}.wav"
                 self._process = subprocess.Popen(speech_command(self._program, self.language, wav), text=True,
                                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                                  stderr=subprocess.PIPE)
@@ -120,11 +120,11 @@ class Voice:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 _, errors = self._process.communicate()
-            if self._process.returncode == 0:
+            if self._process.returncode == 0 and not errors.strip():  # without a sound card it says so, yet exits 0
                 self.spoken.append(text)
             elif not self._closed.is_set() and not self.failed:
                 self.failed = True  # one warning: a board without a sound card would fill the log
-                why = (errors or "").strip().splitlines()[:1] or [f"exit status {self._process.returncode}"]
+                why = errors.strip().splitlines()[:1] or [f"exit status {self._process.returncode}"]
                 log.warning("%s could not speak (%s): announcements stay silent while it cannot",
                             PROGRAM, why[0])
 

@@ -11,6 +11,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
 
+from controller.app import make_sound
 from controller.config import Config, ConfigError, check_pins
 from controller.sound import TUNES, Cue, TableSound, cues
 from hardware.buzzer import MID_TONE, OCTAVES, WAITING, Buzzer, Tune
@@ -169,3 +170,15 @@ def test_a_simulated_table_sounds_the_turn_a_violation_and_the_end(broker):
         assert answers.request(base, "resign", {"player": 0})["ok"]
         wait_until(lambda: list(played) == [Cue.TURN, Cue.TURN, Cue.VIOLATION, Cue.GAME_OVER], "the end's cue")
     answers.close()
+
+
+def test_the_service_gets_the_sound_its_configuration_asks_for():
+    assert make_sound(Config.from_dict({})) is None  # both off: nothing is made, no thread runs
+    sound = make_sound(Config.from_dict({"inputs": {"pin_factory": "mock"}, "sound": {"buzzer": True, "voice": "on"}}))
+    try:
+        assert sound is not None and sound.buzzer is not None and sound.voice is not None
+        assert sound.voice.language == "es"  # the players are Spanish unless the board says otherwise
+        assert isinstance(sound.buzzer.device.pwm_device.pin, MockPWMPin)
+    finally:
+        assert sound is not None
+        sound.close()
