@@ -37,10 +37,12 @@ def rms(path: Path) -> float:
     return math.sqrt(sum(s * s for s in samples) / len(samples)) if samples else 0.0
 
 
-@pytest.fixture(autouse=True)
-def espeak() -> None:
+@pytest.fixture
+def espeak() -> str:
+    """The espeak-ng the voice starts."""
     if shutil.which(PROGRAM) is None:
         pytest.fail(f"{PROGRAM} is missing: `bash scripts/dev test` installs Debian's espeak-ng")
+    return PROGRAM
 
 
 @pytest.mark.parametrize(("event", "language", "said"), [
@@ -64,8 +66,8 @@ def test_a_resignation_names_who_won():
     assert announcement({"type": "resign", "player": 1}, {**STATE, "winners": [0]}, "en") == "red wins"
 
 
-def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(tmp_path):
-    voice = Voice("es", wav_dir=tmp_path)
+def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(espeak, tmp_path):
+    voice = Voice("es", program=espeak, wav_dir=tmp_path)
     try:
         voice.say(".")  # a control: a full stop says nothing, so the check below can fail
         voice.say(announcement({"type": "game_over", "winners": [0]}, STATE, "es") or "")
@@ -77,8 +79,8 @@ def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(tmp_path):
     assert rms(spoken) > LOUD
 
 
-def test_the_table_sound_says_the_move_the_roll_and_the_violation(tmp_path):
-    sound = TableSound(voice=Voice("en", wav_dir=tmp_path))
+def test_the_table_sound_says_the_move_the_roll_and_the_violation(espeak, tmp_path):
+    sound = TableSound(voice=Voice("en", program=espeak, wav_dir=tmp_path))
     try:
         sound.hear([{"type": "chance", "outcome": "first 0"}], {**STATE, "turn": 0})
         wait_until(lambda: len(sound.voice.spoken) == 1, "the roll")  # one at a time: none is pushed out
@@ -92,8 +94,8 @@ def test_the_table_sound_says_the_move_the_roll_and_the_violation(tmp_path):
         sound.close()
 
 
-def test_a_burst_of_announcements_keeps_the_newest_waiting(tmp_path):
-    voice = Voice("en", wav_dir=tmp_path)
+def test_a_burst_of_announcements_keeps_the_newest_waiting(espeak, tmp_path):
+    voice = Voice("en", program=espeak, wav_dir=tmp_path)
     try:
         voice.say("one more move on the board " * 100)  # keeps espeak-ng busy a while
         wait_until(lambda: (tmp_path / "announcement-0001.wav").exists(), "the first to be spoken")
@@ -118,9 +120,9 @@ def test_a_missing_espeak_warns_once_and_stays_silent(tmp_path, caplog):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_espeak_that_cannot_speak_warns_once(tmp_path, caplog):
+def test_espeak_that_cannot_speak_warns_once(espeak, tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="arbitro"):
-        voice = Voice("zz", wav_dir=tmp_path)  # a language espeak-ng has no voice for
+        voice = Voice("zz", program=espeak, wav_dir=tmp_path)  # a language espeak-ng has no voice for
         try:
             for n, text in enumerate(["one", "two", "three"], 1):
                 voice.say(text)
