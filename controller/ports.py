@@ -44,7 +44,7 @@ class Inputs(Protocol):
     def offsets(self) -> dict[str, int]: ...
 
 
-class Listener(Protocol):
+class Sound(Protocol):
     """Who hears what is told at the table (``controller.sound.TableSound``: the buzzer, the voice)."""
 
     def hear(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None: ...

@@ -30,7 +30,7 @@ from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
-from controller.ports import Call, Inputs, Link, Listener, Post, Publisher, Stop
+from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
 from controller.session import HEALTHY, STATE_SCHEMA, Session
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from firmware_bridge.protocol import PROTOCOL_VERSION
@@ -63,7 +63,7 @@ class Service:
 
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Post], Link] | None = None, mqtt: Publisher | None = None,
-                 inputs: Inputs | None = None, journal: Journal | None = None, sound: Listener | None = None,
+                 inputs: Inputs | None = None, journal: Journal | None = None, sound: Sound | None = None,
                  clock: Callable[[], float] = time.monotonic, wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.strip = strip

@@ -51,14 +51,15 @@ ON_EVENT = {
 def cues(events: Sequence[Mapping[str, Any]], last_player: int | None, turn: int | None) -> list[Cue]:
     """The cues for one publish: each event's (in order, each cue once), then ``TURN`` when the turn
     is now a player's other than ``last_player`` (who last had it; a die rolled between does not
-    count), or a new game has begun, and the game did not just end."""
+    count), or a new game has begun, unless the game just ended or the move is one to carry out
+    (``EXPECTED``: not the table's own turn)."""
     out: list[Cue] = []
     for event in events:
         cue = ON_EVENT.get(event["type"])
         if cue is not None and cue not in out:
             out.append(cue)
     new_game = any(event["type"] == "new_game" for event in events)
-    if turn is not None and (turn != last_player or new_game) and Cue.GAME_OVER not in out:
+    if turn is not None and (turn != last_player or new_game) and not {Cue.GAME_OVER, Cue.EXPECTED} & set(out):
         out.append(Cue.TURN)
     return out
 

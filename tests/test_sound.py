@@ -71,6 +71,7 @@ SITUATIONS = [
     ("a sync, then the next player", events("action", "sync"), 0, 1, [Cue.SYNC, Cue.TURN]),
     ("the rings aligned after a sync: one sync cue", events("action", "sync", "aligned"), 0, None, [Cue.SYNC]),
     ("a computer's move to carry out", events("expected"), 1, 1, [Cue.EXPECTED]),
+    ("the turn passes to a computer: its move to carry out", events("action", "expected"), 0, 1, [Cue.EXPECTED]),
     ("the game is won", events("action", "game_over"), 0, None, [Cue.GAME_OVER]),
     ("a resignation ends the game", events("resign"), 0, None, [Cue.GAME_OVER]),
     ("nothing to hear", events("link", "resolved", "takeback", "setup"), 0, 0, []),
