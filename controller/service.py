@@ -354,8 +354,6 @@ class Service:
         events = s.take_events()
         self._tell(events)
         state = self._told = self.public_state()
-        if self.sound is not None:
-            self.sound.hear(events, state)
         if self.mqtt is not None:
             self.mqtt.publish_info(self.info())
             self.mqtt.publish_state(state)
@@ -364,6 +362,8 @@ class Service:
         for command, ok, result in self.unanswered:
             command.reply(ok, result)
         self.unanswered.clear()
+        if self.sound is not None:  # last: a sound only queues, and never holds up what is told
+            self.sound.hear(events, state)
 
     def _tell(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
