@@ -30,7 +30,7 @@ from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
-from controller.ports import Call, Inputs, Link, Post, Publisher, Stop
+from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
 from controller.session import HEALTHY, STATE_SCHEMA, Session
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from firmware_bridge.protocol import PROTOCOL_VERSION
@@ -63,7 +63,7 @@ class Service:
 
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Post], Link] | None = None, mqtt: Publisher | None = None,
-                 inputs: Inputs | None = None, journal: Journal | None = None,
+                 inputs: Inputs | None = None, journal: Journal | None = None, sound: Sound | None = None,
                  clock: Callable[[], float] = time.monotonic, wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.strip = strip
@@ -76,6 +76,7 @@ class Service:
         for adapter in (mqtt, inputs):  # adapters post into this loop, and nowhere else
             if adapter is not None:
                 adapter.post = self.post
+        self.sound = sound  # the buzzer and the voice hear every publish
         self.link_factory = link_factory
         self.link: Link | None = None
         self.watchers: list[Callable[[dict[str, Any]], None]] = []  # see every event (the demo, tests)
@@ -155,6 +156,8 @@ class Service:
             if part is not None:
                 part.stop()
         self.strip.stop()
+        if self.sound is not None:
+            self.sound.close()
         for thing in self.owned:
             thing.close()
 
@@ -348,7 +351,8 @@ class Service:
         self._show_leds()
         if not self._journal():
             return
-        self._tell(s.take_events())
+        events = s.take_events()
+        self._tell(events)
         state = self._told = self.public_state()
         if self.mqtt is not None:
             self.mqtt.publish_info(self.info())
@@ -358,6 +362,8 @@ class Service:
         for command, ok, result in self.unanswered:
             command.reply(ok, result)
         self.unanswered.clear()
+        if self.sound is not None:  # last: a sound only queues, and never holds up what is told
+            self.sound.hear(events, state)
 
     def _tell(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""

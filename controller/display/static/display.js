@@ -313,8 +313,13 @@ function seat() {
     },
   });
   $("filter").addEventListener("input", drawOffer);
+  let myTurn = false;
+  for (const wake of ["pointerdown", "keydown"]) document.addEventListener(wake, wakeAudio, { once: true });
 
   function draw(d) {
+    const mine = !d.over && d.turn === d.seat;
+    if (mine && !myTurn) turnCue();
+    myTurn = mine;
     const name = playerName(d.names, d.seat);
     $("title").replaceChildren(el("span", { class: "swatch", style: `background:${d.colour || "#ccc"}` }), ` ${name} · ${decodeURIComponent(id)}`);
     document.title = `arbitro · ${name}`;
@@ -348,6 +353,29 @@ function seat() {
       return b;
     }));
   }
+}
+
+// A short beep (WebAudio) when this seat's turn starts. A browser lets a page sound only once it
+// has been touched, so the first tap or key wakes the audio; until then the beep is silent.
+let audio = null;
+function wakeAudio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Context) audio = new Context();
+  if (audio && audio.state === "suspended") audio.resume();
+  return audio;
+}
+
+function turnCue() {
+  const ctx = wakeAudio();
+  if (!ctx) return;
+  const tone = ctx.createOscillator(), level = ctx.createGain(), t = ctx.currentTime;
+  tone.frequency.setValueAtTime(660, t);
+  tone.frequency.setValueAtTime(880, t + 0.09);
+  level.gain.setValueAtTime(0.25, t);
+  level.gain.exponentialRampToValueAtTime(0.001, t + 0.25);
+  tone.connect(level).connect(ctx.destination);
+  tone.start(t);
+  tone.stop(t + 0.25);
 }
 
 ({ hall, board, seat })[document.body.dataset.page]();
