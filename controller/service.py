@@ -27,6 +27,7 @@ from controller.config import Config
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
 from controller.games.chance import SECRET_BYTES
+from controller.i18n import People, speak_event, speak_state
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
@@ -191,8 +192,16 @@ class Service:
             self._state_seq += 1
             self._state_time = max(self.wall_clock(), self._game_clock.started_at)
             self._game_clock.observe(state["turn"], state["over"], self._state_time)
-        return {**state, "seq": self._state_seq, "time": round(self._state_time, 3),
-                "clock": self._game_clock.to_json(self._state_time)}
+        return speak_state({**state, "seq": self._state_seq, "time": round(self._state_time, 3),
+                            "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language)
+
+    @property
+    def language(self) -> str:
+        return self.config.board.language
+
+    def people(self) -> People:
+        """How this game's players are named in the board's language (their colours, else seats from 1)."""
+        return People.of(self.session.state.player_info(), self.language)
 
     def info(self) -> dict[str, Any]:
         """The board's ``info`` topic: versions, the sensor board's firmware, the game and its layout."""
@@ -362,7 +371,8 @@ class Service:
     def _tell(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
         now = round(self.wall_clock(), 3)
-        stamped = [{**event, "time": now} for event in events]
+        people = self.people()  # said at the edge, in the board's language
+        stamped = [{**speak_event(event, people, self.language), "time": now} for event in events]
         if stamped and self.mqtt is not None:
             self.mqtt.publish_events(stamped)
         for event in stamped:
