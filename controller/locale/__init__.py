@@ -17,8 +17,9 @@ import io
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -31,7 +32,11 @@ STATIC = CONTROLLER / "display" / "static"
 DOMAIN = "arbitro"
 LANGUAGES = ("es", "en")
 JSON_CATALOGUE = STATIC / "i18n.json"
+MQTT_DOC = CONTROLLER.parent / "docs" / "mqtt.md"
+CODES_BEGIN = "<!-- codes: begin (written by python -m controller.locale) -->\n"
+CODES_END = "<!-- codes: end -->"
 KEYWORDS = {"Phrase": ((1, "c"), 2), "t": ((1, "c"), 2)}
+BUILT_AT = datetime(2026, 1, 1, tzinfo=UTC)  # the catalogues' header dates: a rebuild changes no byte
 _HTML_TEXT = re.compile(r'data-t="([\w.]+)"[^>]*>([^<]+)<')
 
 
@@ -41,7 +46,7 @@ def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
     text = fileobj.read().decode("utf-8")
     for found in _HTML_TEXT.finditer(text):
         line = text.count("\n", 0, found.start()) + 1
-        yield line, "pgettext", (found.group(1), " ".join(found.group(2).split())), []
+        yield line, "t", (found.group(1), " ".join(found.group(2).split())), []
 
 
 def po_path(language: str) -> Path:
@@ -50,7 +55,8 @@ def po_path(language: str) -> Path:
 
 def extract() -> Catalog:
     """Every text arbitro says, from the code (``arbitro.pot``)."""
-    template = Catalog(project="arbitro", domain=DOMAIN, charset="utf-8")
+    template = Catalog(project="arbitro", domain=DOMAIN, charset="utf-8", creation_date=BUILT_AT,
+                       revision_date=BUILT_AT)
     method_map = [("**/locale/**", "ignore"), ("**.py", "python"), ("display/static/**.js", "javascript"),
                   ("display/static/**.html", extract_html)]
     for filename, lineno, message, comments, context in extract_from_dir(
@@ -88,6 +94,7 @@ def updated(language: str, template: Catalog) -> Catalog:
     catalog = read(language) if path.exists() else Catalog(locale=language, domain=DOMAIN, charset="utf-8")
     catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
+    catalog.creation_date = catalog.revision_date = BUILT_AT
     return catalog
 
 
@@ -103,7 +110,8 @@ def built() -> dict[Path, bytes]:
     """Every file the catalogues are made of, as ``python -m controller.locale`` writes them."""
     template = extract()
     catalogs = {language: updated(language, template) for language in LANGUAGES}
-    files = {HERE / f"{DOMAIN}.pot": _render_po(template), JSON_CATALOGUE: json_catalogue(catalogs)}
+    files = {HERE / f"{DOMAIN}.pot": _render_po(template), JSON_CATALOGUE: json_catalogue(catalogs),
+             MQTT_DOC: mqtt_doc(catalogs["es"])}
     for language, catalog in catalogs.items():
         files[po_path(language)] = _render_po(catalog)
         files[po_path(language).with_suffix(".mo")] = _render_mo(catalog)
@@ -133,7 +141,20 @@ def write() -> list[Path]:
     return changed
 
 
-def codes() -> dict[str, Any]:
-    """Every code with its English and Spanish template (the table ``docs/mqtt.md`` shows)."""
-    table: dict[str, dict[str, str]] = json.loads(JSON_CATALOGUE.read_text("utf-8"))
-    return {code: {"en": en, "es": table["es"].get(code, "")} for code, en in sorted(table["en"].items())}
+def codes_table(spanish: Catalog) -> str:
+    """The table of every code MQTT may carry (the display's own page texts aside), English and Spanish."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+    rows = ["| code | English | Spanish |", "|---|---|---|"]
+    rows += [f"| `{m.context}` | {cell(str(m.id))} | {cell(str(m.string))} |"
+             for m in sorted(spanish, key=lambda m: m.context or "")
+             if m.id and m.context and not m.context.startswith("display.")]
+    return "\n".join(rows) + "\n"
+
+
+def mqtt_doc(spanish: Catalog) -> bytes:
+    """``docs/mqtt.md`` with its table of codes as the catalogue makes it."""
+    doc = MQTT_DOC.read_text("utf-8")
+    head, _, rest = doc.partition(CODES_BEGIN)
+    _, _, tail = rest.partition(CODES_END)
+    return (head + CODES_BEGIN + codes_table(spanish) + CODES_END + tail).encode("utf-8")
