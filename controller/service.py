@@ -27,7 +27,7 @@ from controller.config import Config
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
 from controller.games.chance import SECRET_BYTES
-from controller.i18n import People, speak_event, speak_state
+from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
@@ -293,6 +293,8 @@ class Service:
             if event.name != "state":
                 self._commit()
             ok, result = s.request(event.name, event.args, event.id, to_operator=event.to_operator)
+            if not ok and s.refusal is not None:  # a rule's refusal: said in the board's language, with its code
+                result = {"error": say(s.refusal, self.language, self.people()), **as_json(s.refusal)}
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
             if ok and event.name == "state":  # the session has no clock: answered as published, stamped
                 result = self.public_state()

@@ -97,6 +97,8 @@ class Session:
         self.serial = 0  # counts the games taken: the loop starts a journal entry when it changes
         self.wants_snapshot = False  # another board: the loop asks the sensor board for a snapshot
         self.health: dict[str, str] = HEALTHY  # what the loop says of the service itself (its journal)
+        self.refusal: Message | None = None
+        """Why the last :meth:`request` was refused, when a rule refused it (its answer is its English text)."""
         self._outbox: list[dict[str, Any]] = []
 
     # -- the game ------------------------------------------------------------------------------
@@ -430,12 +432,15 @@ class Session:
         if answered is not None:
             return answered
         told = None
+        self.refusal = None
         try:
             ok, result = True, self._run(name, commands.check(name, args), to_operator)
         except OperatorOnly as exc:
             ok, result, told = False, str(exc), exc.operator if to_operator else None
         except (IllegalAction, ValueError, KeyError, TypeError) as exc:
             ok, result = False, exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            if isinstance(exc, IllegalAction):  # a rule refused it: said in the board's language at the edge
+                self.refusal = REFUSED(action=exc.action, reason=exc.refusal)
         if key is not None:
             self.answers.add(key, ok, result)
         return ok, told or result
