@@ -427,12 +427,12 @@ class Session:
         ``to_operator``: the answer goes where only the operator reads it (the board's ``response/``
         tree, under the broker's ACL). Only such an answer may tell what a hidden draw can still
         give; the answers kept for repeats never do."""
+        self.refusal = None
         key = None if request_id is None or name == "state" else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
             return answered
         told = None
-        self.refusal = None
         try:
             ok, result = True, self._run(name, commands.check(name, args), to_operator)
         except OperatorOnly as exc:
