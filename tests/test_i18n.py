@@ -16,6 +16,7 @@ from controller.games.base import VOCABULARY, Message, Param
 from controller.i18n import LANGUAGES, WORD_OF, People, message_of, say, speak_event
 from controller.session import NOTHING_TO_UNDO
 from tests.support.mqttc import Listener
+from tests.support.services import mqtt_service
 from tests.support.table import Table
 
 ENGLISH_WORDS = re.compile(r"\b(the|player|players|is|of|and|not|wins|win|over|board|piece|move|moves)\b")
@@ -157,3 +158,18 @@ def test_a_whole_game_in_spanish_says_nothing_in_english(game, broker, capsys):
     if final["over"] and final["winners"]:
         assert "gana" in _game_over(final, "es")
         assert not re.search(r"jugador 0\b", _game_over(final, "es"))  # numbers shown to people start at 1
+
+
+def test_a_request_a_rule_refuses_is_answered_in_spanish_with_its_code(broker):
+    service = mqtt_service("contigo", "es-refused", broker.port, seed=3, board={"chance": "auto", "language": "es"})
+    listener = Listener(broker.port, ["arbitro/es-refused/response/#"])
+    try:
+        answer = listener.request("arbitro/es-refused", "choose", {"id": "c1", "action": "c3-c4"})
+        assert answer["ok"] is False and answer["code"] == "table.refused", answer
+        said = message_of(answer["code"], answer["params"])
+        assert answer["error"] == say(said, "es") and answer["error"].startswith("jugada no permitida c3-c4: ")
+        assert say(said, "en").startswith("illegal action c3-c4: ")
+        assert listener.request("arbitro/es-refused", "choose", {"id": "c1", "action": "c3-c4"})["error"]  # a repeat
+    finally:
+        listener.close()
+        service.stop()
