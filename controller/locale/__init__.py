@@ -141,14 +141,18 @@ def write() -> list[Path]:
     return changed
 
 
+NOT_ON_MQTT = ("display.", "demo.", "tools.")
+"""Codes of texts said where they are made (the display's pages, the demo's terminal, the builder's tools)."""
+
+
 def codes_table(spanish: Catalog) -> str:
-    """The table of every code MQTT may carry (the display's own page texts aside), English and Spanish."""
+    """The table of every code MQTT may carry, English and Spanish."""
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
     rows = ["| code | English | Spanish |", "|---|---|---|"]
     rows += [f"| `{m.context}` | {cell(str(m.id))} | {cell(str(m.string))} |"
              for m in sorted(spanish, key=lambda m: m.context or "")
-             if m.id and m.context and not m.context.startswith("display.")]
+             if m.id and m.context and not m.context.startswith(NOT_ON_MQTT)]
     return "\n".join(rows) + "\n"
 
 
