@@ -24,7 +24,6 @@ from controller.games.base import COLOUR_HEX, VOCABULARY, Message, Param, Phrase
 
 LANGUAGES: Final = ("es", "en")
 """The languages arbitro speaks: Spanish (the players' and the seed texts'), English (the code's)."""
-DEFAULT_LANGUAGE: Final = "es"
 DOMAIN: Final = "arbitro"
 LOCALE_DIR: Final = Path(__file__).with_name("locale")
 

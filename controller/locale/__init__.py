@@ -40,7 +40,7 @@ BUILT_AT = datetime(2026, 1, 1, tzinfo=UTC)  # the catalogues' header dates: a r
 _HTML_TEXT = re.compile(r'data-t="([\w.]+)"[^>]*>([^<]+)<')
 
 
-def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
+def extract_html(fileobj: IO[bytes], _keywords: object, _comment_tags: object,
                  options: object) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """A Babel extraction method for the display's pages: ``<h1 data-t="code">English</h1>``."""
     text = fileobj.read().decode("utf-8")
