@@ -33,13 +33,14 @@ import paho.mqtt.client as mqtt
 
 from controller.app import build_service
 from controller.config import Config, ConfigError
-from controller.games import CHANCE, ChannelKind, State, game_names, get_game
+from controller.games import CHANCE, ChannelKind, IllegalAction, State, game_names, get_game
 from controller.games.base import Phrase
 from controller.hands import Hands
 from controller.i18n import LANGUAGES, People, listing, say
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
 from controller.service import Service
+from controller.session import REFUSED
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
 
@@ -292,7 +293,10 @@ def _ask_person(state: State, language: str = "es") -> Any:
         try:
             action = state.action_from_text(text)
             state.apply(action)  # well-formed is not enough: the rules must allow it here
-        except ValueError as exc:  # IllegalAction (a ValueError) too, with the rule it breaks
+        except IllegalAction as exc:  # the rule it breaks, in the table's language
+            print(say(REFUSED(action=exc.action, reason=exc.refusal), language))
+            continue
+        except ValueError as exc:
             print(exc)
             continue
         return action
