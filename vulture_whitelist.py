@@ -47,3 +47,6 @@ _.getcwd
 _.uname
 # pytest calls its hooks by name: tests/conftest.py prints the random order's seed with this one.
 _.pytest_terminal_summary
+# Babel writes a catalogue's header dates from these (controller/locale: fixed, so rebuilds are byte-equal).
+_.creation_date
+_.revision_date

@@ -34,6 +34,7 @@ class BoardConfig:
     layout: str = ""  # a layout file; empty: the reference layout of the game
     allow_takeback: bool = True
     chance: str = "button"  # "button": roll / MQTT resolve chance; "auto": at once
+    language: str = "es"  # what players read on MQTT and the terminal: "es" (the players' and the rules') or "en"
 
 
 @dataclass
@@ -126,6 +127,8 @@ class Config:
         check_topic_name("board.id", b.id, BOARD_ID_MAX, levels=False)
         if b.chance not in ("button", "auto"):
             raise ConfigError("board.chance: must be 'button' or 'auto'")
+        if b.language not in ("es", "en"):
+            raise ConfigError(f"board.language: must be 'es' (Spanish) or 'en' (English), not {b.language!r}")
         if not -1 <= b.seed < 2**63:  # new_game's seed has the same range
             raise ConfigError("board.seed: must be -1 (a fresh secret) or 0..2**63-1")
         _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)

@@ -27,6 +27,7 @@ from controller.config import Config
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
 from controller.games.chance import SECRET_BYTES
+from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import BoardJournal, Journal, RecentAnswers
 from controller.ledview import render_frame
 from controller.mqtt import Command
@@ -194,8 +195,16 @@ class Service:
             self._state_seq += 1
             self._state_time = max(self.wall_clock(), self._game_clock.started_at)
             self._game_clock.observe(state["turn"], state["over"], self._state_time)
-        return {**state, "seq": self._state_seq, "time": round(self._state_time, 3),
-                "clock": self._game_clock.to_json(self._state_time)}
+        return speak_state({**state, "seq": self._state_seq, "time": round(self._state_time, 3),
+                            "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language)
+
+    @property
+    def language(self) -> str:
+        return self.config.board.language
+
+    def people(self) -> People:
+        """How this game's players are named in the board's language (their colours, else seats from 1)."""
+        return People.of(self.session.state.player_info(), self.language)
 
     def info(self) -> dict[str, Any]:
         """The board's ``info`` topic: versions, the sensor board's firmware, the game and its layout."""
@@ -287,6 +296,8 @@ class Service:
             if event.name != "state":
                 self._commit()
             ok, result = s.request(event.name, event.args, event.id, to_operator=event.to_operator)
+            if not ok and s.refusal is not None:  # a rule's refusal: said in the board's language, with its code
+                result = {"error": say(s.refusal, self.language, self.people()), **as_json(s.refusal)}
             self._changed() if ok else self._journal()  # a refusal too is remembered with its id
             if ok and event.name == "state":  # the session has no clock: answered as published, stamped
                 result = self.public_state()
@@ -368,7 +379,8 @@ class Service:
     def _tell(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
         now = round(self.wall_clock(), 3)
-        stamped = [{**event, "time": now} for event in events]
+        people = self.people()  # said at the edge, in the board's language
+        stamped = [{**speak_event(event, people, self.language), "time": now} for event in events]
         if stamped and self.mqtt is not None:
             self.mqtt.publish_events(stamped)
         for event in stamped:

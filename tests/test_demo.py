@@ -28,7 +28,7 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
              "--seed", "3", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "demo"],
             capture_output=True, text=True, timeout=240)
         assert done.returncode == 0, done.stderr[-3000:]
-        assert "game over after" in done.stdout
+        assert "fin de la partida tras" in done.stdout  # the demo speaks the players' language
         # issue 19.10: the log says things in words, never in Python
         said = [line.split(" INFO arbitro: ", 1)[1] for line in done.stderr.splitlines() if " INFO arbitro: " in line]
         assert "sensor link up" in said and any(line.startswith("game over (winners ") for line in said), said[:5]
@@ -90,7 +90,7 @@ def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):
                 p.kill()
         statuses.close()
     for p, (out, err) in zip((first, second), outputs, strict=True):
-        assert p.returncode == 0 and "game over after" in out, err[-3000:]
+        assert p.returncode == 0 and "fin de la partida tras" in out, err[-3000:]
         assert "Traceback" not in err and "reconnecting" not in err, err[-3000:]
     boards = {topic.split("/")[1] for topic, payload, *_ in statuses.messages if payload == b"online"}
     assert len(boards) == 2, statuses.messages
@@ -128,14 +128,14 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
     status = None
     try:
         lines: list[str] = []
-        while not lines or "stays on show" not in lines[-1]:
+        while not lines or "sigue a la vista" not in lines[-1]:
             line = demo.stdout.readline()
             assert line, f"the demo ended by itself: {lines[-3:]}"
             lines.append(line)
         port = int(next(line for line in lines if line.startswith("private Mosquitto on ")).rsplit(":", 1)[1])
         watch = next(line for line in lines if "(watch it: " in line)
         board = watch.split()[1]
-        assert any(line.startswith("Contigo: game over after ") for line in lines[-2:])
+        assert any(line.startswith("Contigo: fin de la partida tras ") for line in lines[-2:])
 
         status = Listener(port, [f"arbitro/{board}/status", f"arbitro/{board}/state"])
         status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"online" and m[2])
@@ -154,7 +154,7 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
         else:
             demo.send_signal(signal.SIGTERM)
         out, err = demo.communicate(timeout=30)
-        assert demo.returncode == 0 and out.rstrip().endswith("stopped"), err[-3000:]
+        assert demo.returncode == 0 and out.rstrip().endswith("detenida"), err[-3000:]
         assert "Traceback" not in err and "reconnecting" not in err, err[-3000:]  # the broker went last
         status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"offline", since=since)
     finally:

@@ -55,6 +55,15 @@ class SerpientesGame(Game):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         return list(B.CHANNELS)
 
+    def channel_label(self, channel: str) -> str:
+        """``pt:1:6`` is ``g2``, ``edge:h:0:6`` the stick place ``g1-h1``: the board's letters and numbers."""
+        kind, *rest = channel.split(":")
+        if kind == "pt":
+            return B.node_name(B.node(int(rest[0]), int(rest[1])))
+        r, c = int(rest[1]), int(rest[2])
+        a = B.node(r, c)
+        return f"{B.node_name(a)}-{B.node_name(a + 1 if rest[0] == 'h' else a + B.SIZE)}"
+
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
         """The board of ``public_view`` as SVG, each channel of ``marks`` ringed."""
         return picture.picture(public_view, marks)
