@@ -33,6 +33,10 @@ WIRE_RESET_SECONDS = 80e-6
 """The low time that latches a frame (WS2812B: at least 50 µs, later parts 280 µs)."""
 
 
+HANDOVER_TIMEOUT_S = 0.05
+"""How long :meth:`LedStrip.show` waits for an idle worker to take a frame (it takes it in microseconds)."""
+
+
 class RecordingPixels(PixelBuf):  # type: ignore[misc]  # adafruit_pixelbuf has no type information
     """A simulated NeoPixel strip: records each transmitted buffer (GRB bytes, brightness applied)
     and, in :attr:`transmit_times`, when each transmission began and ended (``time.monotonic``).
@@ -139,6 +143,7 @@ class LedStrip:
                 if frame is None:  # stopping, and nothing left to send
                     return
                 self._writing = True
+                self._lock.notify_all()  # taken (``show`` waits for that)
             try:
                 self._write(frame)
             finally:
@@ -185,4 +190,6 @@ class LedStrip:
                 self.dropped += 1  # superseded before the worker took it: never sent late
             self._next = frame
             self._lock.notify_all()
+            if not self._writing:  # an idle worker takes it now, before the loop goes on (the GIL is the loop's)
+                self._lock.wait_for(lambda: self._next is not frame, HANDOVER_TIMEOUT_S)
         return True
