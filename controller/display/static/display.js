@@ -118,7 +118,8 @@ function hall() {
       $("empty").hidden = true;
       $("count").textContent = `${cards.size} board${cards.size === 1 ? "" : "s"}`;
     }
-    setHTML(card.querySelector(".thumb"), line.svg);
+    const thumb = card.querySelector(".thumb img") || card.querySelector(".thumb").appendChild(el("img", { alt: "" }));
+    if (thumb.getAttribute("src") !== line.thumb) thumb.src = line.thumb; // by reference: fetched once per version
     const meta = card.querySelector(".meta");
     let who = "";
     if (line.over) who = `game over: ${(line.winners || []).map((p) => playerName(line.names, p)).join(", ") || "nobody"} won`;
@@ -128,7 +129,8 @@ function hall() {
     if (line.violation) meta.append(" ", el("span", { class: "badge" }, "violation"));
     statuses[line.board] = line.status;
     mark(line.board, card);
-    announce(line.board, line.seq);
+    const drawn = () => announce(line.board, line.seq);
+    if (thumb.complete) drawn(); else thumb.decode().then(drawn, drawn); // once the picture is in the page
   }
 
   function mark(board, card) {
