@@ -259,18 +259,21 @@ def null_service(samples: int, broker_port: int) -> list[float]:
     client.on_connect = lambda c, *_: set_nodelay(c)
     client.connect("127.0.0.1", broker_port)
     client.loop_start()
-    topic = "arbitro/bench-null/state"
+    topic = f"arbitro/bench-null-{time.monotonic_ns()}/state"  # nothing retained from an earlier run
     display = Subscriber(broker_port, topic)
     out = []
     try:
         mcu.handshake(events)
+        while not display.seen:  # until the subscriber is in place (nothing is retained)
+            client.publish(topic, json.dumps({"moves": 0}), qos=1)
+            time.sleep(0.05)
         for i in range(samples):
             frame = P.encode(P.Changed(i % 16, (i + 1) % 2, i), mcu.seq + i)
             t0 = time.time()
             os.write(mcu.fd, frame)
             while not isinstance(events.get(timeout=5), SensorChanged):
                 pass
-            client.publish(topic, json.dumps({"moves": i + 1}), qos=1, retain=True)
+            client.publish(topic, json.dumps({"moves": i + 1}), qos=1)
             out.append(display.first(i) - t0)
             time.sleep(0.005)  # input timing: a move at a time
     finally:

@@ -34,7 +34,8 @@ WIRE_RESET_SECONDS = 80e-6
 
 
 HANDOVER_TIMEOUT_S = 0.05
-"""How long :meth:`LedStrip.show` waits for an idle worker to take a frame (it takes it in microseconds)."""
+"""How long :meth:`LedStrip.show` waits for an idle worker to begin sending a frame (the time it
+takes to fill the strip's buffer: about 1 ms here for 649 LEDs)."""
 
 
 class RecordingPixels(PixelBuf):  # type: ignore[misc]  # adafruit_pixelbuf has no type information
@@ -97,6 +98,7 @@ class LedStrip:
         self.dropped = 0
         self._next: tuple[RGB, ...] | None = None  # handed over, not yet taken by the worker
         self._writing = False
+        self._sending: tuple[RGB, ...] | None = None  # the frame whose bytes are leaving the buffer
         self._stopping = False
         self._worker: threading.Thread | None = None
         self._lock = threading.Condition()
@@ -143,17 +145,21 @@ class LedStrip:
                 if frame is None:  # stopping, and nothing left to send
                     return
                 self._writing = True
-                self._lock.notify_all()  # taken (``show`` waits for that)
             try:
                 self._write(frame)
             finally:
                 with self._lock:
                     self._writing = False
+                    self._sending = None
                     self._lock.notify_all()
 
     def _write(self, frame: tuple[RGB, ...]) -> None:
         for i, colour in enumerate(frame):
             self.pixels[i] = colour
+        if self._worker is not None:
+            with self._lock:
+                self._sending = frame
+                self._lock.notify_all()  # the bytes go out from here: ``show`` waits for that
         self.pixels.show()
 
     def can_show(self, n: int) -> bool:
@@ -190,6 +196,7 @@ class LedStrip:
                 self.dropped += 1  # superseded before the worker took it: never sent late
             self._next = frame
             self._lock.notify_all()
-            if not self._writing:  # an idle worker takes it now, before the loop goes on (the GIL is the loop's)
-                self._lock.wait_for(lambda: self._next is not frame, HANDOVER_TIMEOUT_S)
+            if not self._writing:  # an idle worker sends it now: the LEDs start before the loop goes on
+                self._lock.wait_for(lambda: self._next is not frame and (self._sending is frame or not self._writing),
+                                    HANDOVER_TIMEOUT_S)
         return True
