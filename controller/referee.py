@@ -45,6 +45,7 @@ MAX_PAIR_CHANNELS = 32  # a board with more changed channels is never read as tw
 MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
 MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
 MAX_READ_ACTIONS = 30  # actions of one sequence a game reads from the counts (a pick-up and a drop per pit)
+MAX_INDEX_STEP = 8  # legal actions a lazy referee indexes in one step of building a move table
 
 # What the referee says (``controller.i18n`` renders it in the board's language); places are named
 # in the game's notation (``Game.channel_label``).
@@ -100,43 +101,57 @@ class Verdict:
 
 
 class _Moves:
-    """One state's view and, built on first use, its legal actions indexed by what they change."""
+    """One state's view and its legal actions indexed by what they change, built on first use; or,
+    for a lazy referee, a step at a time (:meth:`build`)."""
 
-    __slots__ = ("_by_channel", "_by_diff", "_chans", "_silent", "lit", "state", "view")
+    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_legal", "_silent", "lit", "state", "view")
 
     def __init__(self, state: State, view: dict[str, int]) -> None:
         self.state = state  # kept so the cache key (its id) is not reused while the entry lives
         self.view = view
-        self._by_diff: dict[Diff, list[Action]] | None = None
+        self._legal: list[Action] | None = None  # the legal actions, once asked for
+        self._built = 0  # how many of them are indexed
+        self._by_diff: dict[Diff, list[Action]] = {}
         self._chans: dict[Diff, frozenset[str]] = {}
         self._by_channel: dict[str, list[Diff]] = {}
         self._silent: list[Action] = []
         self.lit: dict[str, int] | None = None  # the LED targets, once asked for
 
-    def _index(self) -> dict[Diff, list[Action]]:
-        if self._by_diff is None:
-            by_diff: dict[Diff, list[Action]] = {}
-            if self.state.current_player >= 0:
-                for action in self.state.legal_actions():
-                    d = frozenset(self.state.physical_changes(action).items())
-                    if d:
-                        by_diff.setdefault(d, []).append(action)
-                    else:
-                        self._silent.append(action)
-            for d in by_diff:  # in the order of the legal actions, which every use keeps
+    @property
+    def complete(self) -> bool:
+        return self._legal is not None and self._built == len(self._legal)
+
+    def build(self, budget: int | None = None) -> bool:
+        """Index ``budget`` more legal actions (None: all that are left); True once all are. Every
+        use keeps the order of the legal actions, in which they are indexed."""
+        if self._legal is None:
+            self._legal = self.state.legal_actions() if self.state.current_player >= 0 else []
+        legal = self._legal
+        end = len(legal) if budget is None else min(len(legal), self._built + budget)
+        changes = self.state.physical_changes
+        for action in legal[self._built:end]:
+            d = frozenset(changes(action).items())
+            if not d:
+                self._silent.append(action)
+                continue
+            acts = self._by_diff.get(d)
+            if acts is None:
+                acts = self._by_diff[d] = []
                 self._chans[d] = frozenset(c for c, _ in d)
                 for c, _ in d:
                     self._by_channel.setdefault(c, []).append(d)
-            self._by_diff = by_diff
-        return self._by_diff
+            acts.append(action)
+        self._built = end
+        return end == len(legal)
 
     @property
     def by_diff(self) -> dict[Diff, list[Action]]:
-        return self._index()
+        self.build()
+        return self._by_diff
 
     @property
     def silent(self) -> list[Action]:
-        self._index()
+        self.build()
         return self._silent
 
     def chans(self, d: Diff) -> frozenset[str]:
@@ -145,7 +160,7 @@ class _Moves:
 
     def touching(self, channel: str) -> list[Diff]:
         """The diffs that change ``channel``, in the order of the legal actions."""
-        self._index()
+        self.build()
         return self._by_channel.get(channel, [])
 
 
@@ -201,6 +216,11 @@ class Referee:
         """What the last takeback from the board undid (oldest first)."""
         self.corrected: list[str] | None = None
         """The public texts the last :meth:`judge` took back to correct a ghost (the last first), or None."""
+        self.lazy = False
+        """True in the service: a move table is built a step at a time (:data:`MAX_INDEX_STEP` legal
+        actions), the first when it is first asked for and the rest by :meth:`prepare`, which the loop
+        calls while it has nothing else to do; until it is complete, :meth:`targets` and
+        :meth:`silent_actions` are empty and :meth:`clean_move` False. Judging builds what is left."""
 
     @property
     def state(self) -> State:
@@ -225,7 +245,31 @@ class Referee:
             return entry
         entry = _Moves(state, self._view(state))
         _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        if self.lazy:
+            entry.build(MAX_INDEX_STEP)
         return entry
+
+    def _wanted(self) -> list[_Moves]:
+        """The move tables the LEDs and the seats show: a held move's, and the game's."""
+        return [self._moves(s) for s in (self.preview, self.state) if s is not None]
+
+    @property
+    def unready(self) -> bool:
+        """True while a move table the LEDs show is not complete (a lazy referee: :meth:`prepare`)."""
+        return not all(m.complete for m in self._wanted())
+
+    def prepare(self) -> bool:
+        """Build one more step of a move table the LEDs show; True while some is left to build."""
+        for moves in self._wanted():
+            if not moves.complete:
+                return not moves.build(MAX_INDEX_STEP) or self.unready
+        return False
+
+    def finish(self) -> None:
+        """Build the rest of every move table the LEDs show (before a button or a request picks
+        among the choices they list)."""
+        for moves in self._wanted():
+            moves.build()
 
     # -- judging -------------------------------------------------------------------------------
 
@@ -559,6 +603,8 @@ class Referee:
         """
         state = self.state if state is None else state
         moves = self._moves(state)
+        if self.lazy and not moves.complete:
+            return {}
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
         if not partial and moves.lit is not None:
@@ -582,6 +628,8 @@ class Referee:
         if self.state.current_player < 0:
             return False
         moves = self._moves(self.state)
+        if self.lazy and not moves.complete:
+            return False  # judged after the debounce window, by when the table is built
         shown = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not shown or len(moves.by_diff.get(shown, ())) != 1:
             return False
@@ -591,7 +639,10 @@ class Referee:
 
     def silent_actions(self) -> list[str]:
         """Legal actions that change nothing on the board (taken from buttons or MQTT)."""
-        return [self.state.action_to_text(a) for a in self._moves(self.state).silent]
+        moves = self._moves(self.state)
+        if self.lazy and not moves.complete:
+            return []
+        return [self.state.action_to_text(a) for a in moves.silent]
 
     def describe(self, expected: dict[str, int], sensed: dict[str, int]) -> tuple[Message, ...]:
         """What differs between the board ``expected`` and the one ``sensed``: a clause per place

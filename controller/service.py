@@ -41,6 +41,7 @@ from hardware.leds import LedStrip
 
 log = logging.getLogger("arbitro")
 
+PREPARE_POLL_S = 0.002  # how often the loop looks whether the LEDs are out, to build the next move table
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
 
@@ -119,6 +120,7 @@ class Service:
         if s.serial == self._serial:
             return
         self._serial = s.serial
+        s.referee.lazy = True  # the next move table is built while the loop is idle, not on a move's path
         self.strip.resize(s.layout.led_count)
         if self.inputs is not None:
             self.inputs.calibrate(s.ring_offsets())
@@ -234,8 +236,14 @@ class Service:
             watchdog.tick(now)  # the loop turns: tell systemd
             deadline = min(d for d in (self.settle_at, self.commit_at, next_blink, watchdog.due, self.retry_at)
                            if d is not None)
+            wait = max(0.0, deadline - now)
+            # A move table to build while nothing else waits, once the LEDs' worker (it needs the GIL) is done.
+            unready = self.session.referee.unready
+            preparing = unready and not (self.strip.writing or self.strip.waiting)
+            if unready:
+                wait = 0.0 if preparing else min(wait, PREPARE_POLL_S)
             try:
-                event = self.events.get(timeout=max(0.0, deadline - now))
+                event = self.events.get(timeout=wait)
             except queue.Empty:
                 event = None
             if isinstance(event, Stop):
@@ -244,6 +252,8 @@ class Service:
             try:
                 if event is not None:
                     self._handle(event)
+                elif preparing and not self.session.referee.prepare():
+                    self._publish()  # the table is built: the LEDs, the state and the seats show what it says
                 now = self.clock()
                 if self.settle_at is not None and now >= self.settle_at:
                     self.settle_at = None
@@ -336,6 +346,7 @@ class Service:
         as it stands before the game changes otherwise."""
         if self.session.held is not None:
             self._judge(settled=True)
+        self.session.referee.finish()  # the choices a button or a request picks among are all known
 
     def _changed(self) -> None:
         """The game changed by a button or a request: judge the board against it again, tell it."""

@@ -125,6 +125,8 @@ class Table:
             return "a move held until the board has been still for the commit window"
         if not service.events.empty():
             return "events queued"
+        if s.referee.unready:
+            return "the next move table still being built (the LEDs' targets)"
         return None
 
     def frame(self) -> tuple:

@@ -170,7 +170,8 @@ function hall() {
       $("count").textContent = cards.size === 1 ? t("display.hall.one_board", "1 board")
         : t("display.hall.boards", "{count} boards", { count: cards.size });
     }
-    setHTML(card.querySelector(".thumb"), line.svg);
+    const thumb = card.querySelector(".thumb img") || card.querySelector(".thumb").appendChild(el("img", { alt: "" }));
+    if (thumb.getAttribute("src") !== line.thumb) thumb.src = line.thumb; // by reference: fetched once per version
     const meta = card.querySelector(".meta");
     let who = "";
     const winners = (line.winners || []).map((p) => playerName(line.names, p, line.players));
@@ -182,7 +183,8 @@ function hall() {
     if (line.violation) meta.append(" ", el("span", { class: "badge" }, t("display.hall.violation", "violation")));
     statuses[line.board] = line.status;
     mark(line.board, card);
-    announce(line.board, line.seq);
+    const drawn = () => announce(line.board, line.seq);
+    if (thumb.complete) drawn(); else thumb.decode().then(drawn, drawn); // once the picture is in the page
   }
 
   function mark(board, card) {
