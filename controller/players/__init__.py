@@ -25,9 +25,9 @@ Level = Literal["easy", "medium", "hard"]
 LEVELS: Final[tuple[Level, ...]] = get_args(Level)
 
 CAP_SECONDS: Final = 2.0
-"""The wall-clock safety net of one decision: a hard decision takes under 0.25 s here, so only a
-machine far slower than planned (or far busier) ever reaches it, and then the decision no longer
-replays from the seed."""
+"""The safety net of one decision, in the search's own CPU seconds: a hard decision takes under
+0.25 s here (about 2 s on a Raspberry Pi Zero 2 W), so only a machine far slower than planned
+reaches it, and then the decision no longer replays from the seed."""
 
 ModelMaker = Callable[[Options, Mapping[str, Any], Mapping[str, Any], int], Model]
 

@@ -13,7 +13,9 @@ The leaves are scored by a short rollout, then the game's :meth:`Model.evaluate`
 whole game are too long for the time a decision has): each player's value from -1 to 1.
 
 The budget is a number of iterations, so a decision replays exactly from the ``random.Random`` it
-is handed; the wall-clock cap only stops a search that runs far beyond what its budget should take.
+is handed; the time cap only stops a search that runs far beyond what its budget should take. It
+counts the search's own CPU time (``time.thread_time``), so a machine busy with other work slows a
+decision down but never cuts it short, which would break its replay.
 """
 
 from __future__ import annotations
@@ -115,11 +117,11 @@ def search(model: Model, budget: Budget, rng: random.Random, cap_seconds: float)
     if len(own) == 1:
         return Result(own[0], 0)
     root = _Node(CHANCE)
-    deadline = time.perf_counter() + cap_seconds
+    deadline = time.thread_time() + cap_seconds
     done = 0
     for done in range(1, budget.iterations + 1):
         _iterate(model, root, model.determinize(rng), budget, rng)
-        if done % 8 == 0 and time.perf_counter() > deadline:
+        if done % 8 == 0 and time.thread_time() > deadline:
             break
     best = max(own, key=lambda a: _rank(root.children.get(model.observation(root_state, a))))
     return Result(best, done)

@@ -31,9 +31,8 @@ def test_a_whole_game_with_bots_replays_from_its_seeds(game, options, n):
 
 
 def test_another_seed_searches_differently():
-    # The rng is the search's only source of chance: the same position with other seeds tries other
-    # determinizations and rollouts (its decisions may agree; its trees do not, seen in iterations'
-    # rollouts through the visit counts' ties broken by value)
+    # The rng is the search's only source of chance (no hidden global random): other seeds try other
+    # determinizations and rollouts, and a small search then does not always settle on one move.
     state = position_where("serpientes", {}, 4, seat=0, seed=2, choices=3)
     picks = {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, Budget(30, 6),
                     random.Random(seed)).action for seed in range(12)}
