@@ -202,10 +202,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="seeded games per level and variant")
     parser.add_argument("--endings", type=int, default=4, help="hard-vs-hard games per variant (0: none)")
     parser.add_argument("--game", choices=sorted({g for g, _, _ in VARIANTS}), help="one game only")
+    parser.add_argument("--variant", action="append", metavar="LABEL",
+                        help="only this variant, as the table names it ('contigo 2p game=capture'); repeatable")
     parser.add_argument("--levels", default=",".join(LEVELS), help="levels to play, comma-separated")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 games, the first variant of each game")
     args = parser.parse_args(argv)
-    variants = [v for v in VARIANTS if args.game in (None, v[0])]
+    variants = [v for v in VARIANTS if args.game in (None, v[0]) and (not args.variant or label(*v) in args.variant)]
     games = args.games
     if args.quick:
         seen: set[str] = set()
