@@ -28,7 +28,7 @@ from controller.players.search import Budget, Model, contest
 BUDGETS: Final = {
     "easy": Budget(iterations=40, rollout=10),
     "medium": Budget(iterations=120, rollout=10),
-    "hard": Budget(iterations=300, rollout=10),
+    "hard": Budget(iterations=250, rollout=10),
 }
 
 
