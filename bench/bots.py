@@ -158,6 +158,17 @@ def strength(game: str, options: dict[str, Any], n: int, level: str, games: int,
     return " | ".join(cells)
 
 
+def versus(game: str, options: dict[str, Any], n: int, stronger: str, weaker: str, games: int) -> str:
+    """The round robin's step between two levels: ``stronger`` in one seat, ``weaker`` in the others."""
+    wins = 0.0
+    for g in range(games):
+        seat = g % n
+        played = play(game, options, n, [stronger if p == seat else weaker for p in range(n)], seed=3000 + g)
+        wins += played.final.returns()[seat] > 0
+    lo, hi = wilson(wins, games)
+    return f"{wins / games:5.0%} [{lo:.0%}, {hi:.0%}] (fair {1 / n:.0%})"
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -199,12 +210,15 @@ def endings(game: str, options: dict[str, Any], n: int, games: int) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="seeded games per level and variant")
+    parser.add_argument("--games", type=int, default=20, help="seeded games per level and variant against random"
+                                                             " play (0: none)")
     parser.add_argument("--endings", type=int, default=4, help="hard-vs-hard games per variant (0: none)")
     parser.add_argument("--game", choices=sorted({g for g, _, _ in VARIANTS}), help="one game only")
     parser.add_argument("--variant", action="append", metavar="LABEL",
                         help="only this variant, as the table names it ('contigo 2p game=capture'); repeatable")
     parser.add_argument("--levels", default=",".join(LEVELS), help="levels to play, comma-separated")
+    parser.add_argument("--versus", type=int, default=0,
+                        help="games of medium against easy and hard against medium per variant (0: none)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 games, the first variant of each game")
     args = parser.parse_args(argv)
     variants = [v for v in VARIANTS if args.game in (None, v[0]) and (not args.variant or label(*v) in args.variant)]
@@ -213,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seen: set[str] = set()
         variants = [v for v in variants if not (v[0] in seen or seen.add(v[0]))]  # type: ignore[func-returns-value]
         games = 2
-    levels = args.levels.split(",")
+    levels = args.levels.split(",") if games else []  # --games 0: no rows against random play
     print("variant | level | won [95 %] | drawn | fair share or mean rank")
     hard_times: dict[str, list[float]] = {}
     for game, options, n in variants:
@@ -223,6 +237,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if level == "hard":
                 hard_times.setdefault(game, []).extend(times)
             print(f"{label(game, options, n)} | {level} | {row}", flush=True)
+    if args.versus:
+        print("\nvariant | stronger against weaker | won [95 %]")
+        for game, options, n in variants:
+            for stronger, weaker in (("medium", "easy"), ("hard", "medium")):
+                print(f"{label(game, options, n)} | {stronger} against {weaker} | "
+                      f"{versus(game, options, n, stronger, weaker, args.versus)}", flush=True)
     print("\ngame | hard decisions | p50 | p99 | peak memory of a decision")
     for game, times in hard_times.items():
         options, n = next((o, k) for g, o, k in variants if g == game)
