@@ -21,7 +21,7 @@ from controller.players.search import Budget, Model, contest
 BUDGETS: Final = {
     "easy": Budget(iterations=20, rollout=2),
     "medium": Budget(iterations=50, rollout=2),
-    "hard": Budget(iterations=120, rollout=2),
+    "hard": Budget(iterations=90, rollout=2),
 }
 
 
