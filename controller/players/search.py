@@ -1,0 +1,220 @@
+"""Information Set Monte Carlo tree search over the game API (Cowling, Powley & Whitehouse, 2012).
+
+One search serves every game. Each iteration starts from a fresh **determinization**: a full state
+the seat's own views allow (for an open game, the one state they describe). The tree is keyed by
+what the seat **observes** of each action, not by the action itself: its own actions and public
+ones are seen whole, a card another player adds face down only as "add". That is SO-ISMCTS with
+partially observable moves: at another player's decision the tree picks an observation by UCB, and
+the determinized state picks one of the actions behind it at random. Chance nodes are sampled by
+their probabilities. A node counts how often it was available (ISUCT), since what is legal depends
+on the determinization.
+
+The leaves are scored by a short rollout, then the game's :meth:`Model.evaluate` (the rollouts of a
+whole game are too long for the time a decision has): each player's value from -1 to 1.
+
+The budget is a number of iterations, so a decision replays exactly from the ``random.Random`` it
+is handed; the time cap only stops a search that runs far beyond what its budget should take. It
+counts the search's own CPU time (``time.thread_time``), so a machine busy with other work slows a
+decision down but never cuts it short, which would break its replay.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from controller.games.base import CHANCE, Action, State
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard a level searches: ``iterations`` per decision, each scored after a rollout of at
+    most ``rollout`` actions (chance included)."""
+
+    iterations: int
+    rollout: int
+    exploration: float = 0.7
+    """UCB's constant, for values from -1 to 1."""
+
+
+class Model:
+    """A game as one seat may know it: its determinizations, what the seat sees of an action, a
+    rollout policy and an evaluation. The base is an open game: one known state, every action seen."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+
+    def determinize(self, rng: random.Random) -> State:
+        """A full state consistent with what the seat knows (an open game: the state itself)."""
+        return self.state
+
+    hidden = False
+    """Whether determinizations differ (then what is legal, and each action's observation, is
+    worked out again at every visit)."""
+
+    def observation(self, state: State, action: Action) -> Hashable:
+        """What the seat learns of ``action`` taken in ``state``: the tree's key for it."""
+        return action
+
+    def decisions(self, state: State) -> list[Action]:
+        """The actions the search weighs at a decision: :func:`decisions`."""
+        return decisions(state)
+
+    def rollout_action(self, state: State, actions: Sequence[Action], rng: random.Random) -> Action:
+        """The action a rollout takes at a decision (uniformly random unless a game says better)."""
+        return actions[rng.randrange(len(actions))]
+
+    def evaluate(self, state: State) -> Sequence[float]:
+        """Each player's value of ``state``, from -1 (lost) to 1 (won): the returns once it is over."""
+        return state.returns() if state.is_terminal() else [0.0] * state.num_players
+
+
+def decisions(state: State) -> list[Action]:
+    """The actions the player to act takes himself (a Jeocinco bridge another may lay out of turn is
+    his to decide when his own turn comes); another's, when only they hold the game up."""
+    if type(state).player_of is State.player_of:  # nobody else acts at this game's decisions
+        return state.legal_actions()
+    return state.own_actions() or state.legal_actions()
+
+
+def contest(points: Sequence[float], scale: float) -> list[float]:
+    """Each player's value from a score per player: how far he leads the best of the others, in
+    units of ``scale``, squashed into -1..1."""
+    out = []
+    for p, mine in enumerate(points):
+        rival = max(x for q, x in enumerate(points) if q != p)
+        out.append(math.tanh((mine - rival) / scale))
+    return out
+
+
+class _Node:
+    __slots__ = ("actions", "available", "children", "mover", "value", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover  # who chose the edge into this node (CHANCE for an outcome)
+        self.children: dict[Hashable, _Node] = {}
+        self.visits = 0
+        self.value = 0.0  # the sum of the mover's values over the visits
+        self.available = 0
+        self.actions: list[Action] | None = None  # an open game's legal list, worked out once
+
+
+@dataclass(frozen=True)
+class Result:
+    action: Action
+    iterations: int
+    """Iterations run: the budget's, unless the wall-clock cap stopped the search."""
+
+
+def search(model: Model, budget: Budget, rng: random.Random, cap_seconds: float) -> Result:
+    """The seat's action: the most visited of the root's children after ``budget.iterations``."""
+    root_state = model.state
+    own = model.decisions(root_state)
+    if len(own) == 1:
+        return Result(own[0], 0)
+    root = _Node(CHANCE)
+    deadline = time.thread_time() + cap_seconds
+    done = 0
+    for done in range(1, budget.iterations + 1):
+        _iterate(model, root, model.determinize(rng), budget, rng)
+        if done % 8 == 0 and time.thread_time() > deadline:
+            break
+    best = max(own, key=lambda a: _rank(root.children.get(model.observation(root_state, a))))
+    return Result(best, done)
+
+
+def _rank(node: _Node | None) -> tuple[int, float]:
+    if node is None:
+        return (0, -math.inf)
+    return (node.visits, node.value / node.visits if node.visits else -math.inf)
+
+
+def _iterate(model: Model, root: _Node, state: State, budget: Budget, rng: random.Random) -> None:
+    path = [root]
+    node = root
+    expanded = False
+    while not expanded and not state.is_terminal():
+        if state.current_player == CHANCE:
+            action = _sample(state, rng)
+            key = model.observation(state, action)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node(CHANCE)
+                expanded = True
+        else:
+            action, child, expanded = _select(model, node, state, budget.exploration, rng)
+        state = state.apply_legal(action)
+        node = child
+        path.append(node)
+    values = _rollout(model, state, budget.rollout, rng)
+    for visited in path:
+        visited.visits += 1
+        if visited.mover >= 0:
+            visited.value += values[visited.mover]
+
+
+def _select(model: Model, node: _Node, state: State, exploration: float,
+            rng: random.Random) -> tuple[Action, _Node, bool]:
+    """At a decision: a child not tried yet (at random), else the best by ISUCT; the action behind it."""
+    if model.hidden:
+        groups: dict[Hashable, list[Action]] = {}
+        for a in model.decisions(state):
+            groups.setdefault(model.observation(state, a), []).append(a)
+        for key in groups:
+            if key in node.children:
+                node.children[key].available += 1
+    else:  # the same actions at every visit: each child counts as available at every visit
+        if node.actions is None:
+            node.actions = model.decisions(state)
+        groups = {a: [a] for a in node.actions} if len(node.children) < len(node.actions) else {}
+    untried = [key for key in groups if key not in node.children]
+    if untried:
+        key = untried[rng.randrange(len(untried))]
+        action = _pick(groups[key], rng)
+        child = node.children[key] = _Node(state.player_of(action))
+        child.available = 1
+        return action, child, True
+    log_parent = math.log(node.visits) if not model.hidden else 0.0
+    best_key: Hashable = None
+    best = -math.inf
+    for key in (groups if model.hidden else node.children):
+        child = node.children[key]
+        available = math.log(child.available) if model.hidden else log_parent
+        score = child.value / child.visits + exploration * math.sqrt(available / child.visits)
+        if score > best:
+            best, best_key = score, key
+    chosen = node.children[best_key]
+    action = _pick(groups[best_key], rng) if model.hidden else best_key
+    return action, chosen, False
+
+
+def _pick(actions: list[Action], rng: random.Random) -> Action:
+    return actions[0] if len(actions) == 1 else actions[rng.randrange(len(actions))]
+
+
+def _sample(state: State, rng: random.Random) -> Action:
+    """A chance outcome drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    for action, p in outcomes:
+        r -= p
+        if r < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def _rollout(model: Model, state: State, depth: int, rng: random.Random) -> Sequence[float]:
+    for _ in range(depth):
+        if state.is_terminal():
+            break
+        if state.current_player == CHANCE:
+            action = _sample(state, rng)
+        else:
+            actions = model.decisions(state)
+            action = actions[0] if len(actions) == 1 else model.rollout_action(state, actions, rng)
+        state = state.apply_legal(action)
+    return model.evaluate(state)
