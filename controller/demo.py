@@ -132,8 +132,9 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
     session = service.session
     positions = session.game.channel_positions(session.match.record.options, session.match.record.num_players)
     lines = [state.render_text(), "", "LEDs under the board:"]
-    lines += led_picture(session.layout, frame, positions, ansi)
-    status = [frame[i] for i in session.layout.status_leds if i < len(frame)]
+    layout = service.wiring.layout
+    lines += led_picture(layout, frame, positions, ansi)
+    status = [frame[i] for i in layout.status_leds if i < len(frame)]
     lines.append("status LEDs: " + " ".join(
         (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))
         for r, g, b in status))

@@ -33,7 +33,7 @@ def snapshot(service: Service) -> tuple:
         del public["seq"]
         s = service.session
         return (s.game.name, s.match.state.to_text(), tuple(s.match.record.actions), tuple(s.match.record.keys),
-                s.resigned, service.config.board.allow_takeback, service.config.board.chance, s.layout.game,
+                s.resigned, service.config.board.allow_takeback, service.config.board.chance, service.wiring.layout.game,
                 json.dumps(public, sort_keys=True))
     return service.call(read)
 
