@@ -215,12 +215,7 @@ class Service:
         outcome = self.session.request(command.name, command.args, command.id, to_operator=command.to_operator)
         assert outcome.answer is not None
         ok, result = outcome.answer
-        if ok:
-            self._changed(outcome)
-        else:
-            self.teller.keep()  # a refusal too is remembered with its id
-        if ok and command.name == "state":  # the session has no clock: answered as published, stamped
-            result = self.public_state()
+        self._changed(outcome) if ok else self._carry_out(outcome)
         self.teller.answer(command, ok, result)
 
     def _sensed(self, outcome: Outcome, received: float | None) -> None:
@@ -274,6 +269,8 @@ class Service:
             self._show_leds()
         if outcome.public is not None:
             self.teller.tell(outcome)
+        elif outcome.answer is not None:
+            self.teller.keep()  # a refusal too is remembered with its id
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, TakeBoard):  # the strip sized for the game's board

@@ -115,6 +115,8 @@ class Teller:
 
     def answer(self, command: Command, ok: bool, result: Any) -> None:
         """Answer ``command`` now, or once what it did is on disk."""
+        if ok and command.name == "state":  # the session has no clock: answered as published, stamped
+            result = self.stamp(self.session.public_state())
         if self.failing:
             self._unanswered.append((command, ok, result))
         else:

@@ -304,3 +304,14 @@ def test_the_game_lights_its_own_status_led(twin):
     layout = wiring_for("twin").layout
     assert render_frame(layout, centre.scene, True)[layout.status_leds[3]] == GREEN
     assert s.scene().player != TERMINAL
+
+
+def test_a_refused_request_still_takes_the_move_the_board_held(twin):
+    s = session_for("twin")
+    s.request("roll", {})
+    show(s, {"sq:c3": s.state.current_player + 1})
+    assert s.judge(settled=False).held
+    refused = s.request("choose", {"action": "zz"})  # the hands are done: what the board shows is taken first
+    assert refused.answer is not None and not refused.answer[0] and not refused.held
+    assert kinds(refused.events) == ["action"] and refused.public is not None and refused.public["moves"] == 2
+    assert s.request("state", {}).answer == (True, s.public_state())  # asking for the state commits nothing
