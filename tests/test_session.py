@@ -315,3 +315,22 @@ def test_a_refused_request_still_takes_the_move_the_board_held(twin):
     assert refused.answer is not None and not refused.answer[0] and not refused.held
     assert kinds(refused.events) == ["action"] and refused.public is not None and refused.public["moves"] == 2
     assert s.request("state", {}).answer == (True, s.public_state())  # asking for the state commits nothing
+
+
+def test_scriptorium_lights_its_status_while_the_rings_are_aligned():
+    """What the fourth status LED showed before the game said it itself: the public view's ``aligned``."""
+    rng = random.Random(5)
+    lit = 0
+    for seed in range(6):
+        match = Match(Record.seeded("scriptorium", {}, 2, seed))
+        for _ in range(400):
+            state = match.state
+            assert state.status_light() == state.public_view()["aligned"]
+            lit += state.status_light()
+            if state.is_terminal():
+                break
+            if state.current_player == CHANCE:
+                match.resolve_chance()
+            else:
+                match.apply(rng.choice(state.legal_actions()))
+    assert lit  # the rings did align in these games
