@@ -76,6 +76,11 @@ class Teller:
         """The journal cannot be written: requests are refused, nothing more is told."""
         return self.retry_at is not None
 
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the last public state stamped (tests wait for displays to reach it)."""
+        return self._state_seq
+
     def fault(self) -> str:
         return (self.kept.fault if self.kept is not None else None) or "the journal cannot be written"
 
