@@ -13,7 +13,6 @@ _ = Whitelist()
 
 base.ANNOUNCEMENTS  # the event types the conformance suite and docs/mqtt.md check announcements against
 base.Announcement.type  # a TypedDict key: set in every engine's announcements, read by the service's events
-base.Game.channel_positions  # API method (each engine overrides it): controller/demo.py draws the LEDs with it
 record.Record.replay  # the conformance suite replays every record through it (tests/test_conformance.py)
 record.Record.to_dict  # `arbitro journal --export` writes records with it
 record.Record.from_dict  # `arbitro replay` reads them back
@@ -48,3 +47,6 @@ _.getcwd
 _.uname
 # pytest calls its hooks by name: tests/conftest.py prints the random order's seed with this one.
 _.pytest_terminal_summary
+# Babel writes a catalogue's header dates from these (controller/locale: fixed, so rebuilds are byte-equal).
+_.creation_date
+_.revision_date

@@ -1,4 +1,4 @@
-"""The display under load: ``python -m bench.display [--boards 20] [--seconds 15] [--pace 1.0]``.
+"""The display under load: ``python -m bench.display [--boards 20] [--viewers 0] [--seconds 15] [--pace 1.0]``.
 
 A private Mosquitto, ``arbitro display`` in a child process (as in production), and Debian's
 headless Chromium with the hall page open. N boards (the four games in turn) publish real public
@@ -7,17 +7,24 @@ every message the benchmark records when it was published; the hall page records
 each board's state (its ``arbitro:update`` event, after the thumbnail is in the page). Latency =
 drawn - published, on the machine's one wall clock; a state the page skipped (coalesced into a
 newer one) counts until the newer one was drawn. At the end: the display server's RSS (current
-and peak) from ``/proc``. Exit status 1 when p99 > 100 ms or the peak RSS > 60 MB.
+and peak) from ``/proc``. ``--viewers N`` opens N more hall streams, plain sockets that read
+every event as a phone's page would (a tenth of them timed: publish -> the board's hall line
+read, ``sse`` p50/p99). Exit status 1 when p99 > 100 ms or the peak RSS > 60 MB.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
+import re
+import selectors
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -74,15 +81,58 @@ def fair(match: Match) -> dict[str, Any]:
     return {"scheme": SCHEME, "commitment": key.commitment, "secret": secret}
 
 
-def start_display(port: int) -> tuple[subprocess.Popen[str], str]:
+def start_display(port: int, pages: int = 200) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "display", "--broker", f"127.0.0.1:{port}",
-                             "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                             "--listen", "127.0.0.1:0", "--max-pages", str(pages)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line.startswith("arbitro display: "):
         proc.kill()
         raise RuntimeError(f"the display did not start: {line!r}")
     return proc, line.split()[2]
+
+
+class Viewers:
+    """``n`` hall streams read by one thread; every tenth records when each board's line arrived."""
+
+    LINE = re.compile(rb'"board": "([^"]+)".*?"seq": (\d+)')
+
+    def __init__(self, url: str, n: int) -> None:
+        host, port = url.split("//", 1)[1].rstrip("/").split(":")
+        self.arrived: list[tuple[str, int, float]] = []
+        self.selector = selectors.DefaultSelector()
+        self.stopping = False
+        for i in range(n):
+            sock = socket.create_connection((host, int(port)))
+            sock.sendall(f"GET /api/hall/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, [i % 10 == 0, b""])
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        while not self.stopping:
+            for key, _ in self.selector.select(0.2):
+                timed, rest = key.data
+                try:
+                    data = key.fileobj.recv(1 << 16)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                if not timed:
+                    continue
+                now = time.time()
+                *events, key.data[1] = (rest + data).split(b"\n\n")
+                for event in events:
+                    found = self.LINE.search(event) if event.startswith(b"event: board") else None
+                    if found:
+                        self.arrived.append((found[1].decode(), int(found[2]), now))
+
+    def close(self) -> None:
+        self.stopping = True
+        self.thread.join(2)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
 
 
 def rss_mb(pid: int) -> tuple[float, float]:
@@ -96,7 +146,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def run(boards: int, seconds: float, pace: float, seed: int) -> dict[str, Any]:
+def _latencies(published: list[tuple[tuple[str, int], float]], seen: list[tuple[str, int, float]]) -> list[float]:
+    """For each publish, ms until a page had that state or a newer one of its board (skipped: coalesced)."""
+    shown: dict[str, list[tuple[int, float]]] = {}
+    for board, seq, t in seen:
+        shown.setdefault(board, []).append((seq, t))
+    out = []
+    for (board, seq), t_pub in published:
+        t_seen = min((t for s, t in shown.get(board, []) if s >= seq and t >= t_pub), default=None)
+        if t_seen is not None:
+            out.append((t_seen - t_pub) * 1000)
+    return out
+
+
+def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -> dict[str, Any]:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     games = game_names()
@@ -104,11 +168,12 @@ def run(boards: int, seconds: float, pace: float, seed: int) -> dict[str, Any]:
     names = [f"bench{i:02d}" for i in range(boards)]
     prepared = {b: public_states(games[i % len(games)], b, per_board, seed + i) for i, b in enumerate(names)}
     broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-display-"))).start()
-    display, url = start_display(broker.port)
+    display, url = start_display(broker.port, max(200, viewers + 1))
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-display-boards")
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     published: dict[tuple[str, int], float] = {}
+    streams = Viewers(url, viewers) if viewers else None
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -140,45 +205,46 @@ def run(boards: int, seconds: float, pace: float, seed: int) -> dict[str, Any]:
                 due.append((at + pace * rng.uniform(0.7, 1.3), b))
                 due.sort()
             last = {b: prepared[b][sent[b] - 1]["seq"] for b in names}
-            page.wait_for_function(
-                "last => Object.entries(last).every(([b, s]) => window.drawn.some(d => d[0] === b && d[1] >= s))",
-                arg=last, timeout=10_000)
+            with contextlib.suppress(PlaywrightTimeout):  # what was not drawn by then counts as not drawn
+                page.wait_for_function(
+                    "last => Object.entries(last).every(([b, s]) => window.drawn.some(d => d[0] === b && d[1] >= s))",
+                    arg=last, timeout=10_000)
             drawn = page.evaluate("window.drawn")
             browser.close()
         rss, peak = rss_mb(display.pid)
     finally:
+        if streams is not None:
+            streams.close()
         client.loop_stop()
         client.disconnect()
         display.terminate()
         display.wait(10)
         broker.stop()
 
-    shown: dict[str, list[tuple[int, float]]] = {}
-    for board, seq, t in drawn:
-        shown.setdefault(board, []).append((seq, t / 1000))
-    latencies = []
-    for (board, seq), t_pub in list(published.items())[measured_from:]:
-        t_drawn = min((t for s, t in shown.get(board, []) if s >= seq and t >= t_pub), default=None)
-        if t_drawn is not None:
-            latencies.append((t_drawn - t_pub) * 1000)
+    measured = list(published.items())[measured_from:]
+    latencies = _latencies(measured, [(board, seq, t / 1000) for board, seq, t in drawn])
+    sse = _latencies(measured, streams.arrived) if streams is not None else []
     count = len(published) - measured_from
-    return {"boards": boards, "messages": count, "drawn": len(latencies), "p50": percentile(latencies, 0.5),
-            "p99": percentile(latencies, 0.99), "max": max(latencies, default=float("nan")),
-            "rss_mb": rss, "peak_rss_mb": peak}
+    return {"boards": boards, "viewers": viewers, "messages": count, "drawn": len(latencies),
+            "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
+            "max": max(latencies, default=float("nan")), "sse_p50": percentile(sse, 0.5),
+            "sse_p99": percentile(sse, 0.99), "rss_mb": rss, "peak_rss_mb": peak}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.display", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--viewers", type=int, default=0, help="hall streams besides the Chromium page")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds of traffic")
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between two moves of one board")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    r = run(args.boards, args.seconds, args.pace, args.seed)
+    r = run(args.boards, args.seconds, args.pace, args.seed, args.viewers)
     ok = r["p99"] <= P99_LIMIT_MS and r["peak_rss_mb"] <= RSS_LIMIT_MB and r["drawn"] == r["messages"]
-    print("boards  messages  drawn  p50 ms  p99 ms  max ms  RSS MB  peak RSS MB  result")
-    print(f"{r['boards']:6}  {r['messages']:8}  {r['drawn']:5}  {r['p50']:6.1f}  {r['p99']:6.1f}  {r['max']:6.1f}"
+    print("boards  viewers  messages  drawn  p50 ms  p99 ms  max ms  sse p50/p99 ms  RSS MB  peak RSS MB  result")
+    print(f"{r['boards']:6}  {r['viewers']:7}  {r['messages']:8}  {r['drawn']:5}  {r['p50']:6.1f}  {r['p99']:6.1f}"
+          f"  {r['max']:6.1f}  {r['sse_p50']:6.1f}/{r['sse_p99']:6.1f}"
           f"  {r['rss_mb']:6.1f}  {r['peak_rss_mb']:11.1f}  "
           f"{'ok' if ok else f'FAILED (limits: p99 {P99_LIMIT_MS:g} ms, RSS {RSS_LIMIT_MB:g} MB, all drawn)'}")
     return 0 if ok else 1

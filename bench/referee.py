@@ -1,25 +1,27 @@
-"""Referee latency: from the last byte of a CHANGED frame written to the pty to the LED frame shown,
-the state handed to MQTT and the state received by a real MQTT subscriber, per game.
+"""Referee latency, end to end: from the last byte of a CHANGED frame written to the pty to the
+LED bytes leaving the strip's buffer, and to the new state at a subscriber in another process.
 
     python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS] [--commit-ms MS]
 
 A scripted MCU (HELLO, snapshots, heartbeats, CHANGED frames written by hand to a real pty) plays
-seeded random legal games against the real service (host link, referee, LED strip, MQTT bridge to
-a private Mosquitto). For each physical move the frames of its changes are written a few ms
-apart; the clock starts just before the ``os.write`` of the last one. Reported separately:
+seeded random legal games against the real service (host link, referee, journal on, an LED strip
+that blocks for a WS2812's wire time, MQTT to a private Mosquitto), at a player's pace: each move
+once the strip is idle and the next move table built. For each physical move the frames of its
+changes are written a few ms apart; the clock starts just before the ``os.write`` of the last one.
+Marks:
 
 * ``link``: last byte written -> ``SensorChanged`` received by the host link;
-* ``led``: last byte written -> ``LedStrip.show`` called with the frame that shows the move (taken,
-  or held and shown at once);
+* ``led``: last byte written -> the first LED frame after it leaves the strip's buffer (the
+  simulated strip's ``_transmit`` begins: a NeoPixel's bytes go on the wire from there);
 * ``mqtt``: last byte written -> the new state handed to paho;
-* ``sub``: last byte written -> the new state received by a subscriber on the broker.
+* ``sub``: last byte written -> the new state printed by a C ``mosquitto_sub`` in another process.
 
-Moves are reported in three rows: **final** moves (the board is exactly the only legal move there
-is: taken and told at once), **held** ones (exactly one legal move, but there are others the hands
-could still make it: shown at once, recorded and told once the board has been still for the
-commit window, which their ``mqtt`` and ``sub`` figures include) and **windowed** ones (everything
-else, such as two moves at once: judged once the board has been still for the debounce window, then
-held for the commit window).
+Moves come in three kinds: **final** (the board is exactly the only legal move with a trace:
+taken and told at once), **held** (exactly one legal move, but others could still follow: shown
+at once, told once the board has been still for the commit window; their ``mqtt`` and ``sub`` are
+reported with that deliberate wait, ``sensors.commit_ms``, taken off) and **windowed** (anything
+else: judged after the debounce window; reported apart, window included). Clean moves are the
+final and held ones.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import random
 import select
+import subprocess
 import tempfile
 import threading
 import time
@@ -39,11 +43,12 @@ import paho.mqtt.client as paho
 from bench.serial_link import FakeMcu
 from controller.config import Config, SensorsConfig
 from controller.games import CHANCE, ChannelKind, game_names
+from controller.journal import Journal
 from controller.localbroker import Broker
 from controller.mqtt import Command, MqttBridge, set_nodelay
 from controller.service import Service
 from firmware_bridge import protocol as P
-from firmware_bridge.link import HostLink
+from firmware_bridge.link import HostLink, SensorChanged
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import load_layout
 from hardware.leds import LedStrip, RecordingPixels
@@ -106,15 +111,47 @@ class TableMcu(FakeMcu):
         super().close()
 
 
+class Subscriber:
+    """A C ``mosquitto_sub`` in a process of its own, printing each state with its arrival time;
+    :meth:`first` is when the first state past a number of moves arrived (wall clock)."""
+
+    def __init__(self, port: int, topic: str) -> None:
+        self.proc = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-q", "1", "--nodelay", "-F", "%U %p",
+                                      "-t", topic], stdout=subprocess.PIPE, text=True)
+        self.seen: list[tuple[float, int]] = []
+        self.cond = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            at, _, payload = line.partition(" ")
+            with self.cond:
+                self.seen.append((float(at), json.loads(payload)["moves"]))
+                self.cond.notify_all()
+
+    def first(self, past: int, timeout: float = 10.0) -> float:
+        with self.cond:
+            self.cond.wait_for(lambda: any(m > past for _, m in self.seen), timeout)
+            return next(t for t, m in self.seen if m > past)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(5)
+
+
 def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, broker_port: int,
             seed: int = 1) -> dict[str, list[float]]:
     layout = load_layout(game_name)
-    config = Config.from_dict({"board": {"id": f"bench-{game_name}", "game": game_name, "seed": seed},
+    folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-referee-"))
+    config = Config.from_dict({"board": {"id": f"bench-{game_name}-{seed}", "game": game_name, "seed": seed},
                                "sensors": {"debounce_ms": debounce_ms, "commit_ms": commit_ms},
                                "inputs": {"enabled": False}, "mqtt": {"port": broker_port}})
     mqtt = MqttBridge(config.mqtt, config.board.id)
-    strip = LedStrip(RecordingPixels(layout.led_count))
-    service = Service(config, strip, layout=layout, mqtt=mqtt,
+    pixels = RecordingPixels(layout.led_count, wire=True)  # a Pi's strip: the wire time of every frame
+    strip = LedStrip(pixels)
+    service = Service(config, strip, layout=layout, mqtt=mqtt, journal=Journal(folder / "journal.sqlite"),
                       link_factory=lambda url, post: HostLink(url, post, heartbeat_timeout=2.0))
     start_view = service.session.state.physical_view()
     values = [0] * layout.sensor_count
@@ -124,38 +161,21 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
     config.sensors.url = mcu.path
     marks: dict[str, float] = {}
     out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": [], "final": []}
-    seen = threading.Condition()
-
-    def on_state(client: paho.Client, userdata: object, msg: paho.MQTTMessage) -> None:
-        moves = json.loads(msg.payload)["moves"]
-        with seen:
-            if "sub" not in marks and moves > marks.get("before", 1e9):
-                marks["sub"] = time.monotonic()
-                seen.notify_all()
-
-    display = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=f"bench-display-{game_name}")
-    display.on_message = on_state
-    def on_connect(client: paho.Client, *_: object) -> None:
-        set_nodelay(client)
-        client.subscribe(f"arbitro/{config.board.id}/state", qos=1)
-
-    display.on_connect = on_connect
-    display.connect("127.0.0.1", broker_port)
-    display.loop_start()
+    display = Subscriber(broker_port, f"arbitro/{config.board.id}/state")
 
     def timed(fn, key):
         def wrapper(*args, **kwargs):
             moved = len(service.session.match.record.actions) > marks.get("before", 1e9)
-            shown = moved or (key == "led" and "before" in marks and service.session.preview is not None)
+            shown = moved or (key == "shown" and "before" in marks and service.session.preview is not None)
             if key not in marks and shown:
                 marks[key] = time.monotonic()
-                if key == "led":
+                if key == "shown":
                     marks["received"] = service.last_sensed or 0.0
                     marks["final"] = float(moved)
             return fn(*args, **kwargs)
         return wrapper
 
-    strip.show = timed(strip.show, "led")  # type: ignore[method-assign]  # the clock on the way in
+    strip.show = timed(strip.show, "shown")  # type: ignore[method-assign]  # which kind of move it was
     mqtt.publish_state = timed(mqtt.publish_state, "mqtt")  # type: ignore[method-assign]
     service.start()
     rng = random.Random(seed)
@@ -191,6 +211,9 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
                     service.post(Command("choose", {"action": text}, lambda ok, r: None))
                 _wait(service, moved)
                 continue
+            # A player's pace: the last move's frames are on the strip, its successor's table is built.
+            _wait(service, lambda: not service.session.referee.unready)
+            strip.flush()
             marks.clear()
             for c, v in changes.items():
                 if kinds[c] == ChannelKind.OFFSET:
@@ -200,23 +223,65 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
                 mcu.change(layout.sensor_of[c], sensors[c])
                 time.sleep(0.003)
             marks["before"] = before
+            sent = len(pixels.transmit_times)
+            wall = time.time() - time.monotonic()  # the subscriber's clock is the wall clock
             t0 = mcu.change(layout.sensor_of[order[-1]], sensors[order[-1]])
-            _wait(service, lambda: moved() and "led" in marks and "mqtt" in marks)
-            with seen:
-                seen.wait_for(lambda: "sub" in marks, 10)
+            _wait(service, lambda: moved() and "shown" in marks and "mqtt" in marks)
+            sub = display.first(before) - wall
+            strip.flush()
+            led = next(began for began, _ in pixels.transmit_times[sent:] if began >= t0)
+            clean = marks["shown"] - marks["received"] < debounce_ms / 1000
+            hold = commit_ms / 1000 if clean and not marks["final"] else 0.0  # the deliberate wait, taken off
             out["link"].append(marks["received"] - t0)
-            out["led"].append(marks["led"] - t0)
-            out["mqtt"].append(marks["mqtt"] - t0)
-            out["sub"].append(marks["sub"] - t0)
-            out["clean"].append(float(marks["led"] - marks["received"] < debounce_ms / 1000))
+            out["led"].append(led - t0)
+            out["mqtt"].append(marks["mqtt"] - t0 - hold)
+            out["sub"].append(sub - t0 - hold)
+            out["clean"].append(float(clean))
             out["final"].append(marks["final"])
             played += 1
-            time.sleep(0.002)
     finally:
         service.stop()
         mcu.close()
-        display.loop_stop()
-        display.disconnect()
+        display.close()
+        if service.journal is not None:
+            service.journal.close()
+    return out
+
+
+def null_service(samples: int, broker_port: int) -> list[float]:
+    """The same plumbing without a referee, LEDs or journal: a CHANGED frame written to the pty ->
+    the host link -> a small retained state published with paho -> the C ``mosquitto_sub``; seconds."""
+    mcu = FakeMcu()
+    events: queue.Queue[object] = queue.Queue()
+    link = HostLink(mcu.path, events.put, heartbeat_timeout=60.0)  # this MCU sends no heartbeats
+    link.start()
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-null-service")
+    client.on_connect = lambda c, *_: set_nodelay(c)
+    client.connect("127.0.0.1", broker_port)
+    client.loop_start()
+    topic = f"arbitro/bench-null-{time.monotonic_ns()}/state"  # nothing retained from an earlier run
+    display = Subscriber(broker_port, topic)
+    out = []
+    try:
+        mcu.handshake(events)
+        while not display.seen:  # until the subscriber is in place (nothing is retained)
+            client.publish(topic, json.dumps({"moves": 0}), qos=1)
+            time.sleep(0.05)
+        for i in range(samples):
+            frame = P.encode(P.Changed(i % 16, (i + 1) % 2, i), mcu.seq + i)
+            t0 = time.time()
+            os.write(mcu.fd, frame)
+            while not isinstance(events.get(timeout=5), SensorChanged):
+                pass
+            client.publish(topic, json.dumps({"moves": i + 1}), qos=1)
+            out.append(display.first(i) - t0)
+            time.sleep(0.005)  # input timing: a move at a time
+    finally:
+        display.close()
+        client.loop_stop()
+        client.disconnect()
+        link.stop()
+        mcu.close()
     return out
 
 

@@ -1,5 +1,7 @@
 """Start-up: ``arbitro run`` started -> retained ``online`` (and the first state) seen by a
-subscriber, per game.
+subscriber, per game, and the service's memory: idle (``arbitro run`` once it told its first
+state) and in play (``arbitro demo --headless --pace 0``: the service with its bots and simulated
+board in one process, so an upper bound).
 
     python -m bench.startup [GAME ...] [--runs N]
 
@@ -23,8 +25,32 @@ from controller.games import game_names
 from controller.localbroker import Broker
 
 
-def start_once(game: str, port: int, folder: Path) -> tuple[float, float]:
-    """Seconds from the process start to ``online``, and to the first state, seen on the broker."""
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(current, peak) resident memory of process ``pid``, MB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def in_play_rss(game: str, port: int, seconds: float = 8.0) -> float:
+    """Peak RSS (MB) of ``arbitro demo`` playing ``game`` as fast as it goes for ``seconds``."""
+    demo = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "--game", game, "--headless",
+                             "--pace", "0", "--no-display", "--broker", f"127.0.0.1:{port}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0.0
+    try:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and demo.poll() is None:
+            peak = max(peak, rss_mb(demo.pid)[1])
+            time.sleep(0.2)  # sampling interval
+    finally:
+        demo.terminate()
+        demo.wait(10)
+    return peak
+
+
+def start_once(game: str, port: int, folder: Path) -> tuple[float, float, float]:
+    """Seconds from the process start to ``online``, and to the first state, seen on the broker;
+    and the service's RSS then (MB)."""
     board = f"start-{game}-{time.monotonic_ns()}"
     config = folder / f"{board}.toml"
     config.write_text(f'[board]\nid = "{board}"\ngame = "{game}"\n[sensors]\nurl = "sim"\n'
@@ -51,12 +77,13 @@ def start_once(game: str, port: int, folder: Path) -> tuple[float, float]:
     try:
         if not done.wait(20):
             raise TimeoutError(f"{game}: no online/state within 20 s")
+        rss = rss_mb(service.pid)[0]
     finally:
         service.terminate()
         service.wait(10)
         watcher.loop_stop()
         watcher.disconnect()
-    return seen["status"] - t0, seen["state"] - t0
+    return seen["status"] - t0, seen["state"] - t0, rss
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -67,13 +94,15 @@ def main(argv: list[str] | None = None) -> None:
     folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-start-"))
     broker = Broker(folder).start()
     try:
-        print(f"{'game':12} {'online min/median/max s':>24} {'state min/median/max s':>24}")
+        print(f"{'game':12} {'online min/median/max s':>24} {'state min/median/max s':>24} {'idle RSS MB':>11} "
+              f"{'in play MB':>10}")
         for game in args.games or game_names():
             runs = sorted(start_once(game, broker.port, folder) for _ in range(args.runs))
             online = sorted(r[0] for r in runs)
             state = sorted(r[1] for r in runs)
             cells = [f"{v[0]:.3f}/{v[len(v) // 2]:.3f}/{v[-1]:.3f}" for v in (online, state)]
-            print(f"{game:12} {cells[0]:>24} {cells[1]:>24}")
+            idle = max(r[2] for r in runs)
+            print(f"{game:12} {cells[0]:>24} {cells[1]:>24} {idle:11.1f} {in_play_rss(game, broker.port):10.1f}")
     finally:
         broker.stop()
 

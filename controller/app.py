@@ -23,6 +23,9 @@ from controller.journal import Journal, JournalPathError
 from controller.mqtt import MqttBridge
 from controller.ports import Link, Post
 from controller.service import Service
+from controller.sound import TableSound
+from controller.voice import Voice
+from hardware.buzzer import Buzzer
 from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip, RecordingPixels, open_neopixel
 
@@ -77,6 +80,27 @@ def make_inputs(config: Config, layout: Layout) -> Any:
     return inputs
 
 
+def make_sound(config: Config) -> TableSound | None:
+    """The buzzer and the voice the ``[sound]`` section asks for; None when both are off."""
+    sound = config.sound
+    if not sound.buzzer and sound.voice == "off":
+        return None
+    buzzer = None
+    if sound.buzzer:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin) if config.inputs.pin_factory == "mock" else None
+        if config.inputs.pin_factory not in ("", "mock"):  # gpiozero reads this when it makes its default factory
+            os.environ["GPIOZERO_PIN_FACTORY"] = config.inputs.pin_factory
+        try:
+            buzzer = Buzzer(sound.pin, pin_factory=factory)
+        except Exception as exc:  # no pin factory (not a Pi), no access to /dev/gpiochip*, ...
+            raise StartupError(f"sound: cannot open the buzzer on GPIO{sound.pin} ({exc}); {ON_A_PI}, elsewhere "
+                               f"set inputs.pin_factory = \"mock\" or sound.buzzer = false") from exc
+    language = getattr(config.board, "language", "es")  # the board's language, Spanish unless it says otherwise
+    return TableSound(buzzer, Voice(language) if sound.voice == "on" else None)
+
+
 def link_factory(config: Config) -> Callable[[str, Post], Link]:
     from firmware_bridge.link import HostLink
 
@@ -103,7 +127,7 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
         config.sensors.url = sim.url
     links = None if config.sensors.url == "none" else link_factory(config)  # "none": buttons and MQTT only
     service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=links,
-                      mqtt=mqtt, inputs=inputs, journal=make_journal(config))
+                      mqtt=mqtt, inputs=inputs, journal=make_journal(config), sound=make_sound(config))
     if sim is not None:
         view = service.session.state.physical_view()
         sim.set_many({sensor: view[channel] for channel, sensor in layout.sensor_of.items()})

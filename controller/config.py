@@ -34,6 +34,7 @@ class BoardConfig:
     layout: str = ""  # a layout file; empty: the reference layout of the game
     allow_takeback: bool = True
     chance: str = "button"  # "button": roll / MQTT resolve chance; "auto": at once
+    language: str = "es"  # what players read on MQTT and the terminal: "es" (the players' and the rules') or "en"
 
 
 @dataclass
@@ -87,6 +88,13 @@ class JournalConfig:
 
 
 @dataclass
+class SoundConfig:
+    buzzer: bool = False  # a buzzer on ``pin`` plays the table's cues (docs/build/README.md, "Sound")
+    pin: int = 12  # its GPIO; on inputs.pin_factory's pins (a mock PWM pin with "mock")
+    voice: str = "off"  # "on": announcements spoken by espeak-ng in the board's language
+
+
+@dataclass
 class Config:
     board: BoardConfig = field(default_factory=BoardConfig)
     sensors: SensorsConfig = field(default_factory=SensorsConfig)
@@ -94,6 +102,7 @@ class Config:
     inputs: InputsConfig = field(default_factory=InputsConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
@@ -118,6 +127,8 @@ class Config:
         check_topic_name("board.id", b.id, BOARD_ID_MAX, levels=False)
         if b.chance not in ("button", "auto"):
             raise ConfigError("board.chance: must be 'button' or 'auto'")
+        if b.language not in ("es", "en"):
+            raise ConfigError(f"board.language: must be 'es' (Spanish) or 'en' (English), not {b.language!r}")
         if not -1 <= b.seed < 2**63:  # new_game's seed has the same range
             raise ConfigError("board.seed: must be -1 (a fresh secret) or 0..2**63-1")
         _within("sensors.debounce_ms", self.sensors.debounce_ms, 0, 5000)
@@ -147,6 +158,10 @@ class Config:
             _check_tls_files(self.mqtt)
         if self.mqtt.password and not self.mqtt.username:
             raise ConfigError("mqtt.password: needs mqtt.username")
+        if self.sound.voice not in ("off", "on"):
+            raise ConfigError(f"sound.voice: must be 'off' or 'on', got {self.sound.voice!r}")
+        if not 0 <= self.sound.pin <= 27:
+            raise ConfigError(f"sound.pin: must be a GPIO on the Pi's header (0..27), got {self.sound.pin}")
         if self.inputs.pin_factory not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
             raise ConfigError("inputs.pin_factory: must be '', 'mock', 'lgpio', 'rpigpio', 'pigpio' or 'native'")
         from controller.games import get_game
@@ -237,8 +252,8 @@ def led_gpios(pin: str) -> dict[int, str]:
 
 
 def check_pins(config: Config, layout: Layout) -> None:
-    """Refuse two users of one GPIO: the LED strip (when it is a real one), and the layout's buttons
-    and ring encoders (when the inputs are on), naming both users."""
+    """Refuse two users of one GPIO: the LED strip (when it is a real one), the layout's buttons
+    and ring encoders (when the inputs are on) and the buzzer (when it is on), naming both users."""
     users: dict[int, str] = {}
     where = f"in the {config.board.layout or config.board.game} layout"
 
@@ -258,6 +273,8 @@ def check_pins(config: Config, layout: Layout) -> None:
         for e in layout.encoders:
             claim(e.a, f"the {e.channel} encoder's pin a {where}")
             claim(e.b, f"the {e.channel} encoder's pin b {where}")
+    if config.sound.buzzer:
+        claim(config.sound.pin, f"the buzzer (sound.pin = {config.sound.pin})")
 
 
 def _section(name: str, kind: type, values: dict[str, Any]) -> Any:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import functools
 import json
 import logging
 import random
@@ -32,17 +33,33 @@ import paho.mqtt.client as mqtt
 
 from controller.app import build_service
 from controller.config import Config, ConfigError
-from controller.games import CHANCE, ChannelKind, State, game_names, get_game
+from controller.games import CHANCE, ChannelKind, IllegalAction, State, game_names, get_game
+from controller.games.base import Phrase, Point
 from controller.hands import Hands
+from controller.i18n import LANGUAGES, People, listing, say
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
 from controller.service import Service
-from controller.words import event_line, listing
+from controller.session import REFUSED
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
 
 log = logging.getLogger("arbitro.demo")
 NOTES: list[str] = []  # lines under the terminal picture (the display's address)
+
+# What the demo says on the terminal, in the board's language (--language).
+LEDS_UNDER = Phrase("demo.leds_under", "LEDs under the board:")
+STATUS_LEDS = Phrase("demo.status_leds", "status LEDs: {leds}")
+YOUR_MOVE = Phrase("demo.your_move", "your move ({count} legal, e.g. {some}; help lists them all): ")
+LEGAL_MOVES = Phrase("demo.legal_moves", "the {count} legal moves: {moves}")
+GAME_OVER = Phrase("demo.game_over", "{title}: game over after {moves} actions; {won} (scores: {scores})")
+WINS = Phrase("demo.wins", "{winners} wins")
+WIN = Phrase("demo.win", "{winners} win")
+NO_WINNER = Phrase("demo.no_winner", "no winner")
+SCORE = Phrase("demo.score", "{player} {score}")
+ON_SHOW = Phrase("demo.on_show", "The last game stays on show (the board, its LEDs, MQTT and the display); "
+                 "Ctrl-C stops the demo.")
+STOPPED = Phrase("demo.stopped", "stopped")
 
 
 class DemoError(Exception):
@@ -96,22 +113,28 @@ class Requester:
         self.client.disconnect()
 
 
-def led_picture(layout: Layout, frame: tuple, positions: dict[str, tuple[float, float]], ansi: bool) -> list[str]:
-    """The LED frame drawn where each LED sits on the board (a channel with several LEDs, such as
-    a ring's turn indicator, as a row): lit LEDs as coloured dots, dark ones as faint dots."""
-    placed = {c: xy for c, xy in positions.items() if layout.leds_of.get(c)}
-    xs, ys = [x for x, _ in placed.values()], [y for _, y in placed.values()]
+def led_picture(layout: Layout, frame: tuple, place: Callable[[str], Point | None], ansi: bool) -> list[str]:
+    """The LED frame drawn where each LED's channel sits in the game's picture (``Game.channel_xy``;
+    a channel with several LEDs, such as a ring's turn indicator, as a row of its own under the
+    board): lit LEDs as coloured dots, dark ones as faint dots."""
+    placed = {c: xy for c, leds in layout.leds_of.items() if len(leds) == 1 and (xy := place(c)) is not None}
+    xs, ys = [x for x, _ in placed.values()] or [0.0], [y for _, y in placed.values()] or [0.0]
     width = max(32, min(100, int(4 * len(placed) ** 0.5)))
     span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
     height = max(8, round(width * span_y / span_x / 2))
-    grid: list[list[tuple[int, int, int] | None]] = [[None] * (width + 12) for _ in range(height)]
+
+    def colour(led: int) -> tuple[int, int, int]:
+        return frame[led] if led < len(frame) else (0, 0, 0)
+
+    grid: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(height)]
     for channel, (x, y) in placed.items():
         col = round((x - min(xs)) / span_x * (width - 1))
-        row = round((max(ys) - y) / span_y * (height - 1))
-        for k, led in enumerate(layout.leds_of[channel]):
-            colour = frame[led] if led < len(frame) else (0, 0, 0)
-            if col + k < len(grid[row]) and (grid[row][col + k] is None or grid[row][col + k] == (0, 0, 0)):
-                grid[row][col + k] = colour
+        row = round((y - min(ys)) / span_y * (height - 1))  # the picture's y runs down
+        if grid[row][col] is None or grid[row][col] == (0, 0, 0):
+            grid[row][col] = colour(layout.leds_of[channel][0])
+    rows: list[list[tuple[int, int, int] | None]] = [[colour(led) for led in leds]
+                                                     for leds in layout.leds_of.values() if len(leds) > 1]
+    grid += [[], *rows] if rows else []
     lines = []
     for cells in grid:
         out = []
@@ -130,14 +153,14 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
     """The board (the engine's picture), its LEDs where they sit, the status bar, the last events."""
     frame = service.strip.last or ()
     session = service.session
-    positions = session.game.channel_positions(session.match.record.options, session.match.record.num_players)
-    lines = [state.render_text(), "", "LEDs under the board:"]
+    language = service.language
+    lines = [state.render_text(), "", say(LEDS_UNDER(), language)]
     layout = service.wiring.layout
-    lines += led_picture(layout, frame, positions, ansi)
+    lines += led_picture(layout, frame, session.game.channel_xy, ansi)
     status = [frame[i] for i in layout.status_leds if i < len(frame)]
-    lines.append("status LEDs: " + " ".join(
+    lines.append(say(STATUS_LEDS(leds=" ".join(
         (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))
-        for r, g, b in status))
+        for r, g, b in status)), language))
     lines.append("")
     lines.extend(events[-6:])
     lines.extend(NOTES)
@@ -148,11 +171,11 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
 def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None, seat: int | None,
               pace: float, headless: bool, max_actions: int, board_id: str = "demo",
               ask: Callable[[State], Any] | None = None,
-              at_end: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+              at_end: Callable[[dict[str, Any]], None] | None = None, language: str = "es") -> dict[str, Any]:
     """Play one game to its end on a fresh simulated board; returns the final public state.
     ``at_end`` is called with it while the board and the service still run (the demo keeps its
     last game on show there until Ctrl-C)."""
-    config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id)
+    config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id, language=language)
     from hardware.layout import load_layout
 
     layout = load_layout(game_name)
@@ -161,9 +184,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
     with SimulatedBoard(layout.blocks, board_kind=layout.board_kind, scan_ms=1.0, debounce_scans=3) as sim:
         service = build_service(config, sensor_url=sim.url, mqtt_client_id=f"arbitro-{board_id}")
 
-        def keep_events(event: dict[str, Any]) -> None:
-            details = {k: v for k, v in event.items() if k not in ("type", "game", "move")}
-            events.append(f"[{event['move']:4}] {event_line(event['type'], details)}")
+        def keep_events(event: dict[str, Any]) -> None:  # said in the board's language at the edge
+            events.append(f"[{event['move']:4}] {event['text']}")
 
         service.watchers.append(keep_events)
         hands = Hands(service, sim, pace)
@@ -174,7 +196,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
         op: Requester | None = None
         try:
             op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
-            _play(service, hands, op, rng, seat, pace, headless, max_actions, events, ask or _ask_person)
+            _play(service, hands, op, rng, seat, pace, headless, max_actions, events,
+                  ask or functools.partial(_ask_person, language=language))
             final = service.call(service.public_state)
             if at_end is not None:
                 at_end(final)
@@ -188,7 +211,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
 
 
 def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None,
-                board_id: str) -> Config:
+                board_id: str, language: str = "es") -> Config:
     """The service's configuration for one demo game; a DemoError names the option that does not fit."""
     game = get_game(game_name)
     try:
@@ -198,7 +221,7 @@ def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: 
     try:
         return Config.from_dict({
             "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": game.players(players),
-                      "chance": "button"},
+                      "chance": "button", "language": language},
             "sensors": {"debounce_ms": 25.0},
             "inputs": {"pin_factory": "mock", "hold_time": 1.0},
             "mqtt": {"host": broker[0], "port": broker[1]},
@@ -260,11 +283,10 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
                 raise RuntimeError(f"the referee refused {text}: {answer['error']}")
 
 
-def _ask_person(state: State) -> Any:
+def _ask_person(state: State, language: str = "es") -> Any:
     legal = {state.action_to_text(a): a for a in state.own_actions()}
     while True:
-        print(f"your move ({len(legal)} legal, e.g. {', '.join(list(legal)[:6])}; help lists them all): ",
-              end="", flush=True)
+        print(say(YOUR_MOVE(count=len(legal), some=", ".join(list(legal)[:6])), language), end="", flush=True)
         line = sys.stdin.readline()
         if not line:
             raise KeyboardInterrupt
@@ -272,12 +294,15 @@ def _ask_person(state: State) -> Any:
         if text in legal:
             return legal[text]
         if text in ("help", "?"):
-            print(f"the {len(legal)} legal moves: {', '.join(legal)}")
+            print(say(LEGAL_MOVES(count=len(legal), moves=", ".join(legal)), language))
             continue
         try:
             action = state.action_from_text(text)
             state.apply(action)  # well-formed is not enough: the rules must allow it here
-        except ValueError as exc:  # IllegalAction (a ValueError) too, with the rule it breaks
+        except IllegalAction as exc:  # the rule it breaks, in the table's language
+            print(say(REFUSED(action=exc.action, reason=exc.refusal), language))
+            continue
+        except ValueError as exc:
             print(exc)
             continue
         return action
@@ -308,6 +333,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
                         help="serve the live web display here (another port when taken)")
     parser.add_argument("--no-display", action="store_true", help="no web display")
+    parser.add_argument("--language", choices=LANGUAGES, default="es",
+                        help="what the table says on the terminal and MQTT (board.language; default: es, Spanish)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -372,28 +399,30 @@ def _run(args: argparse.Namespace) -> int:
                 last = n == len(games) and not args.headless
                 final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
                                   pace=args.pace, headless=args.headless, max_actions=args.max_actions,
-                                  board_id=board_id, ask=ask, at_end=_keep_on_show if last else None)
+                                  board_id=board_id, ask=ask, language=args.language,
+                                  at_end=functools.partial(_keep_on_show, language=args.language) if last else None)
                 if not last:
-                    print(_game_over(final), flush=True)
+                    print(_game_over(final, args.language), flush=True)
     except KeyboardInterrupt:
-        print("stopped")
+        print(say(STOPPED(), args.language))
     return 0
 
 
-def _game_over(final: dict[str, Any]) -> str:
-    """The end of a game in words: who won, and every player's score."""
-    names = {p["index"]: p["name"] for p in final["players"]}
-    winners = [names.get(w, f"player {w}") for w in final["winners"]]
-    won = f"{listing(winners)} {'wins' if len(winners) == 1 else 'win'}" if winners else "no winner"
-    scores = ", ".join(f"{names.get(i, f'player {i}')} {score:g}" for i, score in enumerate(final["scores"]))
-    return f"{final['title']}: game over after {final['moves']} actions; {won} (scores: {scores})"
+def _game_over(final: dict[str, Any], language: str = "es") -> str:
+    """The end of a game in words: who won, and every player's score (players by colour, else seat from 1)."""
+    people = People.of(final["players"], language)
+    winners = [people[w] for w in final["winners"]]
+    won = say((WINS if len(winners) == 1 else WIN)(winners=listing(winners, language)) if winners else NO_WINNER(),
+              language)
+    scores = ", ".join(say(SCORE(player=people[i], score=f"{score:g}"), language)
+                       for i, score in enumerate(final["scores"]))
+    return say(GAME_OVER(title=final["title"], moves=final["moves"], won=won, scores=scores), language)
 
 
-def _keep_on_show(final: dict[str, Any]) -> None:
+def _keep_on_show(final: dict[str, Any], language: str = "es") -> None:
     """The last game stays on the board, the terminal and the display until Ctrl-C."""
-    print(_game_over(final), flush=True)
-    print("The last game stays on show (the board, its LEDs, MQTT and the display); Ctrl-C stops the demo.",
-          flush=True)
+    print(_game_over(final, language), flush=True)
+    print(say(ON_SHOW(), language), flush=True)
     threading.Event().wait()  # until KeyboardInterrupt
 
 

@@ -316,7 +316,10 @@ class MqttBridge:
 
         def reply(ok: bool, result: Any) -> None:
             body: dict[str, Any] = {"id": request_id, "command": name[:64], "ok": ok}
-            body["result" if ok else "error"] = result
+            if not ok and isinstance(result, dict):  # a refusal said with its code and params
+                body.update(result)
+            else:
+                body["result" if ok else "error"] = result
             out = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho leaves it untyped
             if correlation is not None:
                 out.CorrelationData = correlation

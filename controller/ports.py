@@ -44,6 +44,13 @@ class Inputs(Protocol):
     def offsets(self) -> dict[str, int]: ...
 
 
+class Sound(Protocol):
+    """Who hears what is told at the table (``controller.sound.TableSound``: the buzzer, the voice)."""
+
+    def hear(self, events: list[dict[str, Any]], state: dict[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class Stop:
     """Ends the loop."""

@@ -25,8 +25,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from controller.games import CHANCE, Channel, ChannelKind, State
-from controller.games.base import Action, find_action
+from controller.games import CHANCE, Channel, ChannelKind, State, get_game
+from controller.games.base import Action, Message, Phrase, find_action
 from controller.games.record import Match
 
 V = TypeVar("V")
@@ -45,8 +45,32 @@ MAX_PAIR_CHANNELS = 32  # a board with more changed channels is never read as tw
 MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
 MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
 MAX_READ_ACTIONS = 30  # actions of one sequence a game reads from the counts (a pick-up and a drop per pit)
-TOO_MUCH = ("the board changed in too many ways at once to check every pair of moves; "
-            "make one move at a time")
+MAX_INDEX_STEP = 8  # legal actions a lazy referee indexes in one step of building a move table
+
+# What the referee says (``controller.i18n`` renders it in the board's language); places are named
+# in the game's notation (``Game.channel_label``).
+MISSING = Phrase("board.missing", "a piece is missing at {place}")
+EXTRA = Phrase("board.extra", "a piece should not be at {place}")
+WRONG_COUNT = Phrase("board.wrong_count", "{place} holds {got}, it should hold {want}")
+WRONG_OFFSET = Phrase("board.wrong_offset", "{place} is turned to {got}, it should be at {want}")
+WRONG_PIECE = Phrase("board.wrong_piece", "the piece at {place} is the wrong one (sensed {got}, should be {want})")
+AND_MORE = Phrase("board.and_more", "and {count} more")
+WRONG_PIECE_FOR_MOVE = Phrase("board.wrong_piece_for_move", "the piece at {place} is the wrong one for this move "
+                              "(sensed {got}, the move needs {want}: another player's piece, or single for double)")
+WRONG_TURN = Phrase("board.wrong_turn", "{place} was turned to {got}; the required turn brings it to {want} "
+                    "(wrong direction or wrong number of spaces)")
+WRONG_VALUE = Phrase("board.wrong_value", "{place} shows {got}, the nearest legal move makes it {want}")
+NOT_LEGAL = Phrase("board.not_legal", "not a legal move: {what}")
+NOT_LEGAL_NEAR = Phrase("board.not_legal_near", "not a legal move: {what} (the nearest legal move is {move})")
+TOO_MUCH = Phrase("board.too_much", "{what} (the board changed in too many ways at once to check every pair of "
+                  "moves; make one move at a time)")
+WAITING_FOR_ROLL = Phrase("board.waiting_for_roll", "waiting for a roll; put the board back as it was: {what}")
+FITS_SEVERAL = Phrase("board.fits_several", "the board fits {count} moves: {moves}; choose one")
+TOOK_BACK = Phrase("board.took_back", "took back {moves}")
+ONLY_RESTED = Phrase("board.only_rested", "the board shows {shows}, not {moved}: the hands had only rested on the way")
+TAKEBACK_ON_THE_WAY = Phrase("board.takeback_on_the_way", "the board shows {shows}: taking back {redone} was only "
+                             "on the way")
+AS_IT_WAS = Phrase("board.as_it_was", "the game as it was")
 
 
 VerdictKind = Literal["in_sync", "applied", "progress", "takeback", "violation", "ambiguous", "setup"]
@@ -64,50 +88,70 @@ class Verdict:
     that a board on the way to another move already shows (``progress``: ``confirm`` takes it)."""
     channels: tuple[str, ...] = ()
     """Channels that differ from the game (``violation``, ``progress``)."""
-    message: str = ""
+    said: Message | None = None
+    """What the referee says of it (``violation``, ``ambiguous``, a takeback, a correction)."""
     held: bool = False
     """True for a move (``applied``) or ``takeback`` the board shows that was not carried out, because the
     hands may still make it another (``judge(..., hold=True)``); :attr:`Referee.preview` is its state."""
 
+    @property
+    def message(self) -> str:
+        """:attr:`said` in English (the log's language); ``""`` when nothing is said."""
+        return "" if self.said is None else self.said.text
+
 
 class _Moves:
-    """One state's view and, built on first use, its legal actions indexed by what they change."""
+    """One state's view and its legal actions indexed by what they change, built on first use; or,
+    for a lazy referee, a step at a time (:meth:`build`)."""
 
-    __slots__ = ("_by_channel", "_by_diff", "_chans", "_silent", "lit", "state", "view")
+    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_legal", "_silent", "lit", "state", "view")
 
     def __init__(self, state: State, view: dict[str, int]) -> None:
         self.state = state  # kept so the cache key (its id) is not reused while the entry lives
         self.view = view
-        self._by_diff: dict[Diff, list[Action]] | None = None
+        self._legal: list[Action] | None = None  # the legal actions, once asked for
+        self._built = 0  # how many of them are indexed
+        self._by_diff: dict[Diff, list[Action]] = {}
         self._chans: dict[Diff, frozenset[str]] = {}
         self._by_channel: dict[str, list[Diff]] = {}
         self._silent: list[Action] = []
         self.lit: dict[str, int] | None = None  # the LED targets, once asked for
 
-    def _index(self) -> dict[Diff, list[Action]]:
-        if self._by_diff is None:
-            by_diff: dict[Diff, list[Action]] = {}
-            if self.state.current_player >= 0:
-                for action in self.state.legal_actions():
-                    d = frozenset(self.state.physical_changes(action).items())
-                    if d:
-                        by_diff.setdefault(d, []).append(action)
-                    else:
-                        self._silent.append(action)
-            for d in by_diff:  # in the order of the legal actions, which every use keeps
+    @property
+    def complete(self) -> bool:
+        return self._legal is not None and self._built == len(self._legal)
+
+    def build(self, budget: int | None = None) -> bool:
+        """Index ``budget`` more legal actions (None: all that are left); True once all are. Every
+        use keeps the order of the legal actions, in which they are indexed."""
+        if self._legal is None:
+            self._legal = self.state.legal_actions() if self.state.current_player >= 0 else []
+        legal = self._legal
+        end = len(legal) if budget is None else min(len(legal), self._built + budget)
+        changes = self.state.physical_changes
+        for action in legal[self._built:end]:
+            d = frozenset(changes(action).items())
+            if not d:
+                self._silent.append(action)
+                continue
+            acts = self._by_diff.get(d)
+            if acts is None:
+                acts = self._by_diff[d] = []
                 self._chans[d] = frozenset(c for c, _ in d)
                 for c, _ in d:
                     self._by_channel.setdefault(c, []).append(d)
-            self._by_diff = by_diff
-        return self._by_diff
+            acts.append(action)
+        self._built = end
+        return end == len(legal)
 
     @property
     def by_diff(self) -> dict[Diff, list[Action]]:
-        return self._index()
+        self.build()
+        return self._by_diff
 
     @property
     def silent(self) -> list[Action]:
-        self._index()
+        self.build()
         return self._silent
 
     def chans(self, d: Diff) -> frozenset[str]:
@@ -116,7 +160,7 @@ class _Moves:
 
     def touching(self, channel: str) -> list[Diff]:
         """The diffs that change ``channel``, in the order of the legal actions."""
-        self._index()
+        self.build()
         return self._by_channel.get(channel, [])
 
 
@@ -152,6 +196,7 @@ class Referee:
                  takeback_depth: int = 8) -> None:
         self.match = match
         self.channels = {c.name: c for c in channels}
+        self.label = get_game(match.record.game).channel_label
         self.allow_takeback = allow_takeback
         self.takeback_depth = takeback_depth
         # By id(state), least recently used first; each entry keeps its state, so the id is not reused.
@@ -171,6 +216,11 @@ class Referee:
         """What the last takeback from the board undid (oldest first)."""
         self.corrected: list[str] | None = None
         """The public texts the last :meth:`judge` took back to correct a ghost (the last first), or None."""
+        self.lazy = False
+        """True in the service: a move table is built a step at a time (:data:`MAX_INDEX_STEP` legal
+        actions), the first when it is first asked for and the rest by :meth:`prepare`, which the loop
+        calls while it has nothing else to do; until it is complete, :meth:`targets` and
+        :meth:`silent_actions` are empty and :meth:`clean_move` False. Judging builds what is left."""
 
     @property
     def state(self) -> State:
@@ -195,7 +245,31 @@ class Referee:
             return entry
         entry = _Moves(state, self._view(state))
         _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        if self.lazy:
+            entry.build(MAX_INDEX_STEP)
         return entry
+
+    def _wanted(self) -> list[_Moves]:
+        """The move tables the LEDs and the seats show: a held move's, and the game's."""
+        return [self._moves(s) for s in (self.preview, self.state) if s is not None]
+
+    @property
+    def unready(self) -> bool:
+        """True while a move table the LEDs show is not complete (a lazy referee: :meth:`prepare`)."""
+        return not all(m.complete for m in self._wanted())
+
+    def prepare(self) -> bool:
+        """Build one more step of a move table the LEDs show; True while some is left to build."""
+        for moves in self._wanted():
+            if not moves.complete:
+                return not moves.build(MAX_INDEX_STEP) or self.unready
+        return False
+
+    def finish(self) -> None:
+        """Build the rest of every move table the LEDs show (before a button or a request picks
+        among the choices they list)."""
+        for moves in self._wanted():
+            moves.build()
 
     # -- judging -------------------------------------------------------------------------------
 
@@ -231,7 +305,7 @@ class Referee:
                 if len(found) > 1 and all(len(seq) == 1 for seq in found):
                     texts = tuple(self.state.action_to_text(seq[0]) for seq in found)
                     return Verdict("ambiguous", texts, tuple(sorted(c for c, _ in sensed_diff)),
-                                   f"the board fits {len(texts)} moves: {', '.join(texts)}; choose one")
+                                   FITS_SEVERAL(count=len(texts), moves=", ".join(texts)))
                 if hold and not self.final(found[0], sensed_diff):
                     state, shown = self.state, []
                     for action in found[0]:
@@ -265,14 +339,14 @@ class Referee:
                                                                                            len(record.actions)))
             for _ in range(back):
                 self.match.undo()
-            return Verdict("takeback", tuple(undone), message=f"took back {', '.join(reversed(undone))}")
+            return Verdict("takeback", tuple(undone), said=TOOK_BACK(moves=", ".join(reversed(undone))))
         if self.state.current_player == CHANCE:
             return Verdict("violation", tuple(), tuple(sorted(c for c, _ in sensed_diff)),
-                           "waiting for a roll; put the board back as it was: " + self.describe(moves.view, sensed))
-        message = self._explain(moves, sensed_diff, sensed)
+                           WAITING_FOR_ROLL(what=self.describe(moves.view, sensed)))
+        said = self._explain(moves, sensed_diff, sensed)
         if self.gave_up:
-            message += f" ({TOO_MUCH})"
-        return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), message=message)
+            said = TOO_MUCH(what=said)
+        return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), said=said)
 
     def _adopt(self, preview: State) -> None:
         """The game has just taken the move it held: its state is the one the held move's preview
@@ -360,12 +434,12 @@ class Referee:
         for action in found:
             applied.append(self.state.action_to_text(action))
             self.match.apply(action)
-        shows = ", ".join(applied) or "the game as it was"
+        shows = ", ".join(applied) or AS_IT_WAS()
         if moved:
-            message = f"the board shows {shows}, not {', '.join(reversed(moved))}: the hands had only rested on the way"
+            said = ONLY_RESTED(shows=shows, moved=", ".join(reversed(moved)))
         else:
-            message = f"the board shows {shows}: taking back {', '.join(redone)} was only on the way"
-        return undone, Verdict("applied", (*again, *applied), message=message)
+            said = TAKEBACK_ON_THE_WAY(shows=shows, redone=", ".join(redone))
+        return undone, Verdict("applied", (*again, *applied), said=said)
 
     def _match(self, state: State, sensed_diff: Diff) -> list[tuple[Action, ...]] | None:
         """Action sequences (one action, else two by the same player, else several the game reads from
@@ -529,6 +603,8 @@ class Referee:
         """
         state = self.state if state is None else state
         moves = self._moves(state)
+        if self.lazy and not moves.complete:
+            return {}
         current = moves.view
         partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
         if not partial and moves.lit is not None:
@@ -552,6 +628,8 @@ class Referee:
         if self.state.current_player < 0:
             return False
         moves = self._moves(self.state)
+        if self.lazy and not moves.complete:
+            return False  # judged after the debounce window, by when the table is built
         shown = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
         if not shown or len(moves.by_diff.get(shown, ())) != 1:
             return False
@@ -561,31 +639,36 @@ class Referee:
 
     def silent_actions(self) -> list[str]:
         """Legal actions that change nothing on the board (taken from buttons or MQTT)."""
-        return [self.state.action_to_text(a) for a in self._moves(self.state).silent]
+        moves = self._moves(self.state)
+        if self.lazy and not moves.complete:
+            return []
+        return [self.state.action_to_text(a) for a in moves.silent]
 
-    def describe(self, expected: dict[str, int], sensed: dict[str, int]) -> str:
+    def describe(self, expected: dict[str, int], sensed: dict[str, int]) -> tuple[Message, ...]:
+        """What differs between the board ``expected`` and the one ``sensed``: a clause per place
+        (the first six, and how many more)."""
         parts = []
         for c in sorted(expected):
             want, got = expected[c], sensed.get(c, 0)
             if want == got:
                 continue
             kind = self.channels[c].kind
-            label = c.split(":", 1)[-1]
+            place = self.label(c)
             if kind == ChannelKind.PRESENCE:
-                parts.append(f"a piece is missing at {label}" if want else f"a piece should not be at {label}")
+                parts.append(MISSING(place=place) if want else EXTRA(place=place))
             elif kind == ChannelKind.COUNT:
-                parts.append(f"{label} holds {got}, it should hold {want}")
+                parts.append(WRONG_COUNT(place=place, got=got, want=want))
             elif kind == ChannelKind.OFFSET:
-                parts.append(f"{label} is turned to {got}, it should be at {want}")
+                parts.append(WRONG_OFFSET(place=place, got=got, want=want))
             elif want == 0:
-                parts.append(f"a piece should not be at {label}")
+                parts.append(EXTRA(place=place))
             elif got == 0:
-                parts.append(f"a piece is missing at {label}")
+                parts.append(MISSING(place=place))
             else:
-                parts.append(f"the piece at {label} is the wrong one (sensed {got}, should be {want})")
-        return "; ".join(parts[:6]) + (f"; and {len(parts) - 6} more" if len(parts) > 6 else "")
+                parts.append(WRONG_PIECE(place=place, got=got, want=want))
+        return (*parts[:6], AND_MORE(count=len(parts) - 6)) if len(parts) > 6 else tuple(parts)
 
-    def _explain(self, moves: _Moves, sensed_diff: Diff, sensed: dict[str, int]) -> str:
+    def _explain(self, moves: _Moves, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
         sensed_channels = frozenset(c for c, _ in sensed_diff)
         best, best_score = None, 0.0
         for d, acts in moves.by_diff.items():  # the first, in legal order, of the most alike
@@ -599,18 +682,15 @@ class Referee:
             target = self.state.physical_changes(best)
             wrong = []
             for c, got in sorted(sensed_diff):
-                label, kind = c.split(":", 1)[-1], self.channels[c].kind
+                place, kind = self.label(c), self.channels[c].kind
                 if kind == ChannelKind.PIECE:
-                    wrong.append(f"the piece at {label} is the wrong one for this move (sensed {got}, "
-                                 f"the move needs {target[c]}: another player's piece, or single for double)")
+                    wrong.append(WRONG_PIECE_FOR_MOVE(place=place, got=got, want=target[c]))
                 elif kind == ChannelKind.OFFSET:
-                    wrong.append(f"{label} was turned to {got}; the required turn brings it to {target[c]} "
-                                 "(wrong direction or wrong number of spaces)")
+                    wrong.append(WRONG_TURN(place=place, got=got, want=target[c]))
                 else:
-                    wrong.append(f"{label} shows {got}, the nearest legal move makes it {target[c]}")
-            return "not a legal move: " + "; ".join(wrong) + f" (the nearest legal move is " \
-                f"{self.state.action_to_text(best)})"
-        text = "not a legal move: " + self.describe(moves.view, sensed)
+                    wrong.append(WRONG_VALUE(place=place, got=got, want=target[c]))
+            return NOT_LEGAL_NEAR(what=tuple(wrong), move=self.state.action_to_text(best))
+        what = self.describe(moves.view, sensed)
         if best is not None and best_score >= 0.5:
-            text += f" (the nearest legal move is {self.state.action_to_text(best)})"
-        return text
+            return NOT_LEGAL_NEAR(what=what, move=self.state.action_to_text(best))
+        return NOT_LEGAL(what=what)

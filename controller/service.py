@@ -29,7 +29,7 @@ from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal
 from controller.ledview import LedScene, render_frame
 from controller.mqtt import Command
-from controller.ports import Call, Inputs, Link, Post, Publisher, Stop
+from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
 from controller.session import CalibrateRings, Effect, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.teller import Teller
 from controller.wiring import Wiring
@@ -40,6 +40,8 @@ from hardware.leds import LedStrip
 
 log = logging.getLogger("arbitro")
 
+PREPARE_POLL_S = 0.002  # how often the loop looks whether the LEDs are out, to build the next move table
+
 
 class Service:
     """The referee service for one board. Construct, ``start()``, ``stop()``; read the session
@@ -47,7 +49,7 @@ class Service:
 
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Post], Link] | None = None, mqtt: Publisher | None = None,
-                 inputs: Inputs | None = None, journal: Journal | None = None,
+                 inputs: Inputs | None = None, journal: Journal | None = None, sound: Sound | None = None,
                  clock: Callable[[], float] = time.monotonic, wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config
         self.strip = strip
@@ -58,6 +60,7 @@ class Service:
         for adapter in (mqtt, inputs):  # adapters post into this loop, and nowhere else
             if adapter is not None:
                 adapter.post = self.post
+        self.sound = sound  # the buzzer and the voice hear every publish (the teller's last)
         self.link_factory = link_factory
         self.link: Link | None = None
         self.owned: list[Any] = []  # things started for this service alone (an in-process simulated board)
@@ -77,7 +80,8 @@ class Service:
                                answers=RecentAnswers(persist=journal is not None))
         self.kept = BoardJournal(journal, board.id, clock) if journal is not None else None
         # the wall clock stamps states and events; judging never reads it
-        self.teller = Teller(self.session, board, self.wiring, self.kept, mqtt, clock=clock, wall_clock=wall_clock)
+        self.teller = Teller(self.session, board, self.wiring, self.kept, mqtt, sound, clock=clock,
+                             wall_clock=wall_clock)
         self.watchers = self.teller.watchers  # see every event (the demo, tests)
         notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
         self.teller.resumed_serial = self.session.serial  # 0: no game resumed
@@ -115,6 +119,8 @@ class Service:
             if part is not None:
                 part.stop()
         self.strip.stop()
+        if self.sound is not None:
+            self.sound.close()
         for thing in self.owned:
             thing.close()
 
@@ -134,6 +140,10 @@ class Service:
         """``fn(session)`` inside the loop: how tests and the demo look at the table."""
         return self.call(lambda: fn(self.session), timeout)
 
+    @property
+    def language(self) -> str:
+        return self.config.board.language
+
     def public_state(self) -> dict[str, Any]:
         """The public state as published (call it inside the loop), stamped (``Teller.stamp``)."""
         return self.teller.stamp(self.session.public_state())
@@ -148,8 +158,14 @@ class Service:
             watchdog.tick(now)  # the loop turns: tell systemd
             deadline = min(d for d in (self.settle_at, self.commit_at, next_blink, watchdog.due, self.teller.retry_at)
                            if d is not None)
+            wait = max(0.0, deadline - now)
+            # A move table to build while nothing else waits, once the LEDs' worker (it needs the GIL) is done.
+            unready = self.session.referee.unready
+            preparing = unready and not (self.strip.writing or self.strip.waiting)
+            if unready:
+                wait = 0.0 if preparing else min(wait, PREPARE_POLL_S)
             try:
-                event = self.events.get(timeout=max(0.0, deadline - now))
+                event = self.events.get(timeout=wait)
             except queue.Empty:
                 event = None
             if isinstance(event, Stop):
@@ -158,6 +174,8 @@ class Service:
             try:
                 if event is not None:
                     self._handle(event)
+                elif preparing and (built := self.session.prepare()) is not None:
+                    self._carry_out(built)  # the table is built: the LEDs, the state and the seats show what it says
                 now = self.clock()
                 if self.settle_at is not None and now >= self.settle_at:
                     self.settle_at = None
@@ -216,7 +234,7 @@ class Service:
         assert outcome.answer is not None
         ok, result = outcome.answer
         self._changed(outcome) if ok else self._carry_out(outcome)
-        self.teller.answer(command, ok, result)
+        self.teller.answer(command, ok, result, outcome.refusal)
 
     def _sensed(self, outcome: Outcome, received: float | None) -> None:
         """A reading changed the board: a clean move is judged at once; anything else once the board
@@ -274,6 +292,7 @@ class Service:
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, TakeBoard):  # the strip sized for the game's board
+            self.session.referee.lazy = True  # the next move table is built while the loop is idle, off a move's path
             self.strip.resize(self.wiring.take(effect.game).led_count)
         elif isinstance(effect, CalibrateRings):
             if self.inputs is not None:

@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING, Any
 from controller import commands
 from controller.commands import RecentAnswers, request_key
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
+from controller.games.base import Message, Phrase
 from controller.games.chance import SCHEME, seed_secret
 from controller.games.record import ChanceKey, Match, Record
+from controller.i18n import as_json
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.words import event_line, in_words
@@ -42,6 +44,18 @@ log = logging.getLogger("arbitro")
 
 STATE_SCHEMA = 1
 HEALTHY = {"status": "ok"}
+PUT_BACK = Phrase("table.put_back", "put the board back as it was: {what}")
+SET_UP = Phrase("table.set_up", "set up the board: {what}")
+NOTHING_TO_ROLL = Phrase("table.nothing_to_roll", "nothing to roll: no die, card or draw is pending")
+NOTHING_TO_UNDO = Phrase("table.nothing_to_undo", "there is nothing to undo")
+NO_CHOICE = Phrase("table.no_choice", "there is no choice to confirm")
+REFUSED = Phrase("table.refused", "illegal action {action}: {reason}")
+
+
+def told(said: Message | None) -> dict[str, Any]:
+    """What is said, for an event or the state: its English ``message`` with its ``code`` and
+    ``params`` (``controller.i18n`` says it in the board's language at the edge)."""
+    return {} if said is None else {"message": said.text, **as_json(said)}
 
 
 class OperatorOnly(ValueError):
@@ -90,6 +104,7 @@ class Outcome:
     public: dict[str, Any] | None = None
     private: tuple[dict[str, Any], ...] = ()
     answer: tuple[bool, Any] | None = None
+    refusal: Message | None = None  # why a rule refused the request (the loop says it in the board's language)
     sensed: bool = False
     clean: bool = False
     verdict: Verdict | None = None
@@ -125,6 +140,8 @@ class Session:
         self.resigned: int | None = None
         self.serial = 0  # counts the games taken: the journal starts an entry when it changes
         self.health: dict[str, str] = HEALTHY  # what the loop says of the service itself (its journal)
+        self.refusal: Message | None = None
+        """Why the last :meth:`request` was refused, when a rule refused it (its answer is its English text)."""
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
 
@@ -268,6 +285,12 @@ class Session:
         board stands, before the game changes otherwise."""
         if self.held is not None:
             self._judged(settled=True)
+        self.referee.finish()  # the choices a button or a request picks among are all known
+
+    def prepare(self) -> Outcome | None:
+        """A step of building the next move table (the loop takes one while it is idle); once the
+        table is complete, the outcome that shows it (the LEDs, the state and the seats)."""
+        return None if self.referee.prepare() else self._outcome(tell=True)
 
     def _judged(self, settled: bool) -> Verdict:
         """What the board shows: apply it, take back, or say what is wrong.
@@ -287,8 +310,8 @@ class Session:
                 self.restoring = False
                 verdict = Verdict("in_sync")
             else:
-                verdict = Verdict("violation", channels=self.differing(), message="put the board back as it was: " +
-                                  self.referee.describe(self.referee.expected(), self.sensed))
+                verdict = Verdict("violation", channels=self.differing(),
+                                  said=PUT_BACK(what=self.referee.describe(self.referee.expected(), self.sensed)))
         else:
             ghost = self.ghost if self.ghost is not None and self.ghost[1] == len(self.match.record.actions) else None
             verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled,
@@ -296,13 +319,13 @@ class Session:
             if self.referee.corrected is not None:  # the last change from the board was only on the way
                 self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
                 self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
-                           message=verdict.message)
+                           **told(verdict.said))
             if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
                 self.setup_channels.clear()  # the board is set up: mistakes are mistakes again
             elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
                 # What a die, draw or random placement asks the table to do: not a mistake.
-                verdict = Verdict("setup", channels=verdict.channels, message="set up the board: " +
-                                  self.referee.describe(self.referee.expected(), self.sensed))
+                verdict = Verdict("setup", channels=verdict.channels,
+                                  said=SET_UP(what=self.referee.describe(self.referee.expected(), self.sensed)))
         if not settled and (verdict.held or verdict.kind in ("violation", "ambiguous", "setup")):
             self.held, self.preview = verdict, self.referee.preview
             return verdict
@@ -321,7 +344,7 @@ class Session:
             now = len(self.match.record.actions)
             self.ghost = (now, now, self.referee.taken_back)
         elif verdict.kind in ("violation", "ambiguous", "setup") and verdict != before:
-            self.event(verdict.kind, message=verdict.message, channels=list(verdict.channels),
+            self.event(verdict.kind, **told(verdict.said), channels=list(verdict.channels),
                        choices=len(verdict.actions))
         elif verdict.kind == "in_sync" and before.kind == "violation":
             self.event("resolved")
@@ -346,7 +369,7 @@ class Session:
 
     def _resolve_chance(self, text: str | None = None) -> str:
         if self.state.current_player != CHANCE:
-            raise IllegalAction(text or "roll", "nothing to roll: no die, card or draw is pending")
+            raise IllegalAction(text or "roll", NOTHING_TO_ROLL())
         view = self.referee.expected()
         if text is None:
             self.match.resolve_chance()
@@ -376,7 +399,7 @@ class Session:
             if by == "chance" or state.current_player == CHANCE:
                 self.event("chance", outcome=text)
             else:
-                self.event("action", action=text, by=by)
+                self.event("action", action=text, by=by, player=state.current_player)
             for item in happened:
                 self.event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
@@ -388,7 +411,7 @@ class Session:
             self.resigned = None
             return "resign"
         if len(self.match.record.actions) == 0:
-            raise IllegalAction("undo", "there is nothing to undo")
+            raise IllegalAction("undo", NOTHING_TO_UNDO())
         undone = self.match.public_log[-1]
         self.match.undo()
         # Chance steps are taken back with the move they followed.
@@ -431,10 +454,10 @@ class Session:
             elif name == "confirm":
                 options = self.choices()
                 if not options:
-                    raise IllegalAction("confirm", "there is no choice to confirm")
+                    raise IllegalAction("confirm", NO_CHOICE())
                 self._apply_text(options[self.choice % len(options)], by="button")
         except IllegalAction as exc:
-            self.event("refused", message=str(exc))
+            self.event("refused", **told(REFUSED(action=exc.action, reason=exc.refusal)))
 
     def choices(self) -> list[str]:
         """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, or the move a
@@ -453,10 +476,10 @@ class Session:
         nothing, so it tells nothing (its answer is still journalled before it goes out) but the held
         verdict it commits (any request but ``state`` does)."""
         committed = name != "state" and self.held is not None
-        if committed:
+        if name != "state":
             self._commit()
         ok, result = self._answer(name, args, request_id, to_operator)
-        return self._outcome(tell=ok, show=ok or committed, answer=(ok, result))
+        return self._outcome(tell=ok, show=ok or committed, answer=(ok, result), refusal=self.refusal)
 
     def _answer(self, name: str, args: dict[str, Any], request_id: str | int | None,
                 to_operator: bool) -> tuple[bool, Any]:
@@ -467,6 +490,7 @@ class Session:
         ``to_operator``: the answer goes where only the operator reads it (the board's ``response/``
         tree, under the broker's ACL). Only such an answer may tell what a hidden draw can still
         give; the answers kept for repeats never do."""
+        self.refusal = None
         key = None if request_id is None or name == "state" else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
@@ -478,6 +502,8 @@ class Session:
             ok, result, told = False, str(exc), exc.operator if to_operator else None
         except (IllegalAction, ValueError, KeyError, TypeError) as exc:
             ok, result = False, exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            if isinstance(exc, IllegalAction):  # a rule refused it: said in the board's language at the edge
+                self.refusal = REFUSED(action=exc.action, reason=exc.refusal)
         if key is not None:
             self.answers.add(key, ok, result)
         return ok, told or result
@@ -593,8 +619,8 @@ class Session:
             "fair": self.fairness(),
             "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
             "verdict": v.kind,
-            "violation": {"message": v.message, "channels": list(v.channels)} if v.kind == "violation" else None,
-            "setup": {"message": v.message, "channels": list(v.channels)} if v.kind == "setup" else None,
+            "violation": {**told(v.said), "channels": list(v.channels)} if v.kind == "violation" else None,
+            "setup": {**told(v.said), "channels": list(v.channels)} if v.kind == "setup" else None,
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_is_up else "down",
             "health": dict(self.health),

@@ -19,9 +19,11 @@ from typing import Any
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
+from controller.games.base import Message
+from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import BoardJournal
 from controller.mqtt import Command
-from controller.ports import Publisher
+from controller.ports import Publisher, Sound
 from controller.session import HEALTHY, STATE_SCHEMA, Outcome, Session
 from controller.wiring import Wiring
 from firmware_bridge.protocol import PROTOCOL_VERSION
@@ -44,16 +46,19 @@ def arbitro_version() -> str:
 
 
 class Teller:
-    """Tells one board's session (on ``board``, wired up as ``wiring`` says): to MQTT (``mqtt``), to
-    ``watchers`` (the demo, tests), after the journal (``kept``)."""
+    """Tells one board's session (on ``board``, wired up as ``wiring`` says), in the board's language:
+    to MQTT (``mqtt``), to ``watchers`` (the demo, tests), after the journal (``kept``), and last to
+    the table's ``sound``."""
 
     def __init__(self, session: Session, board: BoardConfig, wiring: Wiring, kept: BoardJournal | None,
-                 mqtt: Publisher | None, *, clock: Callable[[], float], wall_clock: Callable[[], float]) -> None:
+                 mqtt: Publisher | None, sound: Sound | None = None, *, clock: Callable[[], float],
+                 wall_clock: Callable[[], float]) -> None:
         self.session = session
         self.board = board
         self.wiring = wiring
         self.kept = kept
         self.mqtt = mqtt
+        self.sound = sound  # the buzzer and the voice hear every publish
         self.clock = clock
         self.wall_clock = wall_clock
         self.started_at = wall_clock()
@@ -118,8 +123,18 @@ class Teller:
             self._public, self._private = outcome.public, outcome.private
         self.flush()
 
-    def answer(self, command: Command, ok: bool, result: Any) -> None:
-        """Answer ``command`` now, or once what it did is on disk."""
+    @property
+    def language(self) -> str:
+        return self.board.language
+
+    def people(self) -> People:
+        """How this game's players are named in the board's language (their colours, else seats from 1)."""
+        return People.of(self.session.state.player_info(), self.language)
+
+    def answer(self, command: Command, ok: bool, result: Any, refusal: Message | None = None) -> None:
+        """Answer ``command`` now, or once what it did is on disk (``refusal``: why a rule refused it)."""
+        if not ok and refusal is not None:  # a rule's refusal: said in the board's language, with its code
+            result = {"error": say(refusal, self.language, self.people()), **as_json(refusal)}
         if ok and command.name == "state":  # the session has no clock: answered as published, stamped
             result = self.stamp(self.session.public_state())
         if self.failing:
@@ -133,6 +148,7 @@ class Teller:
             return
         events, self._events = self._events, []
         self._send(events)
+        state = None
         if self._public is not None:  # with the service's health now: the journal has just been written
             state = self._told = self.stamp({**self._public, "health": dict(self.session.health)})
             if self.mqtt is not None:
@@ -143,6 +159,8 @@ class Teller:
         for command, ok, result in self._unanswered:
             command.reply(ok, result)
         self._unanswered.clear()
+        if self.sound is not None and state is not None:  # last: a sound only queues, and never holds up what is told
+            self.sound.hear(events, state)
 
     def stamp(self, state: dict[str, Any]) -> dict[str, Any]:
         """The session's public ``state`` as published: stamped with ``seq``, ``time`` and the game
@@ -159,13 +177,14 @@ class Teller:
             self._state_seq += 1
             self._state_time = max(self.wall_clock(), self._game_clock.started_at)
             self._game_clock.observe(state["turn"], state["over"], self._state_time)
-        return {**state, "seq": self._state_seq, "time": round(self._state_time, 3),
-                "clock": self._game_clock.to_json(self._state_time)}
+        return speak_state({**state, "seq": self._state_seq, "time": round(self._state_time, 3),
+                            "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language)
 
     def _send(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
         now = round(self.wall_clock(), 3)
-        stamped = [{**event, "time": now} for event in events]
+        people = self.people()  # said at the edge, in the board's language
+        stamped = [{**speak_event(event, people, self.language), "time": now} for event in events]
         if stamped and self.mqtt is not None:
             self.mqtt.publish_events(stamped)
         for event in stamped:

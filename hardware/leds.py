@@ -33,6 +33,11 @@ WIRE_RESET_SECONDS = 80e-6
 """The low time that latches a frame (WS2812B: at least 50 µs, later parts 280 µs)."""
 
 
+HANDOVER_TIMEOUT_S = 0.05
+"""How long :meth:`LedStrip.show` waits for an idle worker to begin sending a frame (the time it
+takes to fill the strip's buffer: about 1 ms here for 649 LEDs)."""
+
+
 class RecordingPixels(PixelBuf):  # type: ignore[misc]  # adafruit_pixelbuf has no type information
     """A simulated NeoPixel strip: records each transmitted buffer (GRB bytes, brightness applied)
     and, in :attr:`transmit_times`, when each transmission began and ended (``time.monotonic``).
@@ -93,6 +98,7 @@ class LedStrip:
         self.dropped = 0
         self._next: tuple[RGB, ...] | None = None  # handed over, not yet taken by the worker
         self._writing = False
+        self._sending: tuple[RGB, ...] | None = None  # the frame whose bytes are leaving the buffer
         self._stopping = False
         self._worker: threading.Thread | None = None
         self._lock = threading.Condition()
@@ -144,11 +150,16 @@ class LedStrip:
             finally:
                 with self._lock:
                     self._writing = False
+                    self._sending = None
                     self._lock.notify_all()
 
     def _write(self, frame: tuple[RGB, ...]) -> None:
         for i, colour in enumerate(frame):
             self.pixels[i] = colour
+        if self._worker is not None:
+            with self._lock:
+                self._sending = frame
+                self._lock.notify_all()  # the bytes go out from here: ``show`` waits for that
         self.pixels.show()
 
     def can_show(self, n: int) -> bool:
@@ -185,4 +196,7 @@ class LedStrip:
                 self.dropped += 1  # superseded before the worker took it: never sent late
             self._next = frame
             self._lock.notify_all()
+            if not self._writing:  # an idle worker sends it now: the LEDs start before the loop goes on
+                self._lock.wait_for(lambda: self._next is not frame and (self._sending is frame or not self._writing),
+                                    HANDOVER_TIMEOUT_S)
         return True

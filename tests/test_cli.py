@@ -84,9 +84,9 @@ def test_a_person_typing_a_well_formed_illegal_move_hears_why_and_is_asked_again
     done = arbitro("demo", "--game", "contigo", "--seat", "0", "--seed", "3", "--headless", "--pace", "0",
                    stdin="a1-a2\n")  # then end of input: the person leaves
     assert "Traceback" not in done.stdout + done.stderr, done.stderr[-3000:]
-    assert done.returncode == 0 and done.stdout.rstrip().endswith("stopped")
-    assert "illegal action a1-a2: the pit n-a governing moves north from a1" in done.stdout
-    assert done.stdout.count("your move (") == 2
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("detenida")  # the players' language
+    assert "jugada no permitida a1-a2: el hoyo n-a, que gobierna los movimientos hacia el norte desde a1" in done.stdout
+    assert done.stdout.count("tu jugada (") == 2
 
 
 def test_a_record_with_an_illegal_action_names_it(tmp_path):
@@ -180,7 +180,7 @@ def test_a_mistyped_demo_option_shows_the_demos_usage():
 
 def test_help_in_seat_play_lists_the_legal_moves():
     done = arbitro("demo", "--game", "contigo", "--seat", "0", "--seed", "3", "--headless", "--pace", "0",
-                   "--no-display", stdin="help\n")
+                   "--no-display", "--language", "en", stdin="help\n")
     assert done.returncode == 0, done.stderr[-3000:]
     asked = re.search(r"your move \((\d+) legal, e\.g\. ([^;]*);", done.stdout)
     assert asked, done.stdout[-2000:]

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import game_names
+from controller.demo import led_picture
+from controller.games import game_names, get_game
+from hardware.layout import load_layout
 from tests.support.mqttc import Listener
 
 
@@ -26,7 +28,7 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
              "--seed", "3", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "demo"],
             capture_output=True, text=True, timeout=240)
         assert done.returncode == 0, done.stderr[-3000:]
-        assert "game over after" in done.stdout
+        assert "fin de la partida tras" in done.stdout  # the demo speaks the players' language
         # issue 19.10: the log says things in words, never in Python
         said = [line.split(" INFO arbitro: ", 1)[1] for line in done.stderr.splitlines() if " INFO arbitro: " in line]
         assert "sensor link up" in said and any(line.startswith("game over (winners ") for line in said), said[:5]
@@ -47,6 +49,29 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
         display.close()
 
 
+@pytest.mark.parametrize(("game", "lit", "corner"), [("contigo", "pit:sw", "bottom left"),
+                                                    ("contigo", "pit:ne", "top right"),
+                                                    ("serpientes", "pt:0:0", "top left")])
+def test_the_demo_draws_each_led_where_the_games_picture_puts_its_channel(game, lit, corner):
+    layout = load_layout(game)
+    frame = [(0, 0, 0)] * layout.led_count
+    frame[layout.leds_of[lit][0]] = (255, 0, 0)
+    lines = led_picture(layout, tuple(frame), get_game(game).channel_xy, ansi=False)
+    rows = [n for n, line in enumerate(lines) if "#" in line]
+    assert len(rows) == 1 and "".join(lines).count("#") == 1
+    row, col = rows[0], lines[rows[0]].index("#")
+    width = max(len(line) for line in lines)
+    assert corner == f"{'top' if row == 0 else 'bottom' if row == len(lines) - 1 else '?'} " \
+                     f"{'left' if col == 0 else 'right' if col == width - 1 else '?'}"
+
+
+def test_the_demo_draws_a_rings_turn_indicator_as_a_row_under_the_board():
+    layout = load_layout("scriptorium")
+    lines = led_picture(layout, tuple([(9, 9, 9)] * layout.led_count), get_game("scriptorium").channel_xy, ansi=False)
+    assert lines[-5:] == ["", *["#" * 12] * 4]
+    assert "".join(lines).count("#") == layout.led_count - len(layout.status_leds)
+
+
 def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):
     """Each run has its own board id, hence its own MQTT client id and topics: neither knocks the other off."""
     statuses = Listener(broker.port, ["arbitro/+/status"])
@@ -65,7 +90,7 @@ def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):
                 p.kill()
         statuses.close()
     for p, (out, err) in zip((first, second), outputs, strict=True):
-        assert p.returncode == 0 and "game over after" in out, err[-3000:]
+        assert p.returncode == 0 and "fin de la partida tras" in out, err[-3000:]
         assert "Traceback" not in err and "reconnecting" not in err, err[-3000:]
     boards = {topic.split("/")[1] for topic, payload, *_ in statuses.messages if payload == b"online"}
     assert len(boards) == 2, statuses.messages
@@ -103,14 +128,14 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
     status = None
     try:
         lines: list[str] = []
-        while not lines or "stays on show" not in lines[-1]:
+        while not lines or "sigue a la vista" not in lines[-1]:
             line = demo.stdout.readline()
             assert line, f"the demo ended by itself: {lines[-3:]}"
             lines.append(line)
         port = int(next(line for line in lines if line.startswith("private Mosquitto on ")).rsplit(":", 1)[1])
         watch = next(line for line in lines if "(watch it: " in line)
         board = watch.split()[1]
-        assert any(line.startswith("Contigo: game over after ") for line in lines[-2:])
+        assert any(line.startswith("Contigo: fin de la partida tras ") for line in lines[-2:])
 
         status = Listener(port, [f"arbitro/{board}/status", f"arbitro/{board}/state"])
         status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"online" and m[2])
@@ -129,7 +154,7 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
         else:
             demo.send_signal(signal.SIGTERM)
         out, err = demo.communicate(timeout=30)
-        assert demo.returncode == 0 and out.rstrip().endswith("stopped"), err[-3000:]
+        assert demo.returncode == 0 and out.rstrip().endswith("detenida"), err[-3000:]
         assert "Traceback" not in err and "reconnecting" not in err, err[-3000:]  # the broker went last
         status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"offline", since=since)
     finally:

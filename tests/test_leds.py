@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import queue
 import time
 
+from controller.games import CHANCE
+from controller.mqtt import Command
 from hardware.leds import WIRE_SECONDS_PER_LED, LedStrip, RecordingPixels
 from tests.support.table import Table
 
@@ -88,3 +91,25 @@ def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path)
         assert journaled == moves + 1, "the move was told before the journal held it"
         started = [began for began, _ in pixels.transmit_times[sent_before:]]
         assert started and min(started) <= at, "the move was told before its LEDs started"
+
+
+def test_a_request_is_answered_after_its_leds_started_and_the_journal_holds_it(tmp_path) -> None:
+    """The order LEDs start, journal, answer, for a request, with a strip that blocks for the wire."""
+    with Table("contigo", journal=str(tmp_path / "journal.sqlite"), leds="sim-wire") as table:
+        service = table.service
+        pixels = service.strip.pixels
+        assert table.state.current_player == CHANCE  # who starts: the roll button's, or a request's
+        assert service.strip.flush()
+        sent = len(pixels.transmit_times)
+        answered: queue.Queue = queue.Queue()
+
+        def reply(ok: bool, result: object) -> None:  # in the loop
+            journaled = service.journal.db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+            answered.put((time.monotonic(), ok, journaled, result))
+
+        service.post(Command("roll", {}, reply))
+        at, ok, journaled, result = answered.get(timeout=10)
+        assert ok and journaled == 1, (result, "answered before the journal held the move")
+        assert service.strip.flush()  # a frame is recorded once it has left
+        started = [began for began, _ in pixels.transmit_times[sent:]]
+        assert started and min(started) <= at, "answered before the move's LEDs started"

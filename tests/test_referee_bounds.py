@@ -4,6 +4,7 @@ counted (engine calls, states kept), never timed."""
 
 from __future__ import annotations
 
+import copy
 import gc
 import random
 from collections import Counter
@@ -242,3 +243,75 @@ def test_over_a_capture_game_the_referee_keeps_few_states_and_none_off_the_game(
         most = max(most, len(kept))
     assert pairs >= 20
     assert most <= 16  # the old cache held up to 65 states, most of them second-level ones
+
+
+def _decisions(game: str, options: dict, players: int, seed: int, count: int) -> Iterator[Match]:
+    """``count`` decision positions of a seeded random game, a few moves apart (each a match of its own)."""
+    rules = get_game(game)
+    match = Match.new(game, options, players, seed=seed)
+    rng = random.Random(seed)
+    limit = rules.max_game_length(match.state.options, players)
+    found = 0
+    while found < count and not match.state.is_terminal() and len(match.history) < limit:
+        if match.state.current_player == CHANCE:
+            match.resolve_chance()
+            continue
+        if len(match.history) % 7 == 3:
+            found += 1
+            yield Match(copy.deepcopy(match.record))
+        match.apply(rng.choice(match.state.legal_actions()))
+
+
+def _adversarial(state: State, channels, rng: random.Random) -> dict[str, dict[str, int]]:
+    view = state.physical_view()
+    legal = state.legal_actions()
+    out = {"random": {c.name: rng.randint(0, c.maximum) for c in channels},
+           "all_on": {c.name: c.maximum for c in channels}, "all_off": {c.name: 0 for c in channels}}
+    targets = sorted({c: v for a in legal for c, v in state.physical_changes(a).items()}.items())
+    out["crowd"] = {**view, **dict(rng.sample(targets, min(len(targets), 30)))}  # many first moves fit
+    seen = [a for a in legal if state.physical_changes(a)]
+    if seen:
+        out["legal"] = after(state, rng.choice(seen))
+    return out
+
+
+@pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
+def test_no_board_in_any_variant_makes_a_step_of_the_loop_exceed_its_bound(game, calls):
+    """Through the loop as the service drives a lazy referee: a board judged, then the LEDs, the state
+    and the seat drawn for the game it leaves; later, while idle, one step of the next move table at a
+    time. The next state's table never costs more than one step on the board's path."""
+    from controller.referee import MAX_CHAIN_ACTIONS, MAX_CHAIN_STATES, MAX_INDEX_STEP, MAX_READ_ACTIONS
+
+    # A judgement: the firsts it applies, each state's reading and legal actions, the seconds it scans.
+    judging = (MAX_CHAIN_STATES + 1) * (2 * MAX_READ_ACTIONS + 3) + MAX_CHAIN_ACTIONS
+    rules = get_game(game)
+    rng = random.Random(3)
+    worst_step = worst_path = 0
+    for options, players in rules.configurations():
+        channels = rules.channels(options, players)
+        for match in _decisions(game, options, players, seed=5, count=3):
+            for kind, board in _adversarial(match.state, channels, rng).items():
+                trial = Match(copy.deepcopy(match.record))
+                ref = Referee(trial, channels)
+                ref.lazy = True
+                calls.clear()
+                ref.targets()  # the table's first step
+                while True:
+                    worst_step = max(worst_step, calls["physical_changes"])
+                    if not ref.unready:
+                        break
+                    calls.clear()
+                    ref.prepare()  # idle: the rest of the table, a step at a time
+                calls.clear()
+                verdict = ref.judge(board)
+                assert ref.expanded <= MAX_CHAIN_STATES and ref.scanned <= MAX_CHAIN_ACTIONS
+                assert engine_calls(calls) <= judging, (game, options, kind, calls)
+                calls.clear()
+                ref.targets(board)  # the LEDs, the state and the seat, for the game as the board left it
+                ref.silent_actions()
+                ref.clean_move(board)
+                path = calls["physical_changes"]
+                assert path <= MAX_INDEX_STEP, (game, options, kind, verdict.kind, calls)
+                assert calls["apply"] <= MAX_INDEX_STEP, calls
+                worst_path = max(worst_path, path)
+    assert worst_step <= MAX_INDEX_STEP

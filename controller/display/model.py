@@ -48,6 +48,8 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
 
     if kind in ("action", "chance", "choice"):
         return None  # moves are in the move list; 'choice' says nothing a public page may show
+    if "code" in event and "text" in event:  # said in the board's language, players named (controller.i18n)
+        return event["text"]
     if kind in ("violation", "ambiguous", "setup", "refused", "error"):
         return f"{kind}: {event.get('message')}"
     if kind == "resolved":
@@ -187,7 +189,7 @@ class BoardModel:
         svg, colours = self.picture()
         return {"board": self.board, "title": s.get("title"), "game": s.get("game"), "turn": s.get("turn"),
                 "over": s.get("over"), "winners": s.get("winners"), "moves": s.get("moves"), "seq": s.get("seq"),
-                "scores": s.get("scores"), "colours": colours, "names": self.names,
+                "scores": s.get("scores"), "colours": colours, "names": self.names, "players": s.get("players"),
                 "violation": (s.get("violation") or {}).get("message"), "status": self.status, "svg": svg,
                 "now": time.time()}
 
@@ -196,5 +198,6 @@ class BoardModel:
         s = self.state or {}
         colours = self.picture()[1]
         return {"board": self.board, "seat": n, "private": self.private.get(n), "title": s.get("title"),
-                "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "status": self.status,
+                "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "players": s.get("players"),
+                "status": self.status,
                 "colour": colours[n] if n < len(colours) else None}

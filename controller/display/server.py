@@ -5,6 +5,11 @@ asyncio loop, which keeps a :class:`BoardModel` per board and pushes what change
 over Server-Sent Events. Pages get complete snapshots, never diffs, so a page that missed some
 (or a slow one, whose pending updates are coalesced) is right again with the next one.
 
+A hall scales by sharing: each board's latest hall line is encoded once and every page's
+:class:`Subscriber` holds a reference to it (the latest per board, never a queue); the line names
+its thumbnail by version (``/thumb/<board>/<version>.svg``), fetched once per version by each
+browser, cached for good and sent gzipped, instead of the SVG inline in every line.
+
 The display only reads the boards' topics; it writes just its own retained ``<board>/names``.
 """
 
@@ -12,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import hashlib
 import ipaddress
 import json
 import logging
@@ -102,16 +109,36 @@ class SeatPlay:
         return picked.get(timeout=timeout)
 
 
+def sse(event: str, data: str) -> bytes:
+    """One Server-Sent Event, encoded (once, however many pages it goes to)."""
+    return f"event: {event}\ndata: {data}\n\n".encode()
+
+
+@dataclass(frozen=True)
+class Thumb:
+    """A board's hall thumbnail at one version: the SVG, and gzipped."""
+
+    version: str
+    svg: bytes
+    gzipped: bytes
+
+    @classmethod
+    def of(cls, svg: str) -> Thumb:
+        data = svg.encode()
+        return cls(hashlib.blake2b(data, digest_size=8).hexdigest(), data, gzip.compress(data, 6))
+
+
 class Subscriber:
     """One open page: the latest message per key (a board, the status) waits here until the page's
-    stream sends it, so a slow page holds one snapshot per board, never a queue of them."""
+    stream sends it, so a slow page holds one snapshot per board, never a queue of them; the
+    messages are the display's own encoded copies, shared by every page."""
 
     def __init__(self) -> None:
         self.pending: dict[str, bytes] = {}
         self.wake = asyncio.Event()
 
-    def put(self, key: str, event: str, data: str) -> None:
-        self.pending[key] = f"event: {event}\ndata: {data}\n\n".encode()  # a newer one replaces an unsent one
+    def put(self, key: str, message: bytes) -> None:
+        self.pending[key] = message  # a newer one replaces an unsent one
         self.wake.set()
 
     def take(self) -> bytes:
@@ -127,8 +154,9 @@ class Display:
         self.config = config
         self.seat_play = seat_play
         self.boards: dict[str, BoardModel] = {}
-        self.public: dict[str, str] = {}  # board -> its latest released snapshot (after the delay), JSON
-        self.hall_lines: dict[str, str] = {}  # board -> its hall line, JSON
+        self.public: dict[str, bytes] = {}  # board -> its latest released snapshot (after the delay), an event
+        self.hall_lines: dict[str, bytes] = {}  # board -> its hall line, an event (one copy for every page)
+        self.thumbs: dict[str, Thumb] = {}  # board -> the thumbnail its hall line names
         self.tokens: dict[tuple[str, int], str] = {}
         self.broker_up = False
         self.hall: set[Subscriber] = set()
@@ -290,22 +318,26 @@ class Display:
         for board in dirty:
             model = self.boards[board]
             delay = self.config.delay_of(board)
-            snapshot = json.dumps(model.snapshot(delay))
-            line = json.dumps(model.summary())
+            snapshot = sse("board", json.dumps(model.snapshot(delay)))
+            summary = model.summary()
+            thumb = Thumb.of(summary.pop("svg"))
+            summary["thumb"] = f"/thumb/{board}/{thumb.version}.svg"
+            line = sse("board", json.dumps(summary))
             if delay > 0 and self.loop is not None:
-                self.loop.call_later(delay, self._release, board, snapshot, line)
+                self.loop.call_later(delay, self._release, board, snapshot, line, thumb)
             else:
-                self._release(board, snapshot, line)
+                self._release(board, snapshot, line, thumb)
 
-    def _release(self, board: str, snapshot: str, line: str) -> None:
+    def _release(self, board: str, snapshot: bytes, line: bytes, thumb: Thumb) -> None:
         self.public[board] = snapshot
         for sub in self.watchers.get(board, ()):
-            sub.put("board", "board", snapshot)
+            sub.put("board", snapshot)
         if self.boards[board].state is None:
             return  # the hall lists boards that publish a state (a stray names message is no board)
+        self.thumbs[board] = thumb
         self.hall_lines[board] = line
         for sub in self.hall:
-            sub.put(f"board:{board}", "board", line)
+            sub.put(f"board:{board}", line)
 
     def _status(self, board: str | None) -> str:
         c = self.config
@@ -319,16 +351,17 @@ class Display:
         return json.dumps(out)
 
     def _push_status(self) -> None:
+        data = sse("status", self._status(None))
         for sub in self.hall:
-            sub.put("status", "status", self._status(None))
+            sub.put("status", data)
         for board, subs in self.watchers.items():
-            data = self._status(board)
+            data = sse("status", self._status(board))
             for sub in subs:
-                sub.put("status", "status", data)
+                sub.put("status", data)
         for (board, _seat), subs in self.seat_watchers.items():
-            data = self._status(board)
+            data = sse("status", self._status(board))
             for sub in subs:
-                sub.put("status", "status", data)
+                sub.put("status", data)
 
     def _seat_json(self, board: str, seat: int) -> str:
         model = self.boards.get(board) or BoardModel(board)
@@ -339,9 +372,9 @@ class Display:
     def _push_seat(self, board: str, seat: int) -> None:
         subs = self.seat_watchers.get((board, seat))
         if subs:
-            data = self._seat_json(board, seat)
+            data = sse("seat", self._seat_json(board, seat))
             for sub in subs:
-                sub.put("seat", "seat", data)
+                sub.put("seat", data)
 
     def _push_seats(self, board: str) -> None:
         for b, seat in list(self.seat_watchers):
@@ -362,7 +395,7 @@ class Display:
         token = self.token(board, seat)
         for sub in self.seat_watchers.pop((board, seat), set()):  # the old phone's page stops at once
             sub.pending.clear()
-            sub.put("gone", "gone", "{}")
+            sub.put("gone", sse("gone", "{}"))
         return token
 
     def _allowed(self, request: web.Request) -> tuple[str, int]:
@@ -385,6 +418,7 @@ class Display:
         app.router.add_get(f"/board/{BOARD_ID}", self._page("board.html"))
         app.router.add_get(f"/board/{BOARD_ID}/seat/{SEAT}", self._seat_page)
         app.router.add_get("/api/hall/events", self._hall_events)
+        app.router.add_get(f"/thumb/{BOARD_ID}/{{version:[0-9a-f]{{16}}}}.svg", self._thumb)
         app.router.add_get(f"/api/board/{BOARD_ID}/events", self._board_events)
         app.router.add_get(f"/api/board/{BOARD_ID}/seat/{SEAT}/events", self._seat_events)
         app.router.add_post(f"/api/board/{BOARD_ID}/names", self._set_names)
@@ -447,24 +481,39 @@ class Display:
 
     async def _hall_events(self, request: web.Request) -> web.StreamResponse:
         sub = Subscriber()
-        sub.put("status", "status", self._status(None))
+        sub.put("status", sse("status", self._status(None)))
         for board, line in sorted(self.hall_lines.items()):
-            sub.put(f"board:{board}", "board", line)
+            sub.put(f"board:{board}", line)
         return await self._stream(request, sub, self.hall)
+
+    async def _thumb(self, request: web.Request) -> web.Response:
+        """A board's thumbnail at the version its hall line names: the same version never changes,
+        so browsers keep it for good; an older one leads to the current one."""
+        board = request.match_info["board"]
+        thumb = self.thumbs.get(board)
+        if thumb is None:
+            raise web.HTTPNotFound(text="no such board")
+        if request.match_info["version"] != thumb.version:
+            raise web.HTTPSeeOther(f"/thumb/{board}/{thumb.version}.svg", headers={"Cache-Control": "no-cache"})
+        headers = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            return web.Response(body=thumb.gzipped, content_type="image/svg+xml", headers=headers)
+        return web.Response(body=thumb.svg, content_type="image/svg+xml", headers=headers)
 
     async def _board_events(self, request: web.Request) -> web.StreamResponse:
         board = request.match_info["board"]
         sub = Subscriber()
-        sub.put("status", "status", self._status(board))
+        sub.put("status", sse("status", self._status(board)))
         if board in self.public:
-            sub.put("board", "board", self.public[board])
+            sub.put("board", self.public[board])
         return await self._stream(request, sub, self.watchers.setdefault(board, set()))
 
     async def _seat_events(self, request: web.Request) -> web.StreamResponse:
         board, seat = self._allowed(request)
         sub = Subscriber()
-        sub.put("status", "status", self._status(board))
-        sub.put("seat", "seat", self._seat_json(board, seat))
+        sub.put("status", sse("status", self._status(board)))
+        sub.put("seat", sse("seat", self._seat_json(board, seat)))
         return await self._stream(request, sub, self.seat_watchers.setdefault((board, seat), set()))
 
     async def _set_names(self, request: web.Request) -> web.Response:

@@ -26,10 +26,11 @@ player enters for a physical die), so every game replays exactly from its secret
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args
+from html import escape
+from typing import Any, ClassVar, Final, Literal, NotRequired, TypeAlias, TypedDict, TypeGuard, TypeVar, get_args
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -51,43 +52,73 @@ ANNOUNCEMENTS: Final[tuple[AnnouncementType, ...]] = get_args(AnnouncementType)
 """The kinds of things ``State.announcements`` may report (each becomes an MQTT event type)."""
 
 
+Param: TypeAlias = "str | Message | tuple[Message, ...]"
+"""A message's param: a word or number in the game's notation, or what is said inside the message."""
+
+
 @dataclass(frozen=True)
 class Message:
     """Something said to players, as a stable ``code`` with its ``params``: a refusal, an
     announcement. Each param is already in the game's own notation (``g8``, ``C3N``, ``n-a``, a
-    player's name), never an internal index. :attr:`text` is the English sentence, rendered from
-    the code's template; a translation renders its own template of the same code."""
+    player's name), never an internal index; a param may itself be a message, or a tuple of them (the
+    clauses of a violation, said joined by ``; ``). :attr:`text` is the English sentence, rendered
+    from the code's template; a translation renders its own template of the same code
+    (``controller.i18n``)."""
 
     code: str
     """``<game>.<what>`` (``jeocinco.slot_taken``) or ``game.<what>`` for what every game says."""
     template: str
     """The English sentence with ``{param}`` fields: what translations are keyed on."""
-    params: Mapping[str, str]
+    params: Mapping[str, Param]
 
     @property
     def text(self) -> str:
-        return self.template.format_map(self.params)
+        return self.template.format_map({k: said(v) for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return self.text
+
+
+def said(param: Param) -> str:
+    """A param in English: itself, a message's text, the clauses of a tuple joined by ``; ``."""
+    if isinstance(param, tuple):
+        return "; ".join(m.text for m in param)
+    return param.text if isinstance(param, Message) else param
+
+
+VOCABULARY: Final[dict[str, Phrase]] = {}
+"""Every :class:`Phrase` declared, by code (a code has one template): what the catalogues translate."""
 
 
 @dataclass(frozen=True)
 class Phrase:
     """A kind of :class:`Message`, declared once per game (a table of them is the game's
     vocabulary): ``SLOT_TAKEN = Phrase("jeocinco.slot_taken", "{slot} is taken")``, then
-    ``SLOT_TAKEN(slot="C3N-C3E")`` is the message."""
+    ``SLOT_TAKEN(slot="C3N-C3E")`` is the message. Params are said as text, except messages and
+    tuples of them, which stay messages (each translated in its turn)."""
 
     code: str
     template: str
 
+    def __post_init__(self) -> None:
+        known = VOCABULARY.setdefault(self.code, self)
+        if known.template != self.template:
+            raise ValueError(f"the code {self.code} is declared twice: {known.template!r} and {self.template!r}")
+
     def __call__(self, **params: object) -> Message:
-        return Message(self.code, self.template, {k: str(v) for k, v in params.items()})
+        return Message(self.code, self.template,
+                       {k: v if _is_said(v) else str(v) for k, v in params.items()})
+
+
+def _is_said(value: object) -> TypeGuard[Message | tuple[Message, ...]]:
+    return isinstance(value, Message) or (isinstance(value, tuple) and all(isinstance(m, Message) for m in value))
 
 
 GAME_OVER: Final = Phrase("game.over", "the game is over")
 NOT_AN_ACTION: Final = Phrase("game.not_an_action", "{action} is not an action of {game}")
 NOT_LEGAL_NOW: Final = Phrase("game.not_legal_now", "{action} is not a legal move now")
+REFUSED: Final = Phrase("game.refused", "{reason}")
+"""A refusal given as a plain text (an engine's own words, untranslated)."""
 
 
 class Announcement(TypedDict):
@@ -105,7 +136,7 @@ class Announcement(TypedDict):
 def announcement(kind: AnnouncementType, player: int | None, message: Message) -> Announcement:
     """An :class:`Announcement` of ``message`` (its text, code and params)."""
     return {"type": kind, "player": player, "text": message.text, "code": message.code,
-            "params": dict(message.params)}
+            "params": {k: said(v) for k, v in message.params.items()}}
 
 
 class IllegalAction(ValueError):
@@ -118,8 +149,7 @@ class IllegalAction(ValueError):
 
     def __init__(self, action: object, reason: str | Message) -> None:
         self.action = action if isinstance(action, str) else repr(action)
-        self.refusal = reason if isinstance(reason, Message) else Message("game.refused", "{reason}",
-                                                                           {"reason": reason})
+        self.refusal = reason if isinstance(reason, Message) else REFUSED(reason=reason)
         self.reason = self.refusal.text
         super().__init__(f"illegal action {self.action}: {self.reason}")
 
@@ -182,6 +212,37 @@ class PlayerInfo(TypedDict):
     index: int
     name: str
     colour: str
+
+
+# --------------------------------------------------------------------------- pictures
+
+Point = tuple[float, float]
+"""A place in a game's picture (``Game.channel_xy``): x to the right, y down, in the SVG's units."""
+
+MarkKind = Literal["target", "setup", "violation"]
+"""Why a channel is ringed: the LEDs light it for the player to act (a target), the table must set
+it up, or it differs from the game (a violation)."""
+
+MARK_STROKES: Final[Mapping[MarkKind, str]] = {
+    "target": 'stroke="#ff8c00" stroke-width="4"',
+    "setup": 'stroke="#ffffff" stroke-width="4" stroke-dasharray="4 3"',
+    "violation": 'stroke="#e00000" stroke-width="4"',
+}
+"""How each kind of mark is ringed: orange, white dashed, red."""
+
+MARK_RADIUS: Final = 11
+"""The ring's radius where a game's picture sets no other (:attr:`Game.mark_radius`)."""
+
+
+def ring_marks(svg: str, marks: Iterable[tuple[MarkKind, str]], channel_xy: Callable[[str], Point | None],
+               radius: float = MARK_RADIUS) -> str:
+    """``svg`` with a ring of ``radius`` around each marked ``(kind, channel)`` that has a place in
+    it (``channel_xy``), drawn over everything else in the order given; names without a place are
+    passed over. The one way every picture and display marks channels."""
+    rings = [f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{radius:g}" fill="none" '
+             f'{MARK_STROKES[kind]}><title>{kind}: {escape(channel)}</title></circle>'
+             for kind, channel in marks if (xy := channel_xy(channel)) is not None]
+    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
 
 
 # --------------------------------------------------------------------------- position texts
@@ -521,11 +582,27 @@ class Game(ABC):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         """The logical sensor channels of the board for this variant."""
 
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        """Where each channel sits on the board (x to the right, y up, any unit), for drawing the
-        LEDs as a picture of the board. Empty when the game gives none."""
-        return {}
+    mark_radius: ClassVar[float] = MARK_RADIUS
+    """How big a ring around a marked channel is in :meth:`picture` (:func:`ring_marks`): big
+    enough to ring the piece or pit, leaving what it shows readable."""
+
+    @abstractmethod
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+        """The board as a standalone SVG document drawn from ``public_view`` alone (all a display
+        has), the channels in ``marks`` (what the LEDs light for the player to act) shown as
+        targets: ringed (:func:`ring_marks`), or the picture's own way where it has one. A name
+        that is no channel is passed over."""
+
+    @abstractmethod
+    def channel_xy(self, name: str) -> Point | None:
+        """Where the channel ``name`` sits in :meth:`picture`, in its coordinates (x to the right,
+        y down); None for a name that is no channel. Displays ring channels there, and the demo
+        draws the LEDs there."""
+
+    def channel_label(self, channel: str) -> str:
+        """How people name the place of a sensor channel, in the game's own notation (what a
+        violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``)."""
+        return channel.split(":", 1)[-1]
 
     @abstractmethod
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:

@@ -20,10 +20,20 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from controller.games.base import Message, Phrase
 from controller.tools.board import BoardLink
-from controller.tools.console import Console, Prompt
+from controller.tools.console import CLEAR, ENTER_WHEN_EMPTY, Console, Prompt
 from firmware_bridge.protocol import piece_of
 from hardware.layout import Layout, LayoutError
+
+PUT_BEADS = Phrase("tools.calibrate.put_beads", "put {count} beads in {channel}")
+PUT_BEAD = Phrase("tools.calibrate.put_bead", "put 1 bead in {channel}")
+PUT_PIECE = Phrase("tools.calibrate.put_piece", "put player {number}'s single piece on {channel}")
+PUT_DOUBLE = Phrase("tools.calibrate.put_double", "put player {number}'s double piece on {channel}")
+IN_PLACE = Phrase("tools.calibrate.in_place", "Press Enter when it is in place.")
+LEVEL_OFF = Phrase("tools.calibrate.level_off", "  level {level}; take it off")
+LEVEL_OFF_BEADS = Phrase("tools.calibrate.level_off_beads", "  level {level}; take them off")
+LEVELS = Phrase("tools.calibrate.levels", "{kind} levels on {channel} (each reading less the empty one): {levels}")
 
 
 def to_u16(raw8: float) -> int:
@@ -72,8 +82,8 @@ class Calibration:
             raise LayoutError("the layout has no count or piece channels: nothing to calibrate")
         self.board.set_raw(True)
         try:
-            self.console.say(Prompt("Clear the board: take every piece and bead off.", "clear"))
-            self.console.ask("Press Enter when the board is empty.")
+            self.console.say(Prompt(self.console.words(CLEAR()), "clear"))
+            self.console.ask(self.console.words(ENTER_WHEN_EMPTY()))
             totals = [0.0] * self.layout.sensor_count
             for _ in range(self.samples):
                 for s, v in enumerate(self.board.sync()[: self.layout.sensor_count]):
@@ -89,6 +99,14 @@ class Calibration:
         data["calibration"] = calibration
         return Layout.from_dict(data)
 
+    @staticmethod
+    def put(kind: str, value: int, channel: str) -> Message:
+        """What the builder is asked to put on ``channel``: ``value`` beads, or the piece of code ``value``."""
+        if kind == "count":
+            return PUT_BEAD(channel=channel) if value == 1 else PUT_BEADS(count=value, channel=channel)
+        player, double = piece_of(value) or (0, False)
+        return (PUT_DOUBLE if double else PUT_PIECE)(number=player + 1, channel=channel)
+
     def measure(self, kind: str, zero: dict[str, int]) -> dict[str, Any]:
         channel = self.chosen[kind] or self.channels_of(kind)[0]
         if channel not in zero:
@@ -98,14 +116,14 @@ class Calibration:
         levels = {"0": 0}
         for value in values:
             what = f"{value} bead{'s' if value > 1 else ''} in" if kind == "count" else f"{piece_words(value)} on"
-            self.console.say(Prompt(f"put {what} {channel}", "place", channel, value))
+            self.console.say(Prompt(self.console.words(self.put(kind, value, channel)), "place", channel, value))
             # the reading must leave the empty level, then hold (``read`` averages several snapshots)
             if not self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero[channel]) >= self.min_gap, self.timeout):
                 raise LayoutError(f"{channel}'s sensor did not change for {what.rsplit(' ', 1)[0]}")
-            self.console.ask("Press Enter when it is in place.")
+            self.console.ask(self.console.words(IN_PLACE()))
             levels[str(value)] = to_u16(self.read(sensor)) - zero[channel]
-            self.console.say(Prompt(f"  level {levels[str(value)]:+d}; take {'them' if kind == 'count' else 'it'} off",
-                                    "lift", channel, 0))
+            off = LEVEL_OFF_BEADS if kind == "count" else LEVEL_OFF
+            self.console.say(Prompt(self.console.words(off(level=f"{levels[str(value)]:+d}")), "lift", channel, 0))
             self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero[channel]) < self.min_gap, self.timeout)
         ordered = sorted(levels.items(), key=lambda item: item[1])
         for (a, la), (b, lb) in itertools.pairwise(ordered):
@@ -113,5 +131,5 @@ class Calibration:
                 raise LayoutError(f"{kind} {a} and {b} read too alike on {channel} ({la:+d}, {lb:+d}): "
                                   f"stronger or stacked magnets, or a closer sensor, are needed")
         said = ", ".join(f"{value_words(kind, int(value))} {level:+d}" for value, level in levels.items())
-        self.console.say(f"{kind} levels on {channel} (each reading less the empty one): {said}")
+        self.console.say(self.console.words(LEVELS(kind=kind, channel=channel, levels=said)))
         return {"channel": channel, "levels": levels}

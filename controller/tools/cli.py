@@ -63,6 +63,7 @@ def _diagnose(args: argparse.Namespace) -> int:
         config, strip, board = _open(args, layout)
     except (BoardError, LayoutError, StartupError) as exc:
         return _fail(str(exc))
+    console.language = config.board.language  # the builder's prompts in the board's language
     inputs = None
     if not args.no_inputs:
         try:
@@ -88,11 +89,12 @@ def _record(args: argparse.Namespace) -> int:
     try:
         game = get_game(args.game)
         base = load_layout(args.base or args.game)
-        _, strip, board = _open(args, base)
+        config, strip, board = _open(args, base)
     except (BoardError, KeyError, LayoutError, StartupError) as exc:
         return _fail(str(exc.args[0] if isinstance(exc, KeyError) else exc))
+    console = Console(sys.stdin, sys.stdout, config.board.language)
     try:
-        layout = Recorder(game, base, board, strip, Console(sys.stdin, sys.stdout), timeout=args.timeout).run()
+        layout = Recorder(game, base, board, strip, console, timeout=args.timeout).run()
     except LayoutError as exc:
         return _fail(str(exc))
     finally:
@@ -110,12 +112,13 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     try:
         layout = load_layout(args.layout)
-        _, _, board = _open(args, layout)
+        config, _, board = _open(args, layout)
     except (BoardError, LayoutError, StartupError) as exc:
         return _fail(str(exc))
     pieces = [int(p) for p in args.pieces.split(",")] if args.pieces else None
     try:
-        layout = Calibration(layout, board, Console(sys.stdin, sys.stdout), max_count=args.max_count,
+        layout = Calibration(layout, board, Console(sys.stdin, sys.stdout, config.board.language),
+                             max_count=args.max_count,
                              pieces=pieces, count_channel=args.count_channel, piece_channel=args.piece_channel,
                              timeout=args.timeout).run()
     except (BoardError, LayoutError) as exc:

@@ -20,11 +20,22 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games.base import Phrase
 from controller.tools.board import BoardLink
-from controller.tools.console import Console, Prompt
+from controller.tools.console import CLEAR, ENTER_WHEN_EMPTY, Console, Prompt
 from controller.words import channel_blocks, listing
 from hardware.layout import Layout, LayoutError
 from hardware.leds import OFF, LedStrip
+
+SWEEP = Phrase("tools.diagnose.sweep", "Now put a piece on (or pass a magnet over) every element, one after another, "
+               "and take it off again; each change is shown by name.")
+ENTER_WHEN_TOUCHED = Phrase("tools.diagnose.touched", "Press Enter when every element has been touched.")
+LEDS_IN_TURN = Phrase("tools.diagnose.leds_in_turn",
+                      "LEDs: each of the {count} LEDs lights white in turn, in strip order.")
+LEDS_BY_NAME = Phrase("tools.diagnose.leds_by_name", "LEDs: now each game element's LEDs, with its name.")
+LEDS_RIGHT = Phrase("tools.diagnose.leds_right", "Did every LED light, and under the element named? [y/n]")
+PRESS = Phrase("tools.diagnose.press", "press the {button} button")
+TURN = Phrase("tools.diagnose.turn", "turn {ring} by one space")
 
 WHITE = (255, 255, 255)
 
@@ -98,8 +109,8 @@ class Diagnosis:
             self.console.say(f"  PROBLEM: {exc}")
 
     def check_sensors(self) -> None:
-        self.console.say(Prompt("Clear the board: take every piece and bead off.", "clear"))
-        self.console.ask("Press Enter when the board is empty.")
+        self.console.say(Prompt(self.console.words(CLEAR()), "clear"))
+        self.console.ask(self.console.words(ENTER_WHEN_EMPTY()))
         rest = self.board.sync()
         n = self.layout.sensor_count
         self.report.stuck = [f"{self.name(s)}={v}" for s, v in enumerate(rest[:n]) if v]
@@ -121,10 +132,9 @@ class Diagnosis:
 
         follower = threading.Thread(target=follow, name="diagnose-live", daemon=True)
         follower.start()
-        self.console.say(Prompt("Now put a piece on (or pass a magnet over) every element, one after another, "
-                                "and take it off again; each change is shown by name.", "sweep"))
+        self.console.say(Prompt(self.console.words(SWEEP()), "sweep"))
         try:
-            self.console.ask("Press Enter when every element has been touched.")
+            self.console.ask(self.console.words(ENTER_WHEN_TOUCHED()))
         finally:
             live.clear()
             follower.join()
@@ -137,16 +147,16 @@ class Diagnosis:
 
     def check_leds(self) -> None:
         n = self.strip.n
-        self.console.say(Prompt(f"LEDs: each of the {n} LEDs lights white in turn, in strip order.", "look"))
+        self.console.say(Prompt(self.console.words(LEDS_IN_TURN(count=n)), "look"))
         for i in range(n):
             self._show([i])
-        self.console.say(Prompt("LEDs: now each game element's LEDs, with its name.", "look"))
+        self.console.say(Prompt(self.console.words(LEDS_BY_NAME()), "look"))
         for name, leds in self.layout.leds_of.items():
             if leds:
                 self.console.say(f"  {name}: LED{'s' if len(leds) > 1 else ''} {listing([str(i) for i in leds])}")
                 self._show(leds)
         self._show([])
-        answer = self.console.ask("Did every LED light, and under the element named? [y/n]").lower()
+        answer = self.console.ask(self.console.words(LEDS_RIGHT())).lower()
         self.report.leds_ok = not answer.startswith("n")
 
     def _show(self, leds: list[int]) -> None:
@@ -163,11 +173,11 @@ class Diagnosis:
         events: queue.Queue[object] = queue.Queue()
         self.inputs.post = events.put
         for name in self.layout.buttons:
-            self.console.say(Prompt(f"press the {name} button", "press", name))
+            self.console.say(Prompt(self.console.words(PRESS(button=name)), "press", name))
             if not self._expect(events, lambda e, name=name: isinstance(e, ButtonEvent) and e.name == name):
                 self.report.inputs_missing.append(f"button {name}")
         for enc in self.layout.encoders:
-            self.console.say(Prompt(f"turn {enc.channel} by one space", "turn", enc.channel, 1))
+            self.console.say(Prompt(self.console.words(TURN(ring=enc.channel)), "turn", enc.channel, 1))
             if not self._expect(events, lambda e, c=enc.channel: isinstance(e, EncoderEvent) and e.channel == c):
                 self.report.inputs_missing.append(f"encoder {enc.channel}")
 

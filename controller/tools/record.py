@@ -14,11 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import ChannelKind, Game
+from controller.games.base import Phrase
 from controller.tools.board import BoardLink
-from controller.tools.console import Console, Prompt
+from controller.tools.console import CLEAR, ENTER_WHEN_EMPTY, Console, Prompt
 from controller.words import listing
 from hardware.layout import MCU_KINDS, Layout, LayoutError
 from hardware.leds import OFF, LedStrip
+
+PUT_BEAD = Phrase("tools.layout.put_bead", "[{n}/{of}] put one bead in {element} (lit)")
+PUT_PIECE = Phrase("tools.layout.put_piece", "[{n}/{of}] put a piece on {element} (lit)")
+NO_ANSWER = Phrase("tools.layout.no_answer", "no sensor answered for {element}: [r]etry, [s]kip, [q]uit?")
+FOUND = Phrase("tools.layout.found", "  {element} = sensor {sensor}; take it off")
+STILL_READS = Phrase("tools.layout.still_reads", "sensor {sensor} still reads {value}: take the piece off")
 
 WHITE = (255, 255, 255)
 
@@ -56,8 +63,8 @@ class Recorder:
         assert hello is not None, "start the board link first"
         blocks = [(str(k), int(n)) for k, n in hello.blocks]
         kinds = [k for k, n in blocks for _ in range(n)]
-        self.console.say(Prompt("Clear the board: take every piece and bead off.", "clear"))
-        self.console.ask("Press Enter when the board is empty.")
+        self.console.say(Prompt(self.console.words(CLEAR()), "clear"))
+        self.console.ask(self.console.words(ENTER_WHEN_EMPTY()))
         rest = self.board.sync()
         stuck = {s for s, v in enumerate(rest) if v}
         if stuck:
@@ -68,14 +75,15 @@ class Recorder:
         elements = self.elements()
         for n, c in enumerate(elements, 1):
             want = MCU_KINDS[c.kind]
-            what = "one bead in" if c.kind == ChannelKind.COUNT else "a piece on"
+            put = PUT_BEAD if c.kind == ChannelKind.COUNT else PUT_PIECE
             self.light(self.base.leds_of.get(c.name, []))
             while True:
-                self.console.say(Prompt(f"[{n}/{len(elements)}] put {what} {c.name} (lit)", "place", c.name, 1))
+                self.console.say(Prompt(self.console.words(put(n=n, of=len(elements), element=c.name)), "place",
+                                        c.name, 1))
                 taken = set(sensor_of.values()) | stuck
                 got = self._wait_for_sensor(taken)
                 if got is None:
-                    answer = self.console.ask(f"no sensor answered for {c.name}: [r]etry, [s]kip, [q]uit?").lower()
+                    answer = self.console.ask(self.console.words(NO_ANSWER(element=c.name))).lower()
                     if answer.startswith("s"):
                         break
                     if answer.startswith("q"):
@@ -86,7 +94,7 @@ class Recorder:
                     self._wait_rest(got)
                     continue
                 sensor_of[c.name] = got
-                self.console.say(Prompt(f"  {c.name} = sensor {got}; take it off", "lift", c.name, 0))
+                self.console.say(Prompt(self.console.words(FOUND(element=c.name, sensor=got)), "lift", c.name, 0))
                 self._wait_rest(got)
                 break
         self.light([])
@@ -103,7 +111,7 @@ class Recorder:
 
     def _wait_rest(self, sensor: int) -> None:
         while not self.board.wait(lambda v: v[sensor] == 0, self.timeout):
-            self.console.say(f"sensor {sensor} still reads {self.board.values[sensor]}: take the piece off")
+            self.console.say(self.console.words(STILL_READS(sensor=sensor, value=self.board.values[sensor])))
 
     def _layout(self, board_kind: str, blocks: list[tuple[str, int]], sensor_of: dict[str, int]) -> Layout:
         data = self.base.to_dict()

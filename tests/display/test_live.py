@@ -49,7 +49,10 @@ def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display
         expect(cards).to_have_count(len(tables))
         for game in tables:
             card = page.locator(f'.card[data-board="t-{game}"]')
-            expect(card.locator("svg")).to_be_visible()
+            thumb = card.locator(".thumb img")  # by reference: /thumb/<board>/<version>.svg
+            expect(thumb).to_be_visible()
+            expect(thumb).to_have_attribute("src", re.compile(rf"^/thumb/t-{game}/[0-9a-f]{{16}}\.svg$"))
+            assert thumb.evaluate("img => img.complete && img.naturalWidth > 0"), f"{game}'s thumbnail is not drawn"
             expect(card).to_contain_text(f"{tables[game].moves} moves")
         screenshots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshots / "hall.png"))

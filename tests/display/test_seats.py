@@ -47,14 +47,14 @@ def test_a_seat_page_shows_that_seats_hand_only_and_refuses_a_wrong_token(broker
         key = display.display.config.pair_key
         page.goto(f"{display.url}board/s1")  # a spectator's board page cannot pair a phone
         page.locator("#pairing summary").click()
-        page.get_by_role("button", name="Seat 0").click()
+        page.get_by_role("button", name="Seat 1").click()  # seat 0, counted from 1
         expect(page.locator("#seats .paired")).to_contain_text("operator's link")
         assert page.locator("#seats .seat-link").count() == 0
         assert get(f"{display.url}api/board/s1/pair/0")[0] == 403
         assert get(f"{display.url}api/board/s1/pair/0?key=wrong")[0] == 403
         page.goto(f"{display.url}board/s1?key={key}")  # the operator's link
         page.locator("#pairing summary").click()
-        page.get_by_role("button", name="Seat 0").click()
+        page.get_by_role("button", name="Seat 1").click()  # seat 0, counted from 1
         expect(page.locator("#seats .qr svg")).to_be_visible()
         url0 = page.locator("#seats .seat-link").get_attribute("href")
         assert url0 and "token=" in url0

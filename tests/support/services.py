@@ -16,7 +16,8 @@ def mqtt_service(game: str, board_id: str, port: int, *, seed: int, board: dict[
                  mqtt: dict[str, Any] | None = None) -> Service:
     """Start a service for ``game`` on board ``board_id`` against the broker on ``port``; returns once
     its bridge is connected (``service.mqtt``). ``board`` and ``mqtt`` add configuration keys."""
-    config = Config.from_dict({"board": {"id": board_id, "game": game, "seed": seed, **(board or {})},
+    config = Config.from_dict({"board": {"id": board_id, "game": game, "seed": seed, "language": "en",  # tests read it
+                                         **(board or {})},
                                "inputs": {"enabled": False}, "mqtt": {"port": port, **(mqtt or {})}})
     layout = reference_layout(get_game(game))
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout,

@@ -19,20 +19,24 @@ class Table:
     def __init__(self, game: str, *, options: dict[str, Any] | None = None, players: int | None = None,
                  seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0, commit_ms: float = 25.0,
                  allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None,
-                 leds: str = "sim") -> None:
+                 leds: str = "sim", sound: dict[str, Any] | None = None,
+                 language: str = "en") -> None:
         """``moved``: channels that read otherwise than the game says when the table is switched on;
         ``leds``: the strip's back end (``"sim-wire"`` takes a real strip's wire time); ``commit_ms``:
         short by default, for the tests' quick and sure hands (a person's need ``sensors.commit_ms``'s
-        default; ``tests/test_human_pace.py`` plays with those)."""
+        default; ``tests/test_human_pace.py`` plays with those); ``sound``: the ``[sound]`` section;
+        ``language``: what the table says on MQTT (English here, where tests read its words;
+        ``board.language`` is Spanish by default)."""
         g = get_game(game)
         self.config = Config.from_dict({
             "board": {"id": f"t-{game}", "game": game, "seed": seed, "num_players": g.players(players),
-                      "options": options or {}, "allow_takeback": allow_takeback},
+                      "options": options or {}, "allow_takeback": allow_takeback, "language": language},
             "sensors": {"debounce_ms": debounce_ms, "commit_ms": commit_ms},
             "inputs": {"pin_factory": "mock"},
             "leds": {"backend": leds},
             "mqtt": {"enabled": mqtt_port is not None, "port": mqtt_port or 1883},
             "journal": {"path": journal},
+            "sound": sound or {},
         })
         self.layout = load_layout(game)
         self.sim = SimulatedBoard(self.layout.blocks, board_kind=self.layout.board_kind)
@@ -121,6 +125,8 @@ class Table:
             return "a move held until the board has been still for the commit window"
         if not service.events.empty():
             return "events queued"
+        if s.referee.unready:
+            return "the next move table still being built (the LEDs' targets)"
         return None
 
     def frame(self) -> tuple:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
-from controller.games.base import Message, Phrase
+from controller.games.base import Message, Phrase, Point, ring_marks
 
 TAKEN = Phrase("toy.taken", "that square is taken or the game is over")
 
@@ -79,6 +79,11 @@ class ToyState(State):
         return {f"sq:{s}": v for s, v in zip(SQUARES, self.cells, strict=True)}
 
 
+def square_xy(i: int) -> Point:
+    """Where square ``i`` sits in the picture: a1 at the bottom left."""
+    return 15.0 + 30 * (i % 3), 75.0 - 30 * (i // 3)
+
+
 class ToyGame(Game):
     name = "toy"
     title = "Noughts and crosses"
@@ -102,6 +107,17 @@ class ToyGame(Game):
 
     def channels(self, options=None, num_players=None) -> list[Channel]:
         return [Channel(f"sq:{s}", ChannelKind.PIECE, 2) for s in SQUARES]
+
+    def picture(self, public_view: dict[str, Any], marks: Any = ()) -> str:
+        cells = str(public_view["position"]).split(" ")[0]
+        pieces = [f'<text x="{x}" y="{y + 8}" font-size="24" text-anchor="middle">{c}</text>'
+                  for i, c in enumerate(cells) if c != "." for x, y in [square_xy(i)]]
+        svg = "\n".join(['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 90">', *pieces, "</svg>"])
+        return ring_marks(svg, [("target", m) for m in marks], self.channel_xy)
+
+    def channel_xy(self, name: str) -> Point | None:
+        square = name.removeprefix("sq:")
+        return square_xy(SQUARES.index(square)) if square != name and square in SQUARES else None
 
     def configurations(self):
         return [({}, 2)]

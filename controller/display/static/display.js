@@ -27,12 +27,61 @@ function clockTime(iso) {
   return iso ? new Date(iso * 1000).toLocaleTimeString() : "";
 }
 
-function playerName(names, i, state) {
+// -- the players' language: controller/locale's catalogue as JSON (docs/display.md) ------------
+
+const LANGUAGES = { es: "Español", en: "English" };
+let lang = "es";
+let words = {}; // code -> template in the page's language
+
+function chooseLanguage() {
+  // The switch's choice, else the browser's first language arbitro speaks, else Spanish (the players').
+  const kept = localStorage.getItem("arbitro.lang");
+  if (kept in LANGUAGES) return kept;
+  for (const l of navigator.languages || [navigator.language || ""]) {
+    const base = l.slice(0, 2).toLowerCase();
+    if (base in LANGUAGES) return base;
+  }
+  return "es";
+}
+
+function fill(template, params) {
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+function t(code, english, params = {}) {
+  // A text of the page (extracted by python -m controller.locale: msgctxt the code, msgid the English).
+  return fill(words[code] ?? english, params);
+}
+
+function say(code, params, names, players) {
+  // What the service said (an event's or a violation's code and params), in the page's language.
+  const said = (v) => {
+    if (Array.isArray(v)) return v.map(said).join("; ");
+    if (v && typeof v === "object") return say(v.code, v.params || {}, names, players);
+    const seat = /^player (\d+)(?: \([A-Za-z]+\))?$/.exec(String(v));
+    if (seat) return playerName(names, Number(seat[1]), players);
+    return words[`word.${v}`] ?? String(v);
+  };
+  const out = {};
+  for (const [k, v] of Object.entries(params || {})) out[k] = said(v);
+  return code in words ? fill(words[code], out) : null;
+}
+
+function languageSwitch() {
+  // On every page: the language, kept in this browser.
+  const pick = el("select", { id: "lang", "aria-label": t("display.language", "Language") },
+    ...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code }, name)));
+  pick.value = lang;
+  pick.addEventListener("change", () => { localStorage.setItem("arbitro.lang", pick.value); location.reload(); });
+  document.querySelector("header").append(pick);
+}
+
+function playerName(names, i, players) {
+  // People, not indices: a name given, else the colour of his pieces, else his seat counted from 1.
   if (names && names[i]) return names[i];
-  const view = (state && state.board_view) || {};
-  const colour = Array.isArray(view.players) && typeof view.players[i] === "string" ? view.players[i]
-    : Array.isArray(view.players) && view.players[i] && view.players[i].colour_name;
-  return colour ? `${colour} (player ${i})` : `player ${i}`;
+  const named = Array.isArray(players) && players[i] ? players[i].name : null;
+  if (named && !/^player \d+$/.test(named)) return words[`word.${named}`] ?? named;
+  return t("word.player", "player {number}", { number: i + 1 });
 }
 
 // -- what can go wrong between the table and this page ------------------------------------------
@@ -48,10 +97,12 @@ function showTrouble() {
 
 function applyStatus(status, board) {
   trouble.broker = status.broker ? null
-    : `The display has lost the MQTT broker (${status.address}); reconnecting… What you see is the last state received.`;
+    : t("display.trouble.broker", "The display has lost the MQTT broker ({address}); reconnecting… What you see is the last state received.",
+      { address: status.address });
   if (board !== undefined) {
     trouble.service = status.service === "offline"
-      ? `The referee of board ${board} is offline (since ${clockTime(status.since)}); this is the last state it published.`
+      ? t("display.trouble.offline", "The referee of board {board} is offline (since {since}); this is the last state it published.",
+        { board, since: clockTime(status.since) })
       : null;
   }
   showTrouble();
@@ -62,8 +113,8 @@ function listen(url, handlers) {
   source.onopen = () => { trouble.server = null; showTrouble(); };
   source.onerror = () => {
     trouble.server = source.readyState === EventSource.CLOSED
-      ? "This page may no longer follow the display (refused). Reload, or pair again."
-      : "Lost the connection to the display server; retrying…";
+      ? t("display.trouble.refused", "This page may no longer follow the display (refused). Reload, or pair again.")
+      : t("display.trouble.server", "Lost the connection to the display server; retrying…");
     showTrouble();
   };
   for (const [name, fn] of Object.entries(handlers)) {
@@ -116,26 +167,31 @@ function hall() {
       const next = cards.get(sorted[sorted.indexOf(line.board) + 1]);
       $("boards").insertBefore(card, next || null);
       $("empty").hidden = true;
-      $("count").textContent = `${cards.size} board${cards.size === 1 ? "" : "s"}`;
+      $("count").textContent = cards.size === 1 ? t("display.hall.one_board", "1 board")
+        : t("display.hall.boards", "{count} boards", { count: cards.size });
     }
-    setHTML(card.querySelector(".thumb"), line.svg);
+    const thumb = card.querySelector(".thumb img") || card.querySelector(".thumb").appendChild(el("img", { alt: "" }));
+    if (thumb.getAttribute("src") !== line.thumb) thumb.src = line.thumb; // by reference: fetched once per version
     const meta = card.querySelector(".meta");
     let who = "";
-    if (line.over) who = `game over: ${(line.winners || []).map((p) => playerName(line.names, p)).join(", ") || "nobody"} won`;
-    else if (line.turn !== null && line.turn !== undefined) who = `${playerName(line.names, line.turn)} to play`;
-    else who = "waiting for a roll or draw";
-    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${line.moves} moves`);
-    if (line.violation) meta.append(" ", el("span", { class: "badge" }, "violation"));
+    const winners = (line.winners || []).map((p) => playerName(line.names, p, line.players));
+    if (line.over) who = winners.length ? t("display.hall.won", "game over: {winners} won", { winners: winners.join(", ") })
+      : t("display.hall.nobody_won", "game over: nobody won");
+    else if (line.turn !== null && line.turn !== undefined) who = t("display.to_play", "{player} to play", { player: playerName(line.names, line.turn, line.players) });
+    else who = t("display.hall.waiting", "waiting for a roll or draw");
+    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${t("display.moves", "{count} moves", { count: line.moves })}`);
+    if (line.violation) meta.append(" ", el("span", { class: "badge" }, t("display.hall.violation", "violation")));
     statuses[line.board] = line.status;
     mark(line.board, card);
-    announce(line.board, line.seq);
+    const drawn = () => announce(line.board, line.seq);
+    if (thumb.complete) drawn(); else thumb.decode().then(drawn, drawn); // once the picture is in the page
   }
 
   function mark(board, card) {
     const offline = statuses[board] === "offline";
     card.classList.toggle("offline", offline);
     const badge = card.querySelector(".offline-badge");
-    if (offline && !badge) card.querySelector(".meta").append(" ", el("span", { class: "badge offline-badge" }, "offline"));
+    if (offline && !badge) card.querySelector(".meta").append(" ", el("span", { class: "badge offline-badge" }, t("display.hall.offline", "offline")));
     if (!offline && badge) badge.remove();
   }
 }
@@ -161,40 +217,42 @@ function board() {
     const answer = await fetch(`/api/board/${encodeURIComponent(id)}/names?key=${encodeURIComponent(key)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(names),
     });
-    $("names-note").textContent = answer.ok ? "saved"
-      : answer.status === 403 ? "Only the operator's link (with its key) sets names." : await answer.text();
+    $("names-note").textContent = answer.ok ? t("display.board.saved", "saved")
+      : answer.status === 403 ? t("display.board.names_key", "Only the operator's link (with its key) sets names.") : await answer.text();
   });
 
   function draw(snap) {
     const s = snap.state;
     $("title").textContent = s ? `${id} · ${s.title}` : id;
-    $("delay").textContent = snap.delay > 0 ? `shown ${snap.delay} s late` : "";
+    $("delay").textContent = snap.delay > 0 ? t("display.board.late", "shown {seconds} s late", { seconds: snap.delay }) : "";
     if (!s) return;
     setHTML($("picture"), snap.svg);
-    trouble.sensors = s.sensors === "down" ? "The board's sensors are disconnected." : null;
+    trouble.sensors = s.sensors === "down" ? t("display.trouble.sensors", "The board's sensors are disconnected.") : null;
     showTrouble();
 
     let turn;
+    const who = (p) => playerName(snap.names, p, s.players);
     if (s.over) {
-      const w = (s.winners || []).map((p) => playerName(snap.names, p, s));
+      const w = (s.winners || []).map(who).join(", ");
       turn = s.resigned !== null && s.resigned !== undefined
-        ? `Game over: ${playerName(snap.names, s.resigned, s)} resigned; ${w.join(", ")} won`
-        : `Game over: ${w.length ? w.join(", ") + " won" : "nobody won"}`;
+        ? t("display.board.resigned", "Game over: {player} resigned; {winners} won", { player: who(s.resigned), winners: w })
+        : w ? t("display.board.won", "Game over: {winners} won", { winners: w }) : t("display.board.nobody_won", "Game over: nobody won");
     } else if (s.turn !== null) {
-      turn = `${playerName(snap.names, s.turn, s)} to play`;
+      turn = t("display.to_play", "{player} to play", { player: who(s.turn) });
     } else {
-      turn = "Waiting for a roll or a draw (press roll)";
+      turn = t("display.board.waiting_roll", "Waiting for a roll or a draw (press roll)");
     }
     $("turn").textContent = turn;
 
     const verdict = $("verdict");
     verdict.className = "verdict";
-    if (s.violation) { verdict.textContent = `Not right: ${s.violation.message}`; }
-    else if (s.setup) { verdict.textContent = `Set up: ${s.setup.message}`; verdict.classList.add("setup"); }
-    else if (s.ambiguous) { verdict.textContent = `${s.ambiguous} moves fit the board: pick one with next and confirm.`; verdict.classList.add("setup"); }
+    const marked = (m) => say(m.code, m.params, snap.names, s.players) ?? m.message; // in the page's language
+    if (s.violation) { verdict.textContent = t("display.board.not_right", "Not right: {message}", { message: marked(s.violation) }); }
+    else if (s.setup) { verdict.textContent = t("display.board.set_up", "Set up: {message}", { message: marked(s.setup) }); verdict.classList.add("setup"); }
+    else if (s.ambiguous) { verdict.textContent = t("display.board.ambiguous", "{count} moves fit the board: pick one with next and confirm.", { count: s.ambiguous }); verdict.classList.add("setup"); }
     verdict.hidden = !(s.violation || s.setup || s.ambiguous);
 
-    $("dice").replaceChildren(...dice(s).map((t) => el("p", {}, t)));
+    $("dice").replaceChildren(...dice(s, snap.names).map((line) => el("p", {}, line)));
 
     const names = JSON.stringify([snap.names, snap.colours]);
     const rows = $("players").tBodies[0];
@@ -202,8 +260,8 @@ function board() {
     if (!editing && (names !== namesShown || rows.rows.length !== s.num_players)) {
       rows.replaceChildren(...s.players.map((p) => el("tr", { "data-player": p.index },
         el("td", {}, el("span", { class: "swatch", style: `background:${snap.colours[p.index] || p.colour}` })),
-        el("td", {}, Object.assign(el("input", { "aria-label": `name of player ${p.index}`,
-          placeholder: playerName([], p.index, s) }), { value: (snap.names || [])[p.index] || "" })),
+        el("td", {}, Object.assign(el("input", { "aria-label": t("display.board.name_of", "name of {player}", { player: playerName([], p.index, s.players) }),
+          placeholder: playerName([], p.index, s.players) }), { value: (snap.names || [])[p.index] || "" })),
         el("td", { class: "score" }), el("td", { class: "clock" }))));
       namesShown = names;
     }
@@ -221,7 +279,7 @@ function board() {
       $("moves").replaceChildren(...snap.moves.map(([n, text]) => el("li", { value: n }, text)));
       $("moves").scrollTop = $("moves").scrollHeight;
     }
-    $("log").replaceChildren(...(snap.log.length ? snap.log : ["nothing out of the ordinary"]).map((line) => el("li", {}, line)));
+    $("log").replaceChildren(...(snap.log.length ? snap.log : [t("display.board.quiet", "nothing out of the ordinary")]).map((line) => el("li", {}, line)));
     $("log").scrollTop = $("log").scrollHeight;
     drawSeats(s, snap.names);
     document.body.dataset.seq = s.seq;
@@ -246,7 +304,7 @@ function board() {
     if (seats.children.length === s.num_players) return;
     seats.replaceChildren(...s.players.map((p) => {
       const box = el("div", { class: "seat" });
-      const show = el("button", { type: "button" }, `Seat ${p.index}: ${playerName(names, p.index, s)}`);
+      const show = el("button", { type: "button" }, t("display.board.seat", "Seat {number}: {player}", { number: p.index + 1, player: playerName(names, p.index, s.players) }));
       show.addEventListener("click", () => pair(box, p.index, "GET"));
       box.append(show);
       return box;
@@ -257,42 +315,48 @@ function board() {
     const answer = await fetch(`/api/board/${encodeURIComponent(id)}/pair/${seat}?key=${encodeURIComponent(key)}`, { method });
     if (!answer.ok) {
       box.querySelector(".paired")?.remove();
-      box.append(el("div", { class: "paired" }, "Only the operator's link (with its key) pairs phones to seats."));
+      box.append(el("div", { class: "paired" }, t("display.board.pair_key", "Only the operator's link (with its key) pairs phones to seats.")));
       return;
     }
     const { url, qr } = await answer.json();
     const code = el("div", { class: "qr" });
     code.innerHTML = qr;
-    const renew = el("button", { type: "button" }, "new code (the old one stops working)");
+    const renew = el("button", { type: "button" }, t("display.board.renew", "new code (the old one stops working)"));
     renew.addEventListener("click", () => pair(box, seat, "POST"));
-    const hide = el("button", { type: "button" }, "hide");
+    const hide = el("button", { type: "button" }, t("display.board.hide", "hide"));
     hide.addEventListener("click", () => { box.querySelector(".paired")?.remove(); });
     box.querySelector(".paired")?.remove();
     box.append(el("div", { class: "paired" }, code, el("a", { href: url, class: "seat-link" }, url), el("br"), renew, hide));
   }
 }
 
-function dice(s) {
+function dice(s, names) {
   // Dice, draws and the sync state, from the game's public view.
   const v = s.board_view || {};
   const out = [];
+  const w = (word) => words[`word.${word}`] ?? word;
+  const who = (p) => playerName(names, p, s.players);
   if (s.game === "jeocinco") {
-    if (v.roll) out.push(`Roll: ${v.roll}`);
-    if (v.pieces_to_place) out.push(`Pieces to place: ${v.pieces_to_place.rolled} + ${v.pieces_to_place.extra} extra`);
-    if (v.dispute) out.push(`Dispute over ${v.dispute.slot}: player ${v.dispute.challenger} challenges player ${v.dispute.challenged}`);
+    if (v.roll) out.push(t("display.dice.roll", "Roll: {roll}", { roll: v.roll }));
+    if (v.pieces_to_place) out.push(t("display.dice.pieces", "Pieces to place: {rolled} + {extra} extra", v.pieces_to_place));
+    if (v.dispute) out.push(t("display.dice.dispute", "Dispute over {slot}: {challenger} challenges {challenged}",
+      { slot: v.dispute.slot, challenger: who(v.dispute.challenger), challenged: who(v.dispute.challenged) }));
   } else if (s.game === "scriptorium") {
-    if (v.die) out.push(`Colour die: ${v.die}${v.number ? `, number die: ${v.number}` : ""}`);
-    out.push(v.aligned ? "Sync: ALIGNED, the board is frozen" : `Sync clock: the ${v.active_part} turns next (round ${v.round})`);
-    if (v.required_turn) out.push(`Turn the ${v.required_turn.part} ${v.required_turn.direction} by ${v.required_turn.spaces} (${v.required_turn.why})`);
+    if (v.die) out.push(v.number ? t("display.dice.colour_number", "Colour die: {colour}, number die: {number}", { colour: w(v.die), number: v.number })
+      : t("display.dice.colour", "Colour die: {colour}", { colour: w(v.die) }));
+    out.push(v.aligned ? t("display.dice.aligned", "Sync: ALIGNED, the board is frozen")
+      : t("display.dice.clock", "Sync clock: the {part} turns next (round {round})", { part: w(v.active_part), round: v.round }));
+    if (v.required_turn) out.push(t("display.dice.turn", "Turn the {part} {direction} by {spaces} ({why})",
+      { ...v.required_turn, part: w(v.required_turn.part), direction: w(v.required_turn.direction) }));
   } else if (s.game === "serpientes") {
-    if (v.revealed && v.revealed.length) out.push(`Revealed: ${v.revealed.join(", ")}`);
-    if (v.deck_size !== null && v.deck_size !== undefined) out.push(`Deck ${v.deck_size} cards, discards ${v.discard_size}`);
-    out.push(`Tokens left: ${(v.tokens || []).length} · round ${v.round} of ${v.max_rounds}`);
+    if (v.revealed && v.revealed.length) out.push(t("display.dice.revealed", "Revealed: {cards}", { cards: v.revealed.map(w).join(", ") }));
+    if (v.deck_size !== null && v.deck_size !== undefined) out.push(t("display.dice.deck", "Deck {deck} cards, discards {discards}", { deck: v.deck_size, discards: v.discard_size }));
+    out.push(t("display.dice.tokens", "Tokens left: {tokens} · round {round} of {rounds}", { tokens: (v.tokens || []).length, round: v.round, rounds: v.max_rounds }));
   } else if (s.game === "contigo") {
-    if (v.phase) out.push(v.phase === "move" ? "Move a pawn" : "Move beads");
+    if (v.phase) out.push(v.phase === "move" ? t("display.dice.pawn", "Move a pawn") : t("display.dice.beads", "Move beads"));
   }
-  if (s.pending_chance) out.push(`Pending: ${s.pending_chance.outcomes.length} possible outcomes`);
-  if (s.last_action) out.push(`Last: ${s.last_action}`);
+  if (s.pending_chance) out.push(t("display.dice.pending", "Pending: {count} possible outcomes", { count: s.pending_chance.outcomes.length }));
+  if (s.last_action) out.push(t("display.dice.last", "Last: {action}", { action: s.last_action }));
   return out;
 }
 
@@ -308,22 +372,30 @@ function seat() {
     seat: draw,
     gone: () => {
       source.close();
-      trouble.server = "This phone's pairing was replaced by a new code: scan it again.";
+      trouble.server = t("display.trouble.replaced", "This phone's pairing was replaced by a new code: scan it again.");
       showTrouble();
     },
   });
   $("filter").addEventListener("input", drawOffer);
+  let myTurn = false;
+  for (const wake of ["pointerdown", "keydown"]) document.addEventListener(wake, wakeAudio, { once: true });
 
   function draw(d) {
-    const name = playerName(d.names, d.seat);
+    const mine = !d.over && d.turn === d.seat;
+    if (mine && !myTurn) turnCue();
+    myTurn = mine;
+    const name = playerName(d.names, d.seat, d.players);
     $("title").replaceChildren(el("span", { class: "swatch", style: `background:${d.colour || "#ccc"}` }), ` ${name} · ${decodeURIComponent(id)}`);
     document.title = `arbitro · ${name}`;
-    $("whose").textContent = d.over ? "The game is over." : d.turn === d.seat ? "Your turn!"
-      : d.turn === null ? "Waiting for a roll or a draw." : `${playerName(d.names, d.turn)} to play.`;
+    $("whose").textContent = d.over ? t("display.seat.over", "The game is over.") : d.turn === d.seat ? t("display.seat.your_turn", "Your turn!")
+      : d.turn === null ? t("display.seat.waiting", "Waiting for a roll or a draw.")
+        : t("display.seat.to_play", "{player} to play.", { player: playerName(d.names, d.turn, d.players) });
     const p = d.private || {};
-    const hand = p.hand || (p.hand_size !== undefined ? Array(p.hand_size).fill("(card in your hand)") : []);
+    const hand = (p.hand || []).map((c) => words[`word.${c}`] ?? c);
+    if (!p.hand && p.hand_size !== undefined) hand.push(...Array(p.hand_size).fill(t("display.seat.card_in_hand", "(card in your hand)")));
     $("hand").replaceChildren(...hand.map((c) => el("li", {}, c)));
-    const sequence = p.sequence || (p.sequence_length ? Array(p.sequence_length).fill("(card)") : []);
+    const sequence = (p.sequence || []).map((c) => words[`word.${c}`] ?? c);
+    if (!p.sequence && p.sequence_length) sequence.push(...Array(p.sequence_length).fill(t("display.seat.card", "(card)")));
     $("sequence").replaceChildren(...sequence.map((c) => el("li", {}, c)));
     $("sequence-box").hidden = sequence.length === 0;
     $("choices").replaceChildren(...(p.choices || []).map((c) => el("li", {}, c)));
@@ -350,4 +422,41 @@ function seat() {
   }
 }
 
-({ hall, board, seat })[document.body.dataset.page]();
+// A short beep (WebAudio) when this seat's turn starts. A browser lets a page sound only once it
+// has been touched, so the first tap or key wakes the audio; until then the beep is silent.
+let audio = null;
+function wakeAudio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Context) audio = new Context();
+  if (audio && audio.state === "suspended") audio.resume();
+  return audio;
+}
+
+function turnCue() {
+  const ctx = wakeAudio();
+  if (!ctx) return;
+  const tone = ctx.createOscillator(), level = ctx.createGain(), now = ctx.currentTime;
+  tone.frequency.setValueAtTime(660, now);
+  tone.frequency.setValueAtTime(880, now + 0.09);
+  level.gain.setValueAtTime(0.25, now);
+  level.gain.exponentialRampToValueAtTime(0.001, now + 0.25);
+  tone.connect(level).connect(ctx.destination);
+  tone.start(now);
+  tone.stop(now + 0.25);
+}
+
+async function start() {
+  lang = chooseLanguage();
+  document.documentElement.lang = lang;
+  try {
+    const table = await (await fetch("/static/i18n.json")).json();
+    words = table[lang] || {};
+  } catch { words = {}; } // no catalogue: the page speaks English rather than not at all
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t, node.textContent.trim());
+  $("filter")?.setAttribute("placeholder", t("display.seat.filter", "filter moves (e.g. c3)"));
+  if (document.body.dataset.page === "hall") document.title = t("display.hall.title", "arbitro · the hall");
+  languageSwitch();
+  ({ hall, board, seat })[document.body.dataset.page]();
+}
+
+start();

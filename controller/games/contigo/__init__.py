@@ -24,6 +24,7 @@ class ContigoGame(Game):
     min_players = 2
     max_players = 4
     option_schema = OPTIONS
+    mark_radius = picture.MARK_RADIUS
 
     def check_players(self, num_players: int | None) -> int:
         # The count allowed depends on the game played (alignment 2 or 4, capture 2): check_variant
@@ -48,22 +49,6 @@ class ContigoGame(Game):
         top_code = 2 * n if opts["game"] == "capture" else 2 * n - 1
         return ([Channel(f"sq:{s}", ChannelKind.PIECE, top_code) for s in SQUARE_NAMES]
                 + [Channel(f"pit:{p}", ChannelKind.COUNT, TOTAL_BEADS) for p in PIT_NAMES])
-
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        files = "abcdef"
-        out: dict[str, tuple[float, float]] = {f"sq:{s}": (files.index(s[0]), int(s[1]) - 1) for s in SQUARE_NAMES}
-        corners = {"nw": (-1, 6), "ne": (6, 6), "se": (6, -1), "sw": (-1, -1)}
-        for p in PIT_NAMES:
-            if p in corners:
-                out[f"pit:{p}"] = corners[p]
-                continue
-            side, where = p.split("-")
-            if side in "ns":
-                out[f"pit:{p}"] = (files.index(where), 6 if side == "n" else -1)
-            else:
-                out[f"pit:{p}"] = (6 if side == "e" else -1, int(where) - 1)
-        return out
 
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
         """The board as an SVG drawn from ``public_view`` alone, the channels in ``marks`` ringed."""

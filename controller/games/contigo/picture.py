@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from controller.games.base import COLOUR_HEX
+from controller.games.base import COLOUR_HEX, ring_marks
 from controller.games.contigo.board import COLORS, FILES, SIZE
 
 CELL = 56
@@ -57,11 +57,7 @@ def channel_xy(channel: str) -> tuple[float, float] | None:
 def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
     """The board drawn from its public ``view``, the channels in ``marks`` ringed (the display's
     targets: what the players should change)."""
-    svg = render_svg(view)
-    rings = [f'<circle class="mark target" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{MARK_RADIUS}" fill="none" '
-             f'stroke="#ff8c00" stroke-width="4"><title>target: {escape(channel)}</title></circle>'
-             for channel in marks if (xy := channel_xy(channel)) is not None]
-    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
+    return ring_marks(render_svg(view), [("target", channel) for channel in marks], channel_xy, MARK_RADIUS)
 
 
 def render_svg(view: dict[str, Any]) -> str:

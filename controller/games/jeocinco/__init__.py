@@ -51,18 +51,9 @@ class JeocincoGame(Game):
         out += [Channel(f"bridge:{n}", ChannelKind.PRESENCE) for n in B.BRIDGE_NAMES]
         return out
 
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        def mid(a: B.Vec, b: B.Vec) -> tuple[float, float]:
-            return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-
-        out = {f"slot:{n}": mid(*B.SLOT_ENDS[s]) for s, n in enumerate(B.SLOT_NAMES)}
-        out.update({f"tower:{n}": B.PENT_CENTRES[q] for q, n in enumerate(B.PENT_NAMES)})
-        out.update({f"bridge:{n}": mid(*B.BRIDGE_POINTS[k]) for k, n in enumerate(B.BRIDGE_NAMES)})
-        return out
-
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
-        """The board of a public view as SVG, the slots among the channels ``marks`` ringed."""
+        """The board of a public view as SVG, the target slots among ``marks`` highlighted, the other
+        targets (towers, bridges) ringed."""
         return picture.picture(public_view, marks)
 
     def channel_xy(self, name: str) -> tuple[float, float] | None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from controller.games.base import COLOUR_HEX
+from controller.games.base import COLOUR_HEX, ring_marks
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import roll_text
 from controller.games.jeocinco.position import JeocincoPosition, from_text
@@ -46,14 +46,11 @@ def channel_xy(name: str) -> tuple[float, float] | None:
 
 
 def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
-    """The board of a public view, the slots among the channels ``marks`` ringed."""
-    return render_svg(from_text(public_view["position"]),
-                      highlight=tuple(m.removeprefix("slot:") for m in marks if m.startswith("slot:")))
-
-
-def player_colours(public_view: dict[str, Any]) -> dict[int, str]:
-    """The colour the picture draws each player's pieces in, for the players who have chosen one."""
-    return {p["player"]: STRONG[B.COLOURS.index(p["colour"])] for p in public_view["players"] if p.get("colour")}
+    """The board of a public view, the slots among the channels ``marks`` highlighted along their
+    length and the other marks (towers, bridges) ringed."""
+    slots = tuple(m.removeprefix("slot:") for m in marks if m.startswith("slot:"))
+    return ring_marks(render_svg(from_text(public_view["position"]), highlight=slots),
+                      [("target", m) for m in marks if not m.startswith("slot:")], channel_xy)
 
 
 def render_svg(pos: JeocincoPosition, highlight: tuple[str, ...] = ()) -> str:

@@ -411,13 +411,20 @@ def five_towers(facts: Facts) -> int | None:
 # --------------------------------------------------------------------------- refusals
 
 NOT_JEOCINCO = Phrase("jeocinco.not_an_action", "that is not a Jeocinco action")
-_DICE_DUE = {"roll": "both dice (roll 3C)", "opening": "the opening roll of the number die",
-             "challenge": "the challenger's roll of the number die",
-             "defence": "the challenged player's roll of the number die"}
-OTHER_DICE_DUE = {phase: Phrase(f"jeocinco.dice_due.{phase}", f"the dice due now are {dice}")
-                  for phase, dice in _DICE_DUE.items()}
-WAITING_FOR_DICE = {phase: Phrase(f"jeocinco.waiting_for.{phase}", f"waiting for {dice}")
-                    for phase, dice in _DICE_DUE.items()}
+# Written out one by one, so that Babel finds every template (controller/locale).
+OTHER_DICE_DUE = {
+    "roll": Phrase("jeocinco.dice_due.roll", "the dice due now are both dice (roll 3C)"),
+    "opening": Phrase("jeocinco.dice_due.opening", "the dice due now are the opening roll of the number die"),
+    "challenge": Phrase("jeocinco.dice_due.challenge", "the dice due now are the challenger's roll of the number die"),
+    "defence": Phrase("jeocinco.dice_due.defence",
+                      "the dice due now are the challenged player's roll of the number die"),
+}
+WAITING_FOR_DICE = {
+    "roll": Phrase("jeocinco.waiting_for.roll", "waiting for both dice (roll 3C)"),
+    "opening": Phrase("jeocinco.waiting_for.opening", "waiting for the opening roll of the number die"),
+    "challenge": Phrase("jeocinco.waiting_for.challenge", "waiting for the challenger's roll of the number die"),
+    "defence": Phrase("jeocinco.waiting_for.defence", "waiting for the challenged player's roll of the number die"),
+}
 NO_DICE_DUE = Phrase("jeocinco.no_dice_due", "no dice are due: {player} must play ({phase})")
 CHOOSING_COLOURS = Phrase("jeocinco.choosing_colours", "colours are being chosen: {player} picks a colour first")
 COLOUR_TAKEN = Phrase("jeocinco.colour_taken", "colour {colour} is already taken by {owner}")
@@ -444,14 +451,44 @@ BLOCKED_ROLL = Phrase("jeocinco.blocked_roll",
                       "the roll {roll} reaches {pentagon}, which can never be completed (case 5), so you place "
                       "anywhere under the rules: but slot {slot} is neither a side of a {colour} pentagon nor next "
                       "to one of your pieces")
-_ROLLED_TO = {"board": "the whole board", "column": "column {letter} (any number)",
-              "row": "row {number} (any letter)", "hexagon": "hexagon {hexagon}"}
-_OUTSIDE = ("the roll {roll} sends you to %s: slot {slot} is neither a side of your colour's ({colour}) pentagon "
-            "there nor next to a piece of a network of yours that reaches it")
-_NOR_FREE = "; nor is it a side of any {colour} pentagon or next to any of your pieces (extra piece)"
-OUTSIDE_ROLL = {(where, extra): Phrase(f"jeocinco.outside_roll.{where}" + (".extra" if extra else ""),
-                                       _OUTSIDE % text + (_NOR_FREE if extra else ""))
-                for where, text in _ROLLED_TO.items() for extra in (False, True)}
+OUTSIDE_ROLL = {
+    ("board", False): Phrase(
+        "jeocinco.outside_roll.board",
+        "the roll {roll} sends you to the whole board: slot {slot} is neither a side of your colour's "
+        "({colour}) pentagon there nor next to a piece of a network of yours that reaches it"),
+    ("board", True): Phrase(
+        "jeocinco.outside_roll.board.extra",
+        "the roll {roll} sends you to the whole board: slot {slot} is neither a side of your colour's "
+        "({colour}) pentagon there nor next to a piece of a network of yours that reaches it; nor is it a "
+        "side of any {colour} pentagon or next to any of your pieces (extra piece)"),
+    ("column", False): Phrase(
+        "jeocinco.outside_roll.column",
+        "the roll {roll} sends you to column {letter} (any number): slot {slot} is neither a side of your "
+        "colour's ({colour}) pentagon there nor next to a piece of a network of yours that reaches it"),
+    ("column", True): Phrase(
+        "jeocinco.outside_roll.column.extra",
+        "the roll {roll} sends you to column {letter} (any number): slot {slot} is neither a side of your "
+        "colour's ({colour}) pentagon there nor next to a piece of a network of yours that reaches it; nor "
+        "is it a side of any {colour} pentagon or next to any of your pieces (extra piece)"),
+    ("row", False): Phrase(
+        "jeocinco.outside_roll.row",
+        "the roll {roll} sends you to row {number} (any letter): slot {slot} is neither a side of your "
+        "colour's ({colour}) pentagon there nor next to a piece of a network of yours that reaches it"),
+    ("row", True): Phrase(
+        "jeocinco.outside_roll.row.extra",
+        "the roll {roll} sends you to row {number} (any letter): slot {slot} is neither a side of your "
+        "colour's ({colour}) pentagon there nor next to a piece of a network of yours that reaches it; nor "
+        "is it a side of any {colour} pentagon or next to any of your pieces (extra piece)"),
+    ("hexagon", False): Phrase(
+        "jeocinco.outside_roll.hexagon",
+        "the roll {roll} sends you to hexagon {hexagon}: slot {slot} is neither a side of your colour's "
+        "({colour}) pentagon there nor next to a piece of a network of yours that reaches it"),
+    ("hexagon", True): Phrase(
+        "jeocinco.outside_roll.hexagon.extra",
+        "the roll {roll} sends you to hexagon {hexagon}: slot {slot} is neither a side of your colour's "
+        "({colour}) pentagon there nor next to a piece of a network of yours that reaches it; nor is it a "
+        "side of any {colour} pentagon or next to any of your pieces (extra piece)"),
+}
 """Per kind of rolled place and whether an extra piece is also to be placed."""
 OUTSIDE_FREE = Phrase("jeocinco.outside_free", "slot {slot} is neither a side of a {colour} pentagon nor next to "
                                                "one of your pieces (an extra piece goes anywhere under those rules)")

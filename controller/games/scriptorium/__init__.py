@@ -7,13 +7,12 @@ The package, one module per question (imports flow one way): ``board`` (the layo
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import BadPosition, Channel, ChannelKind, Game, Option, Options, canonical
 from controller.games.scriptorium import picture
-from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, MIDDLE, RINGS, SPACE_CHANNELS, N
+from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, RINGS, SPACE_CHANNELS, N
 from controller.games.scriptorium.position import (
     NOBODY,
     ROUND_LIMIT_MAX,
@@ -69,19 +68,6 @@ class ScriptoriumGame(Game):
         chans += [Channel(SPACE_CHANNELS[r * N + p], ChannelKind.PRESENCE, 1) for r in RINGS for p in range(N)]
         chans.append(Channel("hub", ChannelKind.COUNT, n))
         return chans
-
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        # Position 0 at the top, counting clockwise; the Middle sits half a space off.
-        out: dict[str, tuple[float, float]] = {"hub": (0.0, 0.0)}
-        for radius, r in enumerate(RINGS, start=1):
-            shift = 0.5 if r == MIDDLE else 0.0
-            for p in range(N):
-                angle = math.radians(90 - (p + shift) * 360 / N)
-                out[SPACE_CHANNELS[r * N + p]] = (radius * math.cos(angle), radius * math.sin(angle))
-        for k, name in enumerate(ENCODER_CHANNELS):  # each encoder's turn indicator in a row below the board
-            out[name] = (-3.5, -4.0 - 0.5 * k)
-        return out
 
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
         """The board as SVG, drawn from the public view alone, ``marks`` (the channels the LEDs

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any, Protocol
 
-from controller.games.base import COLOUR_HEX
+from controller.games.base import COLOUR_HEX, ring_marks
 from controller.games.scriptorium import board as B
 from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES
 
@@ -156,20 +156,14 @@ def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
     lines.append(f"outer spaces visited: {visited}")
     for i, text in enumerate(lines):
         out.append(f'<text x="-200" y="{216 + 12 * i}" font-size="10" fill="#222">{escape(text)}</text>')
-    out.extend(_mark(channel) for channel in marks if not _drawn_target(channel) and channel_xy(channel))
     out.append("</svg>")
-    return "\n".join(out)
+    return ring_marks("\n".join(out), [("target", channel) for channel in marks if not _drawn_target(channel)],
+                      channel_xy)
 
 
 def _drawn_target(channel: str) -> bool:
     """A ring space or the hub: the legal targets above already ring these."""
     return channel.startswith(("pos:", "hub"))
-
-
-def _mark(channel: str) -> str:
-    x, y = channel_xy(channel) or (0.0, 0.0)
-    return (f'<circle class="mark target" cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" stroke="#ff8c00"'
-            f' stroke-width="4"><title>target: {escape(channel)}</title></circle>')
 
 
 def _location(text: str) -> int:

@@ -203,32 +203,31 @@ def _read(text: str, resolve: Callable[[Options, int], tuple[dict[str, Any], int
 
 # --- consistency ----------------------------------------------------------------------------
 
-def _problem(code: str, template: str) -> Phrase:
-    return Phrase(f"scriptorium.position.{code}", template)
-
-
-TWO_PAWNS = _problem("two_pawns", "two pawns on one space")
-PINS_ON_OUTER = _problem("pins_on_outer", "black pins stand on Outer spaces only")
-PINS_ORDER = _problem("pins_order", "pins are listed once each, in order")
-PAWN_ON_PIN = _problem("pawn_on_pin", "a pawn and a black pin on one space")
-PIN_OF_NOBODY = _problem("pin_of_nobody", "the pin on {space} marks the colour of no player")
-NOT_STARTED = _problem("started", "first and turn are set once the game has started, and only then")
-MOVE_NEEDS_DIE = _problem("move_needs_die", "a move needs the colour the die showed")
-NUMBER_NEEDS_PART = _problem("number_needs_part", "the number die is rolled for the circle the pawn left")
-PART_NOT_PENDING = _problem("part_not_pending", "a pending part only while a circle change is being resolved")
-ROTATE_NEEDS_NUMBER = _problem("rotate_needs_number", "a die rotation needs the number rolled")
-WINNER_TOO_EARLY = _problem("winner_too_early", "a winner only when the game is over")
-OVER_TOO_EARLY = _problem("over_too_early", "a game over without a winner ends at the round limit")
-ROUND_LIMIT_REACHED = _problem("round_limit", "the round limit has been reached: the game is over")
-ALL_ON_HUB = _problem("all_on_hub", "before the start every pawn is on the hub")
-SETUP_NOT_RANDOM = _problem("setup_not_random", "setting the board happens only with start=random")
-UNSET_PARTS = _problem("unset_parts", "parts not set yet read offset 0")
-CLOCK_OUT_OF_ROUND = _problem("clock_round", "the clock turns after a full round, by the player who closed it")
-ALIGNED_TURNS = _problem("aligned_turns", "an aligned board never turns again")
-PAWN_ON_TURNING = _problem("pawn_on_turning", "the pawn has left the circle that turns")
-NO_MOVE = _problem("no_move", "no legal move on that colour: the turn would have ended")
-BAD_WINNER = _problem("bad_winner",
-                      "a winner has visited both Outer spaces and reached the hub on an aligned board")
+TWO_PAWNS = Phrase("scriptorium.position.two_pawns", "two pawns on one space")
+PINS_ON_OUTER = Phrase("scriptorium.position.pins_on_outer", "black pins stand on Outer spaces only")
+PINS_ORDER = Phrase("scriptorium.position.pins_order", "pins are listed once each, in order")
+PAWN_ON_PIN = Phrase("scriptorium.position.pawn_on_pin", "a pawn and a black pin on one space")
+PIN_OF_NOBODY = Phrase("scriptorium.position.pin_of_nobody", "the pin on {space} marks the colour of no player")
+NOT_STARTED = Phrase("scriptorium.position.started", "first and turn are set once the game has started, and only then")
+MOVE_NEEDS_DIE = Phrase("scriptorium.position.move_needs_die", "a move needs the colour the die showed")
+NUMBER_NEEDS_PART = Phrase("scriptorium.position.number_needs_part", "the number die is rolled for the circle the "
+                                                                     "pawn left")
+PART_NOT_PENDING = Phrase("scriptorium.position.part_not_pending", "a pending part only while a circle change is "
+                                                                   "being resolved")
+ROTATE_NEEDS_NUMBER = Phrase("scriptorium.position.rotate_needs_number", "a die rotation needs the number rolled")
+WINNER_TOO_EARLY = Phrase("scriptorium.position.winner_too_early", "a winner only when the game is over")
+OVER_TOO_EARLY = Phrase("scriptorium.position.over_too_early", "a game over without a winner ends at the round limit")
+ROUND_LIMIT_REACHED = Phrase("scriptorium.position.round_limit", "the round limit has been reached: the game is over")
+ALL_ON_HUB = Phrase("scriptorium.position.all_on_hub", "before the start every pawn is on the hub")
+SETUP_NOT_RANDOM = Phrase("scriptorium.position.setup_not_random", "setting the board happens only with start=random")
+UNSET_PARTS = Phrase("scriptorium.position.unset_parts", "parts not set yet read offset 0")
+CLOCK_OUT_OF_ROUND = Phrase("scriptorium.position.clock_round", "the clock turns after a full round, by the player "
+                                                                "who closed it")
+ALIGNED_TURNS = Phrase("scriptorium.position.aligned_turns", "an aligned board never turns again")
+PAWN_ON_TURNING = Phrase("scriptorium.position.pawn_on_turning", "the pawn has left the circle that turns")
+NO_MOVE = Phrase("scriptorium.position.no_move", "no legal move on that colour: the turn would have ended")
+BAD_WINNER = Phrase("scriptorium.position.bad_winner",
+                    "a winner has visited both Outer spaces and reached the hub on an aligned board")
 
 
 def problems(position: Position) -> list[Message]:

@@ -41,54 +41,56 @@ CLOCK_ORDER = {CENTRE: INNER, INNER: OUTER, OUTER: CENTRE}
 """The part the sync clock passes to when the active one is in sync."""
 
 
-def _phrase(code: str, template: str) -> Phrase:
-    return Phrase(f"scriptorium.{code}", template)
-
-
 # --- what the game waits for (said in refusals and on the terminal) -------------------------
-SETTING = _phrase("waiting.setting", "the {part} is being set for the start")
-WHO_STARTS = _phrase("waiting.first", "the roll for who starts")
-ROLLS_COLOUR = _phrase("waiting.roll", "{player} rolls the colour die")
-MOVES = _phrase("waiting.move", "{player} moves the pawn to a {colour} space")
-ROLLS_NUMBER = _phrase("waiting.number", "{player} rolls the number die for the {part}")
-MUST_TURN = _phrase("waiting.rotate", "the {part} must turn left {spaces}")
-CLOCK_TURNS = _phrase("waiting.clock", "the sync clock turns the {part} left 1")
+SETTING = Phrase("scriptorium.waiting.setting", "the {part} is being set for the start")
+WHO_STARTS = Phrase("scriptorium.waiting.first", "the roll for who starts")
+ROLLS_COLOUR = Phrase("scriptorium.waiting.roll", "{player} rolls the colour die")
+MOVES = Phrase("scriptorium.waiting.move", "{player} moves the pawn to a {colour} space")
+ROLLS_NUMBER = Phrase("scriptorium.waiting.number", "{player} rolls the number die for the {part}")
+MUST_TURN = Phrase("scriptorium.waiting.rotate", "the {part} must turn left {spaces}")
+CLOCK_TURNS = Phrase("scriptorium.waiting.clock", "the sync clock turns the {part} left 1")
 
 # --- refusals -------------------------------------------------------------------------------
-NOT_AN_ACTION = _phrase("not_an_action", "that is not a Scriptorium action")
-NO_SUCH_TEXT = _phrase("no_such_text", "names no Scriptorium action (examples: 'roll blue', 'hub-i4', 'i3-m2',"
+NOT_AN_ACTION = Phrase("scriptorium.not_an_action", "that is not a Scriptorium action")
+NO_SUCH_TEXT = Phrase("scriptorium.no_such_text", "names no Scriptorium action (examples: 'roll blue', 'hub-i4', "
+                                                  "'i3-m2',"
                                        " 'number 4', 'turn inner left 4')")
-NO_SUCH_ACTION = _phrase("no_such_action", "the rules allow no such action here")
-SET_IN_ORDER = _phrase("set_in_order", "the board is set part by part: the {part} comes next")
+NO_SUCH_ACTION = Phrase("scriptorium.no_such_action", "the rules allow no such action here")
+SET_IN_ORDER = Phrase("scriptorium.set_in_order", "the board is set part by part: the {part} comes next")
 CHANCE_NOT_NEXT = {
-    "set": _phrase("setting_not_next", "setting the board is not what comes next: {next}"),
-    "first": _phrase("first_not_next", "the roll for who starts is not what comes next: {next}"),
-    "colour": _phrase("colour_not_next", "a roll of the colour die is not what comes next: {next}"),
-    "number": _phrase("number_not_next", "a roll of the number die is not what comes next: {next}"),
+    "set": Phrase("scriptorium.setting_not_next", "setting the board is not what comes next: {next}"),
+    "first": Phrase("scriptorium.first_not_next", "the roll for who starts is not what comes next: {next}"),
+    "colour": Phrase("scriptorium.colour_not_next", "a roll of the colour die is not what comes next: {next}"),
+    "number": Phrase("scriptorium.number_not_next", "a roll of the number die is not what comes next: {next}"),
 }
-DIE_DECIDES = _phrase("die_decides", "a die decides now: {next}")
-NO_MOVE_NOW = _phrase("no_move_now", "no pawn moves now: {next}")
-MOVE_SHAPE = _phrase("move_shape", "a move names where the pawn is and where it goes")
-PAWN_ELSEWHERE = _phrase("pawn_elsewhere", "{player}'s pawn is on {at}, not on {source}")
-ALREADY_ON_HUB = _phrase("already_on_hub", "the pawn is already on the hub")
-HUB_FROM_INNER = _phrase("hub_from_inner", "only an Inner space leads to the hub")
-SECTOR_CLOSED = _phrase("sector_closed", "the Centre sector at position {sector} shows {shown}, not {rolled}:"
+DIE_DECIDES = Phrase("scriptorium.die_decides", "a die decides now: {next}")
+NO_MOVE_NOW = Phrase("scriptorium.no_move_now", "no pawn moves now: {next}")
+MOVE_SHAPE = Phrase("scriptorium.move_shape", "a move names where the pawn is and where it goes")
+PAWN_ELSEWHERE = Phrase("scriptorium.pawn_elsewhere", "{player}'s pawn is on {at}, not on {source}")
+ALREADY_ON_HUB = Phrase("scriptorium.already_on_hub", "the pawn is already on the hub")
+HUB_FROM_INNER = Phrase("scriptorium.hub_from_inner", "only an Inner space leads to the hub")
+SECTOR_CLOSED = Phrase("scriptorium.sector_closed", "the Centre sector at position {sector} shows {shown}, not "
+                                                    "{rolled}:"
                                          " no way into the hub from {source}")
-HUB_TO_INNER = _phrase("hub_to_inner", "from the hub a pawn goes only to an Inner space")
-MUST_ENTER_HUB = _phrase("must_enter_hub", "the Centre sector at position {sector} shows {rolled}, so the pawn on"
+HUB_TO_INNER = Phrase("scriptorium.hub_to_inner", "from the hub a pawn goes only to an Inner space")
+MUST_ENTER_HUB = Phrase("scriptorium.must_enter_hub", "the Centre sector at position {sector} shows {rolled}, so the "
+                                                      "pawn on"
                                            " {source} must go to the hub")
-NO_LINE = _phrase("no_line", "no black line joins {source} and {target}")
-WRONG_COLOUR = _phrase("wrong_colour", "{target} is {colour}, but the colour die shows {rolled}")
-PINNED = _phrase("pinned", "{target} is a dead space: a black pin marks it")
-OCCUPIED = _phrase("occupied", "{target} is a dead space: {player}'s pawn is on it")
-TURN_SHAPE = _phrase("turn_shape", "a turn names the part, the direction and the number of spaces")
-NO_TURN_NOW = _phrase("no_turn_now", "no part turns now: {next}")
-WRONG_CIRCLE = _phrase("wrong_circle", "the {part} circle (the one the pawn left) must turn, not the {turned}")
-CLOCK_PART = _phrase("clock_part", "the sync clock turns the active part, the {part}, not the {turned}")
-TURN_LEFT = _phrase("turn_left", "the {part} turns left (clockwise, the way the play goes round), not {direction}")
-DIE_SPACES = _phrase("die_spaces", "the number die shows {number}: the {part} turns {number} spaces, not {spaces}")
-DIE_SPACE = _phrase("die_space", "the number die shows 1: the {part} turns 1 space, not {spaces}")
-CLOCK_SPACES = _phrase("clock_spaces", "the sync clock turns one space per round: the {part} turns 1 space,"
+NO_LINE = Phrase("scriptorium.no_line", "no black line joins {source} and {target}")
+WRONG_COLOUR = Phrase("scriptorium.wrong_colour", "{target} is {colour}, but the colour die shows {rolled}")
+PINNED = Phrase("scriptorium.pinned", "{target} is a dead space: a black pin marks it")
+OCCUPIED = Phrase("scriptorium.occupied", "{target} is a dead space: {player}'s pawn is on it")
+TURN_SHAPE = Phrase("scriptorium.turn_shape", "a turn names the part, the direction and the number of spaces")
+NO_TURN_NOW = Phrase("scriptorium.no_turn_now", "no part turns now: {next}")
+WRONG_CIRCLE = Phrase("scriptorium.wrong_circle", "the {part} circle (the one the pawn left) must turn, not the "
+                                                  "{turned}")
+CLOCK_PART = Phrase("scriptorium.clock_part", "the sync clock turns the active part, the {part}, not the {turned}")
+TURN_LEFT = Phrase("scriptorium.turn_left", "the {part} turns left (clockwise, the way the play goes round), not "
+                                            "{direction}")
+DIE_SPACES = Phrase("scriptorium.die_spaces", "the number die shows {number}: the {part} turns {number} spaces, not "
+                                              "{spaces}")
+DIE_SPACE = Phrase("scriptorium.die_space", "the number die shows 1: the {part} turns 1 space, not {spaces}")
+CLOCK_SPACES = Phrase("scriptorium.clock_spaces", "the sync clock turns one space per round: the {part} turns 1 space,"
                                        " not {spaces}")
 
 

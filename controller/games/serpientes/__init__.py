@@ -55,18 +55,14 @@ class SerpientesGame(Game):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         return list(B.CHANNELS)
 
-    def channel_positions(self, options: Options | None = None,
-                          num_players: int | None = None) -> dict[str, tuple[float, float]]:
-        out: dict[str, tuple[float, float]] = {}
-        for c in B.CHANNELS:
-            kind, *rest = c.name.split(":")
-            if kind == "pt":
-                r, col = map(int, rest)
-                out[c.name] = (col, -r)
-            else:  # edge:h:r:c joins (r,c)-(r,c+1); edge:v:r:c joins (r,c)-(r+1,c)
-                r, col = map(int, rest[1:])
-                out[c.name] = (col + 0.5, -r) if rest[0] == "h" else (col, -r - 0.5)
-        return out
+    def channel_label(self, channel: str) -> str:
+        """``pt:1:6`` is ``g2``, ``edge:h:0:6`` the stick place ``g1-h1``: the board's letters and numbers."""
+        kind, *rest = channel.split(":")
+        if kind == "pt":
+            return B.node_name(B.node(int(rest[0]), int(rest[1])))
+        r, c = int(rest[1]), int(rest[2])
+        a = B.node(r, c)
+        return f"{B.node_name(a)}-{B.node_name(a + 1 if rest[0] == 'h' else a + B.SIZE)}"
 
     def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
         """The board of ``public_view`` as SVG, each channel of ``marks`` ringed."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Sequence
 from html import escape
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
-from controller.games.base import COLOUR_HEX
+from controller.games.base import COLOUR_HEX, ring_marks
 from controller.games.serpientes import board as B
 
 CELL = 40
@@ -28,6 +28,8 @@ def _xy(n: int) -> tuple[int, int]:
 def channel_xy(name: str) -> tuple[float, float] | None:
     """Where the channel ``name`` sits in the picture (None for a name that is no channel)."""
     kind, *rest = name.split(":")
+    if not all(part.isdigit() for part in rest[-2:]):
+        return None
     if kind == "pt" and len(rest) == 2:
         r, c = map(int, rest)
         return MARGIN + c * CELL, MARGIN + r * CELL
@@ -121,17 +123,6 @@ class PublicPicture:
         return self._view
 
 
-MARK: Final = ('<circle class="mark target" cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" stroke="#ff8c00" '
-               'stroke-width="4"><title>target: {channel}</title></circle>')
-"""A ring around a marked channel (the display's target ring)."""
-
-
 def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
     """The board of a public view as SVG, a ring around each channel in ``marks``."""
-    svg = render_svg(PublicPicture(public_view))
-    rings = []
-    for channel in marks:
-        xy = channel_xy(channel)
-        if xy is not None:
-            rings.append(MARK.format(x=xy[0], y=xy[1], channel=escape(channel)))
-    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
+    return ring_marks(render_svg(PublicPicture(public_view)), [("target", channel) for channel in marks], channel_xy)

@@ -1,0 +1,226 @@
+"""The players' language: what arbitro says, rendered at the edge in Spanish or English.
+
+Engines, the referee and the session speak in :class:`~controller.games.base.Message` values (a
+stable ``code``, its English template and its ``params``). Where something leaves for people — an
+event or a state published on MQTT, a line on the terminal — :func:`say` renders it in the board's
+language (``board.language``) from the gettext catalogues in ``controller/locale/`` (msgctxt = the
+code, msgid = the English template; ``python -m controller.locale`` extracts and compiles them).
+
+People, not indices: a player is named by his name, else by his colour ("rojo"), else by his seat
+counted from 1 ("jugador 1"); :class:`People` holds those labels for one game.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from controller.games.base import COLOUR_HEX, VOCABULARY, Message, Param, Phrase, PlayerInfo
+
+LANGUAGES: Final = ("es", "en")
+"""The languages arbitro speaks: Spanish (the players' and the seed texts'), English (the code's)."""
+DOMAIN: Final = "arbitro"
+LOCALE_DIR: Final = Path(__file__).with_name("locale")
+
+# -- words said inside sentences: colours, parts, directions (params an engine gives in English)
+WORDS: Final = (
+    Phrase("word.red", "red"), Phrase("word.orange", "orange"), Phrase("word.yellow", "yellow"),
+    Phrase("word.green", "green"), Phrase("word.blue", "blue"), Phrase("word.violet", "violet"),
+    Phrase("word.brown", "brown"), Phrase("word.cyan", "cyan"), Phrase("word.white", "white"),
+    Phrase("word.black", "black"), Phrase("word.purple", "purple"), Phrase("word.centre", "centre"),
+    Phrase("word.inner", "inner"), Phrase("word.middle", "middle"), Phrase("word.outer", "outer"),
+    Phrase("word.hub", "hub"), Phrase("word.left", "left"), Phrase("word.right", "right"),
+    Phrase("word.straight", "straight"), Phrase("word.north", "north"), Phrase("word.east", "east"),
+    Phrase("word.south", "south"), Phrase("word.west", "west"), Phrase("word.none", "none"),
+    Phrase("word.yes", "yes"), Phrase("word.no", "no"),
+)
+WORD_OF: Final = {p.template: p for p in WORDS}
+PLAYER: Final = Phrase("word.player", "player {number}")
+AND: Final = Phrase("word.and", "{items} and {last}")
+NOBODY: Final = Phrase("word.nobody", "nobody")
+
+_SEAT = re.compile(r"player (\d+)(?: \([A-Za-z]+\))?")
+"""How engines name a seat in a param (``player 0``, ``player 0 (N)``): said as the person."""
+
+
+@cache
+def catalogue(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language`` (``controller/locale/<language>/LC_MESSAGES/arbitro.mo``)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"no catalogue for language {language!r}: arbitro speaks {', '.join(LANGUAGES)}")
+    return gettext.translation(DOMAIN, LOCALE_DIR, [language])
+
+
+def template(code: str, english: str, language: str) -> str:
+    """The template of ``code`` in ``language`` (``english`` where it has none, as in English)."""
+    return catalogue(language).pgettext(code, english)
+
+
+@dataclass(frozen=True)
+class People:
+    """How one game's players are named in one language, by seat index."""
+
+    labels: tuple[str, ...]
+
+    @classmethod
+    def of(cls, players: Sequence[PlayerInfo], language: str, names: Sequence[str] = ()) -> People:
+        """A name given (a display's), else the colour of his pieces, else his seat from 1."""
+        colour_of = {hex_: name for name, hex_ in COLOUR_HEX.items()}
+        labels = []
+        for p in players:
+            i = p["index"]
+            name = names[i].strip() if i < len(names) and names[i] else ""
+            colour = colour_of.get(p["colour"])
+            labels.append(name or (word(colour, language) if colour else seat(i, language)))
+        return cls(tuple(labels))
+
+    def __getitem__(self, index: int) -> str:
+        return self.labels[index] if 0 <= index < len(self.labels) else f"{index + 1}"
+
+
+def seat(index: int, language: str) -> str:
+    """``jugador 1`` for seat 0: numbers shown to people start at 1."""
+    return say(PLAYER(number=index + 1), language)
+
+
+def word(english: str, language: str) -> str:
+    """A word the catalogue knows (a colour, a part, a direction), in ``language``; else as it is."""
+    phrase = WORD_OF.get(english)
+    return english if phrase is None else template(phrase.code, phrase.template, language)
+
+
+def listing(items: Sequence[str], language: str) -> str:
+    """``a``, ``a y b``, ``a, b y c``; ``nadie`` for none."""
+    if not items:
+        return say(NOBODY(), language)
+    if len(items) == 1:
+        return items[0]
+    return say(AND(items=", ".join(items[:-1]), last=items[-1]), language)
+
+
+def say(message: Message, language: str, people: People | None = None) -> str:
+    """``message`` in ``language``: its code's template there, its params said there too."""
+    text = template(message.code, message.template, language)
+    return text.format_map({k: _param(v, language, people) for k, v in message.params.items()})
+
+
+def _param(value: Param, language: str, people: People | None) -> str:
+    if isinstance(value, Message):
+        return say(value, language, people)
+    if isinstance(value, tuple):
+        return "; ".join(say(m, language, people) for m in value)
+    seat_named = _SEAT.fullmatch(value)
+    if seat_named:
+        index = int(seat_named.group(1))
+        return people[index] if people is not None else seat(index, language)
+    return word(value, language)
+
+
+def as_json(message: Message) -> dict[str, Any]:
+    """A message's ``code`` and ``params`` for MQTT: nested messages as ``{code, params}``, clauses as lists."""
+    return {"code": message.code, "params": {k: _param_json(v) for k, v in message.params.items()}}
+
+
+def _param_json(value: Param) -> Any:
+    if isinstance(value, Message):
+        return as_json(value)
+    if isinstance(value, tuple):
+        return [as_json(m) for m in value]
+    return value
+
+
+def message_of(code: str, params: Mapping[str, Any]) -> Message:
+    """The message a ``code`` and its params (as :func:`as_json` wrote them) stand for."""
+    phrase = VOCABULARY.get(code)
+    if phrase is None:
+        raise KeyError(f"no phrase has the code {code!r}")
+    return phrase(**{k: _param_of(v) for k, v in params.items()})
+
+
+def _param_of(value: Any) -> Param:
+    if isinstance(value, dict):
+        return message_of(value["code"], value["params"])
+    if isinstance(value, list):
+        return tuple(message_of(v["code"], v["params"]) for v in value)
+    return str(value)
+
+
+# -- events: what each one says (an announcement or a refusal brings its own message) ---------------
+NOTICE = Phrase("event.notice", "{message}")
+"""A service notice told in plain text (the journal, the sensor board's wiring): for the operator."""
+LINK_UP = Phrase("event.link_up", "the sensor board is connected")
+LINK_DOWN = Phrase("event.link_down", "the sensor board is disconnected: {reason}")
+PLAYS = Phrase("event.action", "{player} plays {action}")
+CHANCE = Phrase("event.chance", "chance gives {outcome}")
+TAKEBACK = Phrase("event.takeback", "taken back from the board: {actions}")
+UNDO = Phrase("event.undo", "{action} undone")
+RESOLVED = Phrase("event.resolved", "the board is right again")
+WINS = Phrase("event.wins", "game over: {winners} wins")
+WIN = Phrase("event.win", "game over: {winners} win")
+NO_WINNER = Phrase("event.no_winner", "game over: nobody wins")
+NEW_GAME = Phrase("event.new_game", "a new game of {game} for {count} players")
+CHOICE = Phrase("event.choice", "choice {index} of {of}: {action}")
+RESIGNS = Phrase("event.resign", "{player} resigns")
+
+
+def event_message(event: Mapping[str, Any], people: People, language: str) -> Message:
+    """What an event (as the session queued it) says, as a message."""
+    kind = event["type"]
+    if event.get("code") in VOCABULARY:  # said by the referee, the table or the rules engine (an announcement)
+        return message_of(event["code"], event.get("params", {}))
+    if "code" in event:  # a code nobody declared (a game of the tests): its English, not lost
+        return NOTICE(message=event.get("message", event.get("text", "")))
+    if "message" in event:
+        return NOTICE(message=event["message"])
+    if kind == "link":
+        return LINK_UP() if event.get("up") else LINK_DOWN(reason=event.get("reason", ""))
+    if kind == "action":
+        player = event.get("player")
+        who = people[player] if isinstance(player, int) and player >= 0 else say(NOBODY(), language)
+        return PLAYS(player=who, action=event["action"])
+    if kind == "chance":
+        return CHANCE(outcome=event["outcome"])
+    if kind == "takeback":
+        return TAKEBACK(actions=", ".join(event["actions"]))
+    if kind == "undo":
+        return UNDO(action=event["action"])
+    if kind == "game_over":
+        winners = [people[w] for w in event.get("winners", [])]
+        phrase = NO_WINNER if not winners else WINS if len(winners) == 1 else WIN
+        return phrase(winners=listing(winners, language))
+    if kind == "new_game":
+        from controller.games import get_game  # the registry imports every engine: only when asked
+
+        return NEW_GAME(game=get_game(event["game"]).title, count=event["num_players"])
+    if kind == "choice":
+        return CHOICE(index=event["index"] + 1, of=event["of"], action=event["action"])
+    if kind == "resign":
+        return RESIGNS(player=people[event["player"]])
+    return RESOLVED()
+
+
+def speak_event(event: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
+    """An event as published: its ``text`` in ``language``, with the ``code`` and ``params`` it
+    was said from (a display renders them in its own); a ``message`` it had is that text."""
+    message = event_message(event, people, language)
+    text = say(message, language, people)
+    out = {**event, "text": text, **as_json(message)}
+    if "message" in event:
+        out["message"] = text
+    return out
+
+
+def speak_state(state: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
+    """A public state as published: what its violation or set-up says, in ``language`` (with code
+    and params)."""
+    out = dict(state)
+    for key in ("violation", "setup"):
+        marked = state.get(key)
+        if marked is not None and "code" in marked:
+            out[key] = {**marked, "message": say(message_of(marked["code"], marked["params"]), language, people)}
+    return out

@@ -1,0 +1,164 @@
+"""arbitro's gettext catalogues, and how they are made with Babel.
+
+``<lang>/LC_MESSAGES/arbitro.po`` is the source (translators edit it); ``arbitro.mo`` beside it is
+compiled from it, and ``controller/display/static/i18n.json`` is the same catalogue for the
+display's pages. Both are shipped, built by ``python -m controller.locale`` (which also extracts
+``arbitro.pot`` and merges new texts into the ``.po`` files); ``python -m controller.locale --check``
+fails when any of them is out of date or a text has no Spanish (the tests run it).
+
+What is extracted: every ``Phrase(code, template)`` of the Python code (msgctxt = the code, msgid =
+the English template), every ``t(code, template)`` of ``display.js``, and every
+``data-t="code"`` element of the display's pages (its English text is the msgid).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+HERE = Path(__file__).parent
+CONTROLLER = HERE.parent
+STATIC = CONTROLLER / "display" / "static"
+DOMAIN = "arbitro"
+LANGUAGES = ("es", "en")
+JSON_CATALOGUE = STATIC / "i18n.json"
+MQTT_DOC = CONTROLLER.parent / "docs" / "mqtt.md"
+CODES_BEGIN = "<!-- codes: begin (written by python -m controller.locale) -->\n"
+CODES_END = "<!-- codes: end -->"
+KEYWORDS = {"Phrase": ((1, "c"), 2), "t": ((1, "c"), 2)}
+BUILT_AT = datetime(2026, 1, 1, tzinfo=UTC)  # the catalogues' header dates: a rebuild changes no byte
+_HTML_TEXT = re.compile(r'data-t="([\w.]+)"[^>]*>([^<]+)<')
+
+
+def extract_html(fileobj: IO[bytes], _keywords: object, _comment_tags: object,
+                 options: object) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """A Babel extraction method for the display's pages: ``<h1 data-t="code">English</h1>``."""
+    text = fileobj.read().decode("utf-8")
+    for found in _HTML_TEXT.finditer(text):
+        line = text.count("\n", 0, found.start()) + 1
+        yield line, "t", (found.group(1), " ".join(found.group(2).split())), []
+
+
+def po_path(language: str) -> Path:
+    return HERE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def extract() -> Catalog:
+    """Every text arbitro says, from the code (``arbitro.pot``)."""
+    template = Catalog(project="arbitro", domain=DOMAIN, charset="utf-8", creation_date=BUILT_AT,
+                       revision_date=BUILT_AT)
+    method_map = [("**/locale/**", "ignore"), ("**.py", "python"), ("display/static/**.js", "javascript"),
+                  ("display/static/**.html", extract_html)]
+    for filename, lineno, message, comments, context in extract_from_dir(
+            CONTROLLER, method_map, keywords=KEYWORDS):  # type: ignore[arg-type]
+        if context is None:
+            raise ValueError(f"{filename}:{lineno}: {message!r} has no code")
+        known = template.get(message, context)
+        if known is not None:
+            known.locations.append((filename, lineno))
+        else:
+            template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return template
+
+
+def _render_po(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=True, sort_output=True, no_location=True)
+    return out.getvalue()
+
+
+def _render_mo(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def read(language: str) -> Catalog:
+    with po_path(language).open("rb") as f:
+        return read_po(f, locale=language, domain=DOMAIN)
+
+
+def updated(language: str, template: Catalog) -> Catalog:
+    """The ``.po`` of ``language`` with the texts of ``template`` (new ones untranslated, gone ones dropped)."""
+    path = po_path(language)
+    catalog = read(language) if path.exists() else Catalog(locale=language, domain=DOMAIN, charset="utf-8")
+    catalog.update(template, no_fuzzy_matching=True)
+    catalog.obsolete.clear()
+    catalog.creation_date = catalog.revision_date = BUILT_AT
+    return catalog
+
+
+def json_catalogue(catalogs: dict[str, Catalog]) -> bytes:
+    """``{language: {code: template}}`` for ``display.js`` (English: the msgid)."""
+    table: dict[str, dict[str, str]] = {}
+    for language, catalog in catalogs.items():
+        table[language] = {m.context: str(m.string or m.id) for m in catalog if m.id and m.context}
+    return (json.dumps(table, ensure_ascii=False, indent=0, sort_keys=True) + "\n").encode("utf-8")
+
+
+def built() -> dict[Path, bytes]:
+    """Every file the catalogues are made of, as ``python -m controller.locale`` writes them."""
+    template = extract()
+    catalogs = {language: updated(language, template) for language in LANGUAGES}
+    files = {HERE / f"{DOMAIN}.pot": _render_po(template), JSON_CATALOGUE: json_catalogue(catalogs),
+             MQTT_DOC: mqtt_doc(catalogs["es"])}
+    for language, catalog in catalogs.items():
+        files[po_path(language)] = _render_po(catalog)
+        files[po_path(language).with_suffix(".mo")] = _render_mo(catalog)
+    return files
+
+
+def untranslated(language: str = "es") -> list[str]:
+    """The codes whose text has no translation (or a fuzzy one) in ``language``."""
+    return sorted(m.context or str(m.id) for m in read(language)
+                  if m.id and (not m.string or m.fuzzy))
+
+
+def stale() -> list[str]:
+    """The catalogue files that are not what the code and the ``.po`` files make."""
+    return sorted(str(path.relative_to(CONTROLLER.parent)) for path, data in built().items()
+                  if not path.exists() or path.read_bytes() != data)
+
+
+def write() -> list[Path]:
+    """Extract, merge and compile; the files that changed."""
+    changed = []
+    for path, data in built().items():
+        if not path.exists() or path.read_bytes() != data:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            changed.append(path)
+    return changed
+
+
+NOT_ON_MQTT = ("display.", "demo.", "tools.")
+"""Codes of texts said where they are made (the display's pages, the demo's terminal, the builder's tools)."""
+
+
+def codes_table(spanish: Catalog) -> str:
+    """The table of every code MQTT may carry, English and Spanish."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+    rows = ["| code | English | Spanish |", "|---|---|---|"]
+    rows += [f"| `{m.context}` | {cell(str(m.id))} | {cell(str(m.string))} |"
+             for m in sorted(spanish, key=lambda m: m.context or "")
+             if m.id and m.context and not m.context.startswith(NOT_ON_MQTT)]
+    return "\n".join(rows) + "\n"
+
+
+def mqtt_doc(spanish: Catalog) -> bytes:
+    """``docs/mqtt.md`` with its table of codes as the catalogue makes it."""
+    doc = MQTT_DOC.read_text("utf-8")
+    head, _, rest = doc.partition(CODES_BEGIN)
+    _, _, tail = rest.partition(CODES_END)
+    return (head + CODES_BEGIN + codes_table(spanish) + CODES_END + tail).encode("utf-8")

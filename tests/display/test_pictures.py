@@ -1,0 +1,98 @@
+"""The display draws any game one way: the game's own picture, then one ring overlay (issue 20.5)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import controller.display
+from controller.display.model import BoardModel
+from controller.display.render import board_svg
+from controller.games import game_names, get_game, registry
+from controller.games.record import Match, Record
+
+DISPLAY = Path(controller.display.__file__).parent
+GAME_API = {"controller.games", "controller.games.base", "controller.games.registry"}
+
+
+def test_no_display_module_names_a_game_or_reaches_into_an_engine():
+    modules = sorted(DISPLAY.rglob("*.py"))
+    assert len(modules) >= 4
+    named = re.compile("|".join(game_names()), re.IGNORECASE)
+    for module in modules:
+        source = module.read_text()
+        assert not named.search(source), f"{module.name} names a game: {named.search(source)}"
+        for node in ast.walk(ast.parse(source)):
+            imported = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            inside = [m for m in imported if m.startswith("controller.games") and m not in GAME_API]
+            assert not inside, f"{module.name} imports {inside}: only the game API ({sorted(GAME_API)})"
+
+
+def a_state(game: str) -> Match:
+    g = get_game(game)
+    match = Match(Record.seeded(game, g.options({}), g.players(None), 5))
+    while match.state.current_player < 0:
+        match.resolve_chance()
+    return match
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_display_shows_the_targets_as_the_games_picture_does(game):
+    match = a_state(game)
+    view = match.state.public_view()
+    channels = [c.name for c in get_game(game).channels(match.record.options, match.record.num_players)]
+    kinds: dict[str, list[str]] = {}
+    for name in channels:
+        kinds.setdefault(name.split(":")[0], []).append(name)
+    targets = [name for names in kinds.values() for name in names[:2]]  # every kind: Jeocinco's towers too
+    drawn = board_svg({"game": game, "board_view": view, "targets": targets})
+    assert drawn == get_game(game).picture(view, targets) != get_game(game).picture(view)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_channel_has_its_place_inside_the_picture(game):
+    g = get_game(game)
+    for options, players in g.configurations():
+        svg = g.picture(g.new_state(options, players).public_view())
+        left, top, width, height = map(float, ET.fromstring(svg).attrib["viewBox"].split())
+        for channel in g.channels(options, players):
+            xy = g.channel_xy(channel.name)
+            assert xy is not None, channel.name
+            assert left <= xy[0] <= left + width and top <= xy[1] <= top + height, (channel.name, xy)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_names_that_are_no_channel_in_a_mark_are_passed_over(game):
+    junk = ["pt:a:b", "edge:h:x:1", "sq:", "pos:inner:x", "slot:", "tower:zz", "enc:", "nothing", ""]
+    match = a_state(game)
+    picture = board_svg({"game": game, "board_view": match.state.public_view(), "targets": junk,
+                         "violation": {"message": "x", "channels": junk}, "setup": {"message": "y", "channels": junk}})
+    assert picture.startswith("<svg") and "cannot draw" not in picture
+    assert 'class="mark' not in picture
+
+
+def test_a_game_the_display_has_never_heard_of_is_drawn_all_the_same(monkeypatch):
+    """A new game needs nothing in the display: registered, it is drawn by its picture, its setup
+    and violation ringed where its picture places the channels, its players in their colours."""
+    monkeypatch.setitem(registry.ENGINES, "toy", "tests.support.toy")
+    toy = get_game("toy")
+    state = toy.new_state().apply("first 0").apply("b2")
+    message = {"game": "toy", "board_view": state.public_view(), "players": state.player_info(),
+               "targets": ["sq:a1"], "setup": {"message": "set", "channels": ["sq:c3"]},
+               "violation": {"message": "wrong", "channels": ["sq:a3", "sq:nowhere"]}}
+    picture = board_svg(message)
+    assert picture.startswith(toy.picture(state.public_view(), ["sq:a1"]).removesuffix("</svg>"))
+    for kind, channel, colour in (("target", "sq:a1", "#ff8c00"), ("setup", "sq:c3", "#ffffff"),
+                                  ("violation", "sq:a3", "#e00000")):
+        x, y = toy.channel_xy(channel) or (0.0, 0.0)
+        assert (f'<circle class="mark {kind}" cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" stroke="{colour}"'
+                in picture), kind
+    assert picture.count('class="mark') == 3
+    board = BoardModel("t")
+    board.on_state(message)
+    assert board.picture() == (picture, [p["colour"] for p in state.player_info()])

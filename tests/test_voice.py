@@ -1,0 +1,135 @@
+"""Spoken announcements: what is said for each published event, in the board's language, spoken
+by the real espeak-ng (installed by ``scripts/dev test``) into WAV files that must not be silent; a
+burst keeps the newest, a missing or failing espeak-ng warns once and never stops the table."""
+
+from __future__ import annotations
+
+import array
+import logging
+import math
+import shutil
+import time
+import wave
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from controller.sound import TableSound
+from controller.voice import PROGRAM, WAITING, Voice, announcement
+
+STATE = {"turn": 1, "winners": [], "players": [{"index": 0, "name": "red"}, {"index": 1, "name": "player 1"}]}
+LOUD = 500  # RMS of 16-bit speech is in the thousands; espeak-ng's silence is 0
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {timeout}s for {what}")
+        time.sleep(0.01)  # poll interval
+
+
+def rms(path: Path) -> float:
+    with wave.open(str(path)) as w:
+        assert w.getsampwidth() == 2, "espeak-ng writes 16-bit samples"
+        samples = array.array("h", w.readframes(w.getnframes()))
+    return math.sqrt(sum(s * s for s in samples) / len(samples)) if samples else 0.0
+
+
+@pytest.fixture
+def espeak() -> str:
+    """The espeak-ng the voice starts."""
+    if shutil.which(PROGRAM) is None:
+        pytest.fail(f"{PROGRAM} is missing: `bash scripts/dev test` installs Debian's espeak-ng")
+    return PROGRAM
+
+
+@pytest.mark.parametrize(("event", "language", "said"), [
+    ({"type": "action", "action": "c3-c5"}, "es", "Jugada c3-c5"),
+    ({"type": "action", "action": "c3-c5"}, "en", "Move c3-c5"),
+    ({"type": "chance", "outcome": "4"}, "es", "Sale 4"),
+    ({"type": "violation", "message": "a piece is missing at c4"}, "en", "Attention: a piece is missing at c4"),
+    ({"type": "game_over", "winners": [0]}, "es", "Gana red"),
+    ({"type": "game_over", "winners": [0, 1]}, "es", "Ganan red y jugador 2"),
+    ({"type": "game_over", "winners": []}, "en", "Nobody wins"),
+    ({"type": "violation", "message": "a piece is missing at c4", "text": "falta una pieza en c4"}, "es",
+     "falta una pieza en c4"),  # an event rendered in the board's language is said as it is
+    ({"type": "link", "up": True}, "es", None),
+    ({"type": "setup", "message": "place the tokens"}, "es", None),
+])
+def test_what_is_said_for_each_event(event, language, said):
+    assert announcement(event, STATE, language) == said
+
+
+def test_a_resignation_names_who_won():
+    assert announcement({"type": "resign", "player": 1}, {**STATE, "winners": [0]}, "en") == "red wins"
+
+
+def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(espeak, tmp_path):
+    voice = Voice("es", program=espeak, wav_dir=tmp_path)
+    try:
+        voice.say(".")  # a control: a full stop says nothing, so the check below can fail
+        voice.say(announcement({"type": "game_over", "winners": [0]}, STATE, "es") or "")
+        wait_until(lambda: len(voice.spoken) == 2, "both to be spoken")
+    finally:
+        voice.close()
+    silent, spoken = sorted(tmp_path.glob("announcement-*.wav"))
+    assert rms(silent) < LOUD
+    assert rms(spoken) > LOUD
+
+
+def test_the_table_sound_says_the_move_the_roll_and_the_violation(espeak, tmp_path):
+    sound = TableSound(voice=Voice("en", program=espeak, wav_dir=tmp_path))
+    try:
+        sound.hear([{"type": "chance", "outcome": "first 0"}], {**STATE, "turn": 0})
+        wait_until(lambda: len(sound.voice.spoken) == 1, "the roll")  # one at a time: none is pushed out
+        sound.hear([{"type": "action", "action": "b2"}, {"type": "link", "up": True}], STATE)
+        wait_until(lambda: len(sound.voice.spoken) == 2, "the move")
+        sound.hear([{"type": "violation", "message": "b3 is not a legal move"}], STATE)
+        wait_until(lambda: len(sound.voice.spoken) == 3, "the violation")
+        assert list(sound.voice.spoken) == ["Rolled first 0", "Move b2", "Attention: b3 is not a legal move"]
+        assert all(rms(wav) > LOUD for wav in tmp_path.glob("*.wav"))
+    finally:
+        sound.close()
+
+
+def test_a_burst_of_announcements_keeps_the_newest_waiting(espeak, tmp_path):
+    voice = Voice("en", program=espeak, wav_dir=tmp_path)
+    try:
+        voice.say("one more move on the board " * 100)  # keeps espeak-ng busy a while
+        wait_until(lambda: (tmp_path / "announcement-0001.wav").exists(), "the first to be spoken")
+        burst = [f"move {n}" for n in range(WAITING + 3)]
+        for text in burst:
+            voice.say(text)
+        wait_until(lambda: len(voice.spoken) == 1 + WAITING, "the waiting ones")
+        assert list(voice.spoken)[1:] == burst[-WAITING:]
+    finally:
+        voice.close()
+
+
+def test_a_missing_espeak_warns_once_and_stays_silent(tmp_path, caplog):
+    with caplog.at_level(logging.WARNING, logger="arbitro"):
+        voice = Voice("es", program="espeak-ng-not-installed", wav_dir=tmp_path)
+        voice.say("hola")
+        voice.say("otra vez")
+        voice.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "sound.voice is on but espeak-ng-not-installed is not installed (apt-get install espeak-ng): "
+        "nothing will be spoken"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_espeak_that_cannot_speak_warns_once(espeak, tmp_path, caplog):
+    with caplog.at_level(logging.WARNING, logger="arbitro"):
+        voice = Voice("zz", program=espeak, wav_dir=tmp_path)  # a language espeak-ng has no voice for
+        try:
+            for n, text in enumerate(["one", "two", "three"], 1):
+                voice.say(text)
+                wait_until(lambda n=n: voice.started == n and (n > 1 or voice.failed), f"attempt {n}")
+        finally:
+            voice.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "espeak-ng could not speak (Error: The specified espeak-ng voice does not exist.): "
+        "announcements stay silent while it cannot"]
+    assert list(voice.spoken) == []
