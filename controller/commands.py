@@ -4,15 +4,23 @@
 :func:`schema` turns the table into the JSON Schema of ``request/<command>``. The shipped
 ``controller/schemas/request.json`` (documentation and the display authors' contract) is checked
 against :func:`schema` by a test, both ways, so the two can never disagree.
+
+A request that carries an id runs once per game: :func:`request_key` says which requests are the
+same, :class:`RecentAnswers` remembers their answers (the journal stores its rows, so a request
+repeated after a crash gets its first answer again).
 """
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 SEED_MAX = 2**63 - 1
 ACTION_TEXT_MAX = 200
+KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 
 class CommandError(ValueError):
@@ -121,3 +129,47 @@ def schema(name: str) -> dict[str, Any]:
     return {"description": command.description, "type": "object", "additionalProperties": False,
             "required": [k for k, f in command.fields.items() if f.required],
             "properties": {"id": REQUEST_ID, **{k: _field_schema(f) for k, f in command.fields.items()}}}
+
+
+def request_key(command: str, request_id: object, args: dict[str, Any]) -> str:
+    """What makes two requests the same request: command, id and arguments."""
+    return json.dumps([command, request_id, args], sort_keys=True, separators=(",", ":"))
+
+
+class RecentAnswers:
+    """The answers to the current game's last :data:`KEEP_ANSWERS` requests that carried an id, kept
+    in memory and (with a journal) on disk with the game's actions. A new game starts with none."""
+
+    def __init__(self, *, persist: bool = False) -> None:
+        self._persist = persist
+        self._answers: OrderedDict[str, tuple[bool, Any]] = OrderedDict()
+        self._unsaved: list[tuple[str, str]] = []
+
+    def load(self, answers: Sequence[tuple[str, str]]) -> None:
+        """Take the answers the journal kept for the game resumed ((request key, answer JSON), oldest first)."""
+        for key, answer in answers:
+            ok, result = json.loads(answer)
+            self._answers[key] = (ok, result)
+
+    def clear(self) -> None:
+        """Another game: what was answered in the last one means nothing in this one."""
+        self._answers.clear()
+        self._unsaved.clear()
+
+    def get(self, key: str) -> tuple[bool, Any] | None:
+        return self._answers.get(key)
+
+    def add(self, key: str, ok: bool, result: Any) -> None:
+        self._answers[key] = (ok, result)
+        if len(self._answers) > KEEP_ANSWERS:
+            self._answers.popitem(last=False)
+        if self._persist:
+            self._unsaved.append((key, json.dumps([ok, result])))
+
+    def unsaved(self) -> list[tuple[str, str]]:
+        """The answers not yet on disk ((request key, answer JSON)), for :meth:`BoardJournal.keep`."""
+        return list(self._unsaved)
+
+    def saved(self, count: int) -> None:
+        """The first ``count`` of :meth:`unsaved` are on disk now."""
+        del self._unsaved[:count]

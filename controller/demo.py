@@ -155,8 +155,9 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
     session = service.session
     language = service.language
     lines = [state.render_text(), "", say(LEDS_UNDER(), language)]
-    lines += led_picture(session.layout, frame, session.game.channel_xy, ansi)
-    status = [frame[i] for i in session.layout.status_leds if i < len(frame)]
+    layout = service.wiring.layout
+    lines += led_picture(layout, frame, session.game.channel_xy, ansi)
+    status = [frame[i] for i in layout.status_leds if i < len(frame)]
     lines.append(say(STATUS_LEDS(leds=" ".join(
         (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))
         for r, g, b in status)), language))

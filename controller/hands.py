@@ -30,7 +30,7 @@ class Hands:
 
     def set_channels(self, changes: dict[str, int]) -> None:
         """Make the sensed board show ``changes``: lifts first, then placements, ring turns last."""
-        layout = self.service.session.layout
+        layout = self.service.wiring.layout
         order = sorted(changes, key=lambda c: (self.kinds[c].kind == ChannelKind.OFFSET, changes[c] > 0, c))
         for channel in order:
             if self.kinds[channel].kind == ChannelKind.OFFSET:

@@ -9,7 +9,8 @@ games stay in the journal and export as records that ``arbitro replay`` re-refer
 It also keeps the answers to the current game's requests that carried an id, and the table
 settings ``configure`` changed, written in the same transaction as the actions they go with: a
 request repeated after a crash (its answer never came) gets that answer again and does not run
-twice, and nothing acknowledged is forgotten by a restart. A new game forgets the earlier game's
+twice, and nothing acknowledged is forgotten by a restart (``controller.commands.RecentAnswers``
+remembers them; the journal only stores its rows). A new game forgets the earlier game's
 answers: an id means something within one game only.
 
 One connection, used only by the service's loop (``check_same_thread=False`` because the service is
@@ -34,12 +35,11 @@ import sqlite3
 import stat
 import tempfile
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.commands import COMMANDS
+from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.record import ChanceKey, Record
 
 if TYPE_CHECKING:
@@ -83,7 +83,6 @@ COLUMNS = {
 }
 ADDED_COLUMNS = {"games": "secrets TEXT", "actions": "key INTEGER"}
 """The last column of these tables, which a journal from before fair dice lacks: added on opening."""
-KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
 LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
@@ -145,11 +144,6 @@ def write_fault(exc: sqlite3.Error, directory: Path) -> str:
     if name.startswith("SQLITE_READONLY"):
         return "read-only"
     return str(exc)
-
-
-def request_key(command: str, request_id: object, args: dict[str, Any]) -> str:
-    """What makes two requests the same request: command, id and arguments."""
-    return json.dumps([command, request_id, args], sort_keys=True, separators=(",", ":"))
 
 
 class Journal:
@@ -332,45 +326,6 @@ def _secrets(record: Record) -> str:
     if any(key.secret is None for key in record.keys):
         raise ValueError("a record whose secret is not known cannot be journalled")
     return json.dumps([key.secret.hex() for key in record.keys if key.secret is not None])
-
-
-class RecentAnswers:
-    """The answers to the current game's last :data:`KEEP_ANSWERS` requests that carried an id, kept
-    in memory and (with a journal) on disk with the game's actions. A new game starts with none."""
-
-    def __init__(self, *, persist: bool = False) -> None:
-        self._persist = persist
-        self._answers: OrderedDict[str, tuple[bool, Any]] = OrderedDict()
-        self._unsaved: list[tuple[str, str]] = []
-
-    def load(self, answers: Sequence[tuple[str, str]]) -> None:
-        """Take the answers the journal kept for the game resumed ((request key, answer JSON), oldest first)."""
-        for key, answer in answers:
-            ok, result = json.loads(answer)
-            self._answers[key] = (ok, result)
-
-    def clear(self) -> None:
-        """Another game: what was answered in the last one means nothing in this one."""
-        self._answers.clear()
-        self._unsaved.clear()
-
-    def get(self, key: str) -> tuple[bool, Any] | None:
-        return self._answers.get(key)
-
-    def add(self, key: str, ok: bool, result: Any) -> None:
-        self._answers[key] = (ok, result)
-        if len(self._answers) > KEEP_ANSWERS:
-            self._answers.popitem(last=False)
-        if self._persist:
-            self._unsaved.append((key, json.dumps([ok, result])))
-
-    def unsaved(self) -> list[tuple[str, str]]:
-        """The answers not yet on disk ((request key, answer JSON)), for :meth:`BoardJournal.keep`."""
-        return list(self._unsaved)
-
-    def saved(self, count: int) -> None:
-        """The first ``count`` of :meth:`unsaved` are on disk now."""
-        del self._unsaved[:count]
 
 
 class BoardJournal:

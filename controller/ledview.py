@@ -6,17 +6,23 @@
 * for ring turns (offset channels), as many LEDs of the ring as spaces still to turn;
 * the winners' colours across the board when the game is over (blinking: the celebration);
 * a status bar: whose turn (or amber while a die or card is pending), red on a violation, blue
-  while a choice is pending, green once Scriptorium's rings are aligned.
+  while a choice is pending, green while the game lights its own status (``State.status_light``).
+
+It draws without the strip (``hardware.leds`` sends the frame), so the pure session can describe the
+picture (:class:`LedScene`) without importing any hardware.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.games.base import PALETTE, ColourName, State
-from hardware.layout import Layout
-from hardware.leds import OFF, RGB
+
+if TYPE_CHECKING:
+    from hardware.layout import Layout
+    from hardware.leds import RGB
 
 LED_RGB: dict[ColourName, RGB] = {
     "red": (255, 32, 0), "orange": (255, 70, 0), "yellow": (230, 180, 0), "green": (0, 200, 40),
@@ -25,8 +31,9 @@ LED_RGB: dict[ColourName, RGB] = {
 """How a NeoPixel shows each of the games' colours (``controller.games.base.ColourName``): the
 display's hex values look wrong on an LED (too dim, yellow turns green), so the LEDs have their own.
 A brown stick can only be a dim orange."""
+OFF: RGB = (0, 0, 0)  # as ``hardware.leds.OFF``, which this module does not import
 NO_COLOUR: RGB = (60, 60, 60)
-"""A player the game has given no colour yet (Jeocinco while colours are chosen)."""
+"""A player the game has given no colour yet (while colours are still being chosen)."""
 PLAYER_COLOURS: list[RGB] = [LED_RGB[c] for c in PALETTE]
 """By seat, for callers that know no state (the games' own colours come from ``game_colours``)."""
 RED: RGB = (255, 0, 0)
@@ -47,7 +54,7 @@ class LedScene:
     progress: tuple[str, ...] = ()
     winners: tuple[int, ...] = ()
     ambiguous: bool = False
-    aligned: bool = False
+    status_light: bool = False  # the game's own status (``State.status_light``)
     offsets_to_turn: tuple[tuple[str, int], ...] = ()  # (encoder channel, spaces still to turn)
     colours: tuple[ColourName | None, ...] = ()
     """Each player's colour in the game (``game_colours(state)``); empty: the palette by seat."""
@@ -95,7 +102,7 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
         for channel in scene.violation:
             _light(frame, layout.leds_of.get(channel, ()), RED)
     bar = [colour, AMBER if scene.player == -1 else OFF, RED if scene.violation else OFF,
-           BLUE if scene.ambiguous else GREEN if scene.aligned else OFF]
+           BLUE if scene.ambiguous else GREEN if scene.status_light else OFF]
     for i, c in zip(status, bar, strict=False):
         frame[i] = c
     return frame

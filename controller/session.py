@@ -8,33 +8,37 @@ to judge (the debounce and commit windows), and carries what it says out to the 
 and MQTT.
 So every rule of the table is tested without threads or sleeps (``tests/test_session.py``).
 
-What it is handed from outside: the board's layout and a way to load another game's
-(``layout_for``), whether the LED strip can show a layout (``strip_fits``), where fresh chance
-secrets come from (``fresh_secret``), the answers already given to requests (``answers``, from the
-journal), and the service's own health (:attr:`Session.health`, shown in the public state).
+Every input returns one :class:`Outcome`: the events, the LED scene, the public and private
+states, the answer to a request, and the effects the loop carries out (wire up another game's
+board, calibrate the rings, ask the sensor board for a snapshot). The loop reads nothing back.
+
+What it is handed from outside: whether the board wired up can play a game (``check_board``, the
+loop's :class:`controller.wiring.Wiring`: the session never sees a sensor index, a HELLO or a
+layout), where fresh chance secrets come from (``fresh_secret``), the answers already given to
+requests (``answers``, from the journal), and the service's own health (:attr:`Session.health`,
+shown in the public state).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from controller import commands
-from controller.config import BoardConfig
+from controller.commands import RecentAnswers, request_key
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.base import Message, Phrase
 from controller.games.chance import SCHEME, seed_secret
 from controller.games.record import ChanceKey, Match, Record
 from controller.i18n import as_json
-from controller.journal import RecentAnswers, request_key
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.words import event_line, in_words
-from firmware_bridge.link import SensorChanged
-from firmware_bridge.protocol import Hello
-from hardware.inputs import EncoderEvent
-from hardware.layout import Layout, LayoutError
+
+if TYPE_CHECKING:
+    from controller.config import BoardConfig
 
 log = logging.getLogger("arbitro")
 
@@ -63,22 +67,62 @@ class OperatorOnly(ValueError):
         self.operator = operator
 
 
-class Session:
-    """One board's game. Feed it with :meth:`sense`, :meth:`snapshot`, :meth:`link_up`,
-    :meth:`link_down`, :meth:`button`, :meth:`request`; :meth:`judge` when the board has settled;
-    read :meth:`take_events`, :meth:`public_state`, :meth:`private_state`, :meth:`scene`."""
+@dataclass(frozen=True)
+class TakeBoard:
+    """The session took a game: the loop wires up its board (another game's layout, the strip sized for it)."""
 
-    def __init__(self, board: BoardConfig, layout: Layout, *, layout_for: Callable[[str], Layout],
-                 fresh_secret: Callable[[], bytes], strip_fits: Callable[[int], bool] = lambda n: True,
-                 answers: RecentAnswers | None = None) -> None:
+    game: str
+
+
+@dataclass(frozen=True)
+class CalibrateRings:
+    """The ring encoders start at these offsets (where the game wants each ring); the loop senses them back."""
+
+    offsets: dict[str, int]
+
+
+@dataclass(frozen=True)
+class RequestSnapshot:
+    """Another board: the sensor board is asked for every channel at once."""
+
+
+Effect = TakeBoard | CalibrateRings | RequestSnapshot
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one input made of the table, for the loop to carry out in this order: the ``effects``,
+    the LEDs (``scene``; None: unchanged), then — when there is something to tell (``public`` is
+    not None) — the journal, the ``events``, the public state, each seat's ``private`` state and
+    the ``answer`` to a request. ``sensed``: a reading changed the board (``clean``: into exactly
+    one legal move, which may be judged at once); ``verdict``: what a judgement found; ``held``: a
+    verdict the hands may still change waits (judged again once the commit window is over)."""
+
+    effects: tuple[Effect, ...] = ()
+    scene: LedScene | None = None
+    events: tuple[dict[str, Any], ...] = ()
+    public: dict[str, Any] | None = None
+    private: tuple[dict[str, Any], ...] = ()
+    answer: tuple[bool, Any] | None = None
+    refusal: Message | None = None  # why a rule refused the request (the loop says it in the board's language)
+    sensed: bool = False
+    clean: bool = False
+    verdict: Verdict | None = None
+    held: bool = False
+
+
+class Session:
+    """One board's game. Feed it with :meth:`opened`, :meth:`sense`, :meth:`snapshot`,
+    :meth:`link_up`, :meth:`link_down`, :meth:`button`, :meth:`request`; :meth:`judge` when the
+    board has settled. Each returns the :class:`Outcome` the loop carries out."""
+
+    def __init__(self, board: BoardConfig, *, check_board: Callable[[Game, dict[str, Any], int], None],
+                 fresh_secret: Callable[[], bytes], answers: RecentAnswers | None = None) -> None:
         self.board = board
-        self.layout = layout  # the board wired up (until another game's board is shown to be)
-        self.layout_for = layout_for
+        self.check_board = check_board  # refuses (ValueError) a game the board wired up cannot play
         self.fresh_secret = fresh_secret
-        self.strip_fits = strip_fits
         self.answers = answers or RecentAnswers()
         self.game: Game = get_game(board.game)
-        self.hello: Hello | None = None  # the sensor board's last HELLO: which board is wired up
         self.link_is_up = False
         self.board_known = False  # a snapshot has come since the link (re)connected
         self.sensed: dict[str, int] = {}
@@ -94,12 +138,23 @@ class Session:
         self.restoring = False  # an undo asks for the board to be put back
         self.choice = 0
         self.resigned: int | None = None
-        self.serial = 0  # counts the games taken: the loop starts a journal entry when it changes
-        self.wants_snapshot = False  # another board: the loop asks the sensor board for a snapshot
+        self.serial = 0  # counts the games taken: the journal starts an entry when it changes
         self.health: dict[str, str] = HEALTHY  # what the loop says of the service itself (its journal)
         self.refusal: Message | None = None
         """Why the last :meth:`request` was refused, when a rule refused it (its answer is its English text)."""
         self._outbox: list[dict[str, Any]] = []
+        self._effects: list[Effect] = []
+
+    def _outcome(self, tell: bool, show: bool = True, **found: Any) -> Outcome:
+        """The outcome of an input: what it queued, the LED scene (``show``) and, when there is
+        anything to tell (``tell``, or an event), the public and private states."""
+        events, self._outbox = tuple(self._outbox), []
+        effects, self._effects = tuple(self._effects), []
+        held = self.held is not None
+        if not (tell or events):
+            return Outcome(effects, self.scene() if show else None, held=held, **found)
+        private = tuple(self.private_state(p) for p in range(self.state.num_players))
+        return Outcome(effects, self.scene(), events, self.public_state(), private, held=held, **found)
 
     # -- the game ------------------------------------------------------------------------------
 
@@ -116,54 +171,43 @@ class Session:
         g = get_game(game)
         opts = g.options(options)
         players = g.players(num_players)
-        layout = self.layout
-        other_board = game != self.game.name
-        if other_board:  # another game needs its own board: check it is the one wired up
-            layout = self.layout_for(game)
-            self.check_board_fits(layout, g.title)
-        layout.check_game(g, opts, players)
+        self.check_board(g, opts, players)  # another game needs its own board: the one wired up
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
         match = Match(Record(game, opts, players, [ChanceKey.of(secret)]))
+        other_board = game != self.game.name
+        self.take(match)
         if other_board:  # read the new board afresh
             self.sensed = {}
             self.board_known = False
-            self.wants_snapshot = True
-        self.take(match, layout)
+            self._effects.append(RequestSnapshot())
         log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
         self._auto_chance()
-
-    def check_board_fits(self, layout: Layout, title: str) -> None:
-        """Refuse (``LayoutError``) a game whose layout is not the board wired up: its sensors must
-        match the sensor board's HELLO and its LEDs the strip."""
-        same_hardware = layout.blocks == self.layout.blocks and layout.led_count == self.layout.led_count
-        if self.hello is not None:
-            layout.check_hello(self.hello.blocks)
-        elif not same_hardware:
-            raise LayoutError(f"{title} needs its own board, and the sensor board has not said which board is "
-                              "wired up (the sensor link is down): connect it, then start the game")
-        if not self.strip_fits(layout.led_count):
-            raise LayoutError(f"{title}'s board has {layout.led_count} LEDs; the strip cannot show them")
 
     def resume(self, record: Record, resigned: int | None = None) -> None:
         """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
         it); ``ValueError`` when it cannot go on on this board (an illegal action, another game's
         board)."""
         match = Match(record)  # every action re-checked by the rules engine
-        layout = self.layout_for(record.game)
-        layout.check_game(get_game(record.game), record.options, record.num_players)
-        if record.game != self.game.name:
-            self.check_board_fits(layout, get_game(record.game).title)
+        self.check_board(get_game(record.game), record.options, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
-        self.take(match, layout)
+        self.take(match)
         self.resigned = resigned
 
-    def take(self, match: Match, layout: Layout) -> None:
+    def opened(self, notices: list[str]) -> Outcome:
+        """The table is switched on, with the game the journal resumed (if any; else the configured
+        game starts) and ``notices`` for the operator (a journal set aside)."""
+        if self.serial == 0:
+            self.new_game(self.board.game, self.board.options, self.board.num_players, self.board.seed)
+        for message in notices:  # told once the board has its game
+            self.event("warning", message=message)
+        return self._outcome(tell=True)
+
+    def take(self, match: Match) -> None:
         """Make ``match`` the game on this board."""
         g = get_game(match.record.game)
         if match.key is None:  # a game begun before fair dice (an older journal): fair from now on
             match.rekey(self.fresh_secret())
-        self.layout = layout
         self.game = g
         self.match = match
         self.channels = g.channels(match.record.options, match.record.num_players)
@@ -178,6 +222,8 @@ class Session:
         # A new game starts with the board to set up: what differs is shown, not flagged.
         self.setup_channels: set[str] = {c.name for c in self.channels}
         self.serial += 1
+        # The loop wires up the game's board (the strip sized for it) and starts its rings where the game wants them.
+        self._effects += [TakeBoard(g.name), CalibrateRings(self.ring_offsets())]
 
     def ring_offsets(self) -> dict[str, int]:
         """Where the game wants each ring (the encoders are calibrated to it as a game starts)."""
@@ -185,55 +231,39 @@ class Session:
 
     # -- what the table senses -------------------------------------------------------------------
 
-    def sense(self, channel: str, value: int) -> bool:
-        """A logical channel reads ``value``; True when it counts (the board is known)."""
+    def sense(self, channel: str, value: int) -> Outcome:
+        """A logical channel reads ``value`` (the loop translated the sensor board's index); it counts
+        once the board is known (a ring's offset always does)."""
         if not self.board_known and self.kinds.get(channel) != ChannelKind.OFFSET:
-            return False
+            return Outcome()
         self.sensed[channel] = value
-        return True
+        return Outcome(sensed=True, clean=self.clean_move())
 
-    def sense_sensor(self, sensor: int, value: int) -> bool:
-        """The MCU's sensor ``sensor`` reads ``value``; True when it counts."""
-        channel = self.layout.channel_of.get(sensor)
-        return channel is not None and self.sense(channel, value)
-
-    def sense_event(self, event: SensorChanged | EncoderEvent) -> bool:
-        """A reading from the sensor board or a ring encoder; True when it counts."""
-        if isinstance(event, SensorChanged):
-            return self.sense_sensor(event.channel, event.value)
-        return self.sense(event.channel, event.offset)
-
-    def snapshot(self, values: list[int]) -> str | None:
-        """Every sensor at once (after a (re)connect); an error message when it does not fit the layout."""
-        if len(values) != self.layout.sensor_count:
-            return f"the sensor board sent {len(values)} channels, the layout has {self.layout.sensor_count}"
-        for sensor, value in enumerate(values):
-            channel = self.layout.channel_of.get(sensor)
-            if channel is not None:
-                self.sensed[channel] = value
+    def snapshot(self, readings: Mapping[str, int]) -> Outcome:
+        """Every sensor at once, by channel (after a (re)connect): the board is known."""
+        self.sensed.update(readings)
         self.board_known = True
-        return None
+        return Outcome(sensed=True, clean=self.clean_move())
 
-    def link_up(self, hello: Hello) -> str | None:
-        """The sensor board said HELLO; an error message when it is not the board of the layout."""
-        try:
-            self.layout.check_hello(hello.blocks)
-        except LayoutError as exc:
-            return str(exc)
+    def link_up(self, warning: str | None = None) -> Outcome:
+        """The sensor board said HELLO, and it is the board wired up (``warning``: its configuration
+        was flashed from another layout or calibration, which the loop found)."""
         self.link_is_up = True
-        self.hello = hello
         self.event("link", up=True)
-        if " cfg " in hello.firmware or hello.board_kind != self.layout.board_kind:
-            try:  # the channels fit; a configuration flashed from another layout or calibration is told
-                self.layout.check_firmware(hello)
-            except LayoutError as exc:
-                self.event("warning", message=str(exc))
-        return None
+        if warning is not None:
+            self.event("warning", message=warning)
+        return self._outcome(tell=True)
 
-    def link_down(self, reason: str) -> None:
+    def link_down(self, reason: str) -> Outcome:
         self.link_is_up = False
         self.board_known = False  # judge nothing on stale readings; a snapshot follows the reconnect
         self.event("link", up=False, reason=reason)
+        return self._outcome(tell=True)
+
+    def error(self, message: str) -> Outcome:
+        """The board cannot be refereed (the sensor board is not the one of the layout): told, then the loop stops."""
+        self.event("error", message=message)
+        return self._outcome(tell=True)
 
     def clean_move(self) -> bool:
         """True when the sensed board is exactly one legal action's view and no part of another, with
@@ -245,7 +275,24 @@ class Session:
 
     # -- judging ---------------------------------------------------------------------------------
 
-    def judge(self, settled: bool = True) -> Verdict:
+    def judge(self, settled: bool = True) -> Outcome:
+        """Judge the board (see :meth:`_judged`); a verdict held is shown on the LEDs, not told."""
+        verdict = self._judged(settled)
+        return self._outcome(tell=self.held is None, verdict=verdict)
+
+    def _commit(self) -> None:
+        """A button pressed or a request made: the hands are done, so a held verdict is judged as the
+        board stands, before the game changes otherwise."""
+        if self.held is not None:
+            self._judged(settled=True)
+        self.referee.finish()  # the choices a button or a request picks among are all known
+
+    def prepare(self) -> Outcome | None:
+        """A step of building the next move table (the loop takes one while it is idle); once the
+        table is complete, the outcome that shows it (the LEDs, the state and the seats)."""
+        return None if self.referee.prepare() else self._outcome(tell=True)
+
+    def _judged(self, settled: bool) -> Verdict:
         """What the board shows: apply it, take back, or say what is wrong.
 
         ``settled=False`` while the hands may still be moving (the board has not been still for the
@@ -377,8 +424,13 @@ class Session:
 
     # -- buttons ---------------------------------------------------------------------------------
 
-    def button(self, name: str, held: bool = False) -> None:
+    def button(self, name: str, held: bool = False) -> Outcome:
         """A table button pressed (``held``: kept down for its second meaning)."""
+        self._commit()
+        self._press(name, held)
+        return self._outcome(tell=True)
+
+    def _press(self, name: str, held: bool) -> None:
         log.info("button %s%s", name, " (held)" if held else "")
         self.ghost = None  # someone acted: the last move from the board stands
         try:
@@ -419,7 +471,18 @@ class Session:
     # -- requests --------------------------------------------------------------------------------
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
-                to_operator: bool = False) -> tuple[bool, Any]:
+                to_operator: bool = False) -> Outcome:
+        """Run a request once; the outcome's ``answer`` is ``(ok, result or error)``. A refusal changes
+        nothing, so it tells nothing (its answer is still journalled before it goes out) but the held
+        verdict it commits (any request but ``state`` does)."""
+        committed = name != "state" and self.held is not None
+        if name != "state":
+            self._commit()
+        ok, result = self._answer(name, args, request_id, to_operator)
+        return self._outcome(tell=ok, show=ok or committed, answer=(ok, result), refusal=self.refusal)
+
+    def _answer(self, name: str, args: dict[str, Any], request_id: str | int | None,
+                to_operator: bool) -> tuple[bool, Any]:
         """Run a request once: ``(ok, result or error)``. The same request repeated with its id in
         the same game gets the first answer again and runs no more (the loop saves :attr:`answers`;
         a new game starts with none, so an id used in an earlier game runs afresh).
@@ -519,13 +582,6 @@ class Session:
         log.info("%s", event_line(kind, data))
         self._outbox.append({"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data})
 
-    def has_events(self) -> bool:
-        return bool(self._outbox)
-
-    def take_events(self) -> list[dict[str, Any]]:
-        events, self._outbox = self._outbox, []
-        return events
-
     def winners(self) -> list[int]:
         if self.resigned is not None:
             return [p for p in range(self.state.num_players) if p != self.resigned]
@@ -603,14 +659,13 @@ class Session:
                 del targets[channel]
                 spaces = self.referee.channels[channel].maximum + 1
                 turns.append((channel, shortest_turn(self.sensed.get(channel, 0), value, spaces)))
-        view = state.public_view()
         return LedScene(
             player=state.current_player,
             targets=targets,
             violation=v.channels if v.kind == "violation" else (),
             progress=v.channels if v.kind in ("progress", "setup") else (),
             ambiguous=v.kind == "ambiguous",
-            aligned=bool(view.get("aligned")) if isinstance(view, dict) else False,
+            status_light=state.status_light(),
             offsets_to_turn=tuple(turns),
             colours=game_colours(state),
         )

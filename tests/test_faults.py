@@ -34,7 +34,7 @@ def test_another_game_while_the_sensor_board_is_away_is_refused_and_the_game_goe
         answer = op.request("arbitro/away1", "roll", {"id": "r1"})
         assert answer["ok"] is True, answer
         frame = service.call(lambda: service.strip.last)
-        assert frame is not None and len(frame) == service.session.layout.led_count
+        assert frame is not None and len(frame) == service.wiring.layout.led_count
     finally:
         op.close()
         service.stop()

@@ -8,7 +8,7 @@ from controller.games.contigo.board import PIT_NAMES
 from controller.games.record import Match
 from controller.referee import Referee
 from tests.test_referee_bounds import after, reach, referee
-from tests.test_session import kinds, session_for, show
+from tests.test_session import kinds, session_for, show, verdict_of
 
 # Noughts and crosses to a draw but the last square: a2 is x's only move.
 ONE_LEFT = ["first 0", "a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2"]
@@ -64,28 +64,31 @@ def test_a_move_that_was_only_on_the_way_is_corrected(toy_game):
 def test_a_held_move_is_told_only_once_the_board_is_still():
     s = session_for("contigo", seed=3)
     s.request("roll", {})
-    s.take_events()
     state = s.state
     pawn = next(a for a in state.legal_actions()
                 if not s.referee.final((a,), frozenset(state.physical_changes(a).items())))
     show(s, state.apply(pawn).physical_view())
-    verdict = s.judge(settled=False)
-    assert verdict.held and s.held == verdict and not s.take_events() and len(s.match.record.actions) == 1
-    scene = s.scene()  # the LEDs already show the move: the bead moves are the targets
-    assert scene.targets and all(c.startswith("pit:") for c in scene.targets)
+    held = s.judge(settled=False)
+    verdict = held.verdict
+    assert verdict is not None and verdict.held and s.held == verdict and held.held
+    assert not held.events and held.public is None and len(s.match.record.actions) == 1
+    scene = held.scene  # the LEDs already show the move: the bead moves are the targets
+    assert scene is not None and scene.targets and all(c.startswith("pit:") for c in scene.targets)
     assert s.public_state()["moves"] == 1 and s.public_state()["verdict"] == "in_sync"
-    assert s.judge().kind == "applied" and s.held is None
-    assert kinds(s.take_events()) == ["action"]
+    taken = s.judge()
+    assert verdict_of(taken) == "applied" and s.held is None and not taken.held
+    assert kinds(taken.events) == ["action"]
 
 
 def test_a_wrong_board_is_told_only_once_the_board_is_still():
     s = session_for("contigo", seed=3)
     s.request("roll", {})
-    s.take_events()
     show(s, {"pit:nw": 7})
-    assert s.judge(settled=False).kind == "violation" and s.held is not None
-    assert not s.take_events() and s.verdict.kind == "in_sync"
-    assert s.judge().kind == "violation" and kinds(s.take_events()) == ["violation"]
+    held = s.judge(settled=False)
+    assert verdict_of(held) == "violation" and s.held is not None
+    assert not held.events and s.verdict.kind == "in_sync"
+    told = s.judge()
+    assert verdict_of(told) == "violation" and kinds(told.events) == ["violation"]
 
 
 def test_a_ghost_is_corrected_with_an_event_until_someone_acts():
@@ -97,18 +100,18 @@ def test_a_ghost_is_corrected_with_an_event_until_someone_acts():
                 if sum(1 for q in state.legal_actions() if q[1] == p[1]) >= 2)
     other = next(q for q in state.legal_actions() if q[1] == pawn[1] and q != pawn)
     show(s, state.apply(pawn).physical_view())
-    assert s.judge().kind == "applied"
-    s.take_events()
+    assert verdict_of(s.judge()) == "applied"
     show(s, state.apply(other).physical_view())
-    verdict = s.judge()
-    assert verdict.kind == "applied" and verdict.actions == (state.action_to_text(other),)
-    corrected, action = s.take_events()
+    outcome = s.judge()
+    verdict = outcome.verdict
+    assert verdict is not None and verdict.kind == "applied" and verdict.actions == (state.action_to_text(other),)
+    corrected, action = outcome.events
     assert corrected["type"] == "corrected" and corrected["undone"] == [state.action_to_text(pawn)]
     assert corrected["actions"] == [state.action_to_text(other)] and action["type"] == "action"
     assert s.match.record.actions[1:] == [state.action_to_text(other)]
     s.button("next")  # someone acted: the move stands
     show(s, state.apply(pawn).physical_view())
-    assert s.judge().kind == "violation" and s.match.record.actions[1:] == [state.action_to_text(other)]
+    assert verdict_of(s.judge()) == "violation" and s.match.record.actions[1:] == [state.action_to_text(other)]
 
 
 def spread_position() -> tuple[Match, object, int]:
@@ -166,7 +169,7 @@ def test_a_held_move_is_dropped_when_the_sensor_link_goes_down():
     show(s, state.apply(pawn).physical_view())
     assert s.judge(settled=False).held
     s.link_down("unplugged")
-    assert s.judge().kind == "in_sync" and s.held is None and s.preview is None  # nothing left to commit
+    assert verdict_of(s.judge()) == "in_sync" and s.held is None and s.preview is None  # nothing left to commit
     assert len(s.match.record.actions) == 1
 
 
@@ -195,13 +198,13 @@ def test_a_takeback_that_was_only_on_the_way_is_corrected(toy_game):
     show(s, board(b2=player + 1, a1=2 - player))
     s.judge()
     show(s, board(b2=player + 1))  # the other player's piece lifted long enough: taken back
-    assert s.judge().kind == "takeback" and s.match.record.actions[-1] == "b2"
-    s.take_events()
+    assert verdict_of(s.judge()) == "takeback" and s.match.record.actions[-1] == "b2"
     show(s, board(b2=player + 1, a1=2 - player, c3=player + 1))
-    verdict = s.judge()
-    assert verdict.kind == "applied" and verdict.actions == ("a1", "c3")
+    outcome = s.judge()
+    verdict = outcome.verdict
+    assert verdict is not None and verdict.kind == "applied" and verdict.actions == ("a1", "c3")
     assert s.match.record.actions[-3:] == ["b2", "a1", "c3"]
-    corrected, *actions = s.take_events()
+    corrected, *actions = outcome.events
     assert corrected["type"] == "corrected" and corrected["undone"] == [] and corrected["actions"] == ["a1", "c3"]
     assert "taking back a1 was only on the way" in corrected["message"]
     assert [(e["type"], e["action"]) for e in actions] == [("action", "a1"), ("action", "c3")]

@@ -18,6 +18,7 @@ import pytest
 
 from controller.config import Config, ConfigError, SensorsConfig
 from controller.games import CHANCE, ChannelKind, State
+from controller.session import Outcome
 from tests.support.table import Table
 
 COMMIT_MS = SensorsConfig().commit_ms  # the default: what the hands of a person need
@@ -138,11 +139,11 @@ class Seen:
         session = table.service.session
         sense = session.sense
 
-        def seen(channel: str, value: int) -> bool:
-            counted = sense(channel, value)
-            if counted:
+        def seen(channel: str, value: int) -> Outcome:
+            outcome = sense(channel, value)
+            if outcome.sensed:
                 self.readings.append((self.service.clock(), channel, value))
-            return counted
+            return outcome
 
         session.sense = seen  # type: ignore[method-assign]
 

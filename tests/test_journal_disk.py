@@ -27,6 +27,7 @@ from controller.games import CHANCE
 from controller.games.record import Match, Record
 from controller.journal import BoardJournal, Journal
 from controller.session import Session
+from controller.wiring import Wiring
 from hardware.layout import load_layout
 from tests.support.mqttc import Listener
 from tests.test_crash_restart import Board, scripted
@@ -225,8 +226,8 @@ def test_the_log_says_it_once_a_minute(tmp_path, caplog):
     with tmpfs(tmp_path / "disk") as disk, contextlib.closing(Journal(disk / "journal.sqlite")) as journal:
         now = [0.0]
         kept = BoardJournal(journal, "b1", clock=lambda: now[0])
-        session = Session(BoardConfig(id="b1"), load_layout("contigo"), layout_for=load_layout,
-                          fresh_secret=lambda: bytes(32))
+        wiring = Wiring(load_layout("contigo"), "contigo", layout_for=load_layout)
+        session = Session(BoardConfig(id="b1"), check_board=wiring.check, fresh_secret=lambda: bytes(32))
         kept.open(session, resume=False)
         session.new_game("contigo", {}, 2, 7)
         assert kept.keep(session)

@@ -32,8 +32,9 @@ def snapshot(service: Service) -> tuple:
         public = service.public_state()
         del public["seq"]
         s = service.session
+        board = service.config.board
         return (s.game.name, s.match.state.to_text(), tuple(s.match.record.actions), tuple(s.match.record.keys),
-                s.resigned, service.config.board.allow_takeback, service.config.board.chance, s.layout.game,
+                s.resigned, board.allow_takeback, board.chance, service.wiring.layout.game,
                 json.dumps(public, sort_keys=True))
     return service.call(read)
 

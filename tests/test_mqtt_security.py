@@ -321,7 +321,7 @@ def test_the_service_logs_in_over_tls_with_its_configuration(secured):
     try:
         display = login(tls_port, "display", [f"{BASE}/state"], tls_ca=str(certs["ca"]))
         try:
-            assert display.latest_state(BASE)["seq"] == s.call(lambda: s._state_seq)
+            assert display.latest_state(BASE)["seq"] == s.call(lambda: s.teller.seq)
         finally:
             display.close()
     finally:

@@ -1,18 +1,23 @@
 """The table session on its own: no thread, no clock, no broker, no sensor board — typed values in,
-verdicts, events and states out."""
+one outcome out (verdict, events, LED scene, states, answer, effects)."""
 
 from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.config import BoardConfig
-from controller.games import CHANCE, registry
+from controller.games import CHANCE, TERMINAL, registry
 from controller.games.record import ChanceKey, Match, Record
-from controller.session import Session
+from controller.ledview import GREEN, render_frame
+from controller.session import CalibrateRings, Outcome, RequestSnapshot, Session, TakeBoard
+from controller.wiring import Wiring
 from firmware_bridge.protocol import Hello
 from hardware.layout import Layout, load_layout, reference_layout
 from tests.support.toy import SQUARES, ToyGame, ToyState
@@ -32,6 +37,9 @@ class TwinState(ToyState):
     def action_from_text(self, text: str) -> Any:
         return text if text == "A1" else super().action_from_text(text)
 
+    def status_light(self) -> bool:
+        return bool(self.cells[4])  # the centre is taken: the game's own light, as Scriptorium's aligned rings
+
 
 class TwinGame(ToyGame):
     name = "twin"
@@ -44,36 +52,50 @@ GAME = TwinGame()
 FRESH = bytes(range(32))  # the sessions' fresh secret
 
 
-def session_for(game: str, seed: int = 1, **board: Any) -> Session:
-    """A session whose sensor board has just sent a snapshot equal to the game's start."""
+def wiring_for(game: str) -> Wiring:
     def made(name: str) -> Layout:  # the test games have no layout file: the reference one, made
         return reference_layout(registry.get_game(name))
 
     layout_for = made if game in ("twin", "toy") else load_layout
-    s = Session(BoardConfig(id="b", game=game, seed=seed, **board), layout_for(game), layout_for=layout_for,
+    return Wiring(layout_for(game), game, layout_for=layout_for)
+
+
+def session_for(game: str, seed: int = 1, wiring: Wiring | None = None, **board: Any) -> Session:
+    """A session whose sensor board has just sent a snapshot equal to the game's start."""
+    wiring = wiring or wiring_for(game)
+    s = Session(BoardConfig(id="b", game=game, seed=seed, **board), check_board=wiring.check,
                 fresh_secret=lambda: FRESH)
     s.new_game(game, board.get("options"), board.get("num_players", 0), seed)
-    s.snapshot(board_values(s, s.state.physical_view()))
-    assert s.judge().kind == "in_sync"
-    s.take_events()
+    readings = wiring.readings(board_values(wiring.layout, s.state.physical_view()))
+    assert isinstance(readings, dict)
+    s.snapshot(readings)
+    assert s.judge().verdict.kind == "in_sync"
     return s
 
 
-def board_values(s: Session, view: dict[str, int]) -> list[int]:
-    values = [0] * s.layout.sensor_count
-    for channel, sensor in s.layout.sensor_of.items():
+def board_values(layout: Layout, view: dict[str, int]) -> list[int]:
+    values = [0] * layout.sensor_count
+    for channel, sensor in layout.sensor_of.items():
         values[sensor] = view.get(channel, 0)
     return values
 
 
-def show(s: Session, view: dict[str, int]) -> None:
+def show(s: Session, view: dict[str, int]) -> Outcome:
+    """The hands make the board show ``view``: the outcome of the last reading."""
+    outcome = Outcome()
     for channel, value in view.items():
         if s.sensed.get(channel) != value:
-            s.sense(channel, value)
+            outcome = s.sense(channel, value)
+    return outcome
 
 
-def kinds(events: list[dict[str, Any]]) -> list[str]:
+def kinds(events: Any) -> list[str]:
     return [e["type"] for e in events]
+
+
+def verdict_of(outcome: Outcome) -> str:
+    assert outcome.verdict is not None
+    return outcome.verdict.kind
 
 
 @pytest.fixture
@@ -84,32 +106,29 @@ def twin(monkeypatch):
 def test_a_clean_move_is_judged_at_once_and_told(twin):
     s = session_for("twin")
     s.request("roll", {})
-    s.take_events()
     player = s.state.current_player
-    show(s, {"sq:b2": player + 1})
-    assert s.clean_move()  # one move's view, part of no other: no window needed
-    verdict = s.judge()
-    assert verdict.kind == "applied" and verdict.actions == ("b2",)
-    assert kinds(s.take_events()) == ["action"]
-    assert s.public_state()["last_action"] == "b2"
+    sensed = show(s, {"sq:b2": player + 1})
+    assert sensed.sensed and sensed.clean  # one move's view, part of no other: no window needed
+    assert sensed.public is None and sensed.scene is None and not sensed.events  # a reading alone tells nothing
+    outcome = s.judge()
+    assert outcome.verdict is not None and outcome.verdict.kind == "applied" and outcome.verdict.actions == ("b2",)
+    assert kinds(outcome.events) == ["action"]
+    assert outcome.public is not None and outcome.public["last_action"] == "b2"
 
 
 def test_a_board_two_moves_fit_is_ambiguous_until_the_buttons_choose(twin):
     s = session_for("twin")
     s.request("roll", {})
     player = s.state.current_player
-    show(s, {"sq:a1": player + 1})
-    assert not s.clean_move()
-    verdict = s.judge()
-    assert verdict.kind == "ambiguous" and set(verdict.actions) == {"a1", "A1"}
+    assert not show(s, {"sq:a1": player + 1}).clean
+    verdict = s.judge().verdict
+    assert verdict is not None and verdict.kind == "ambiguous" and set(verdict.actions) == {"a1", "A1"}
     assert s.public_state()["ambiguous"] == 2
-    s.take_events()
-    s.button("next")
-    (choice,) = s.take_events()
+    (choice,) = s.button("next").events
     assert choice["type"] == "choice" and choice["of"] == 2  # the board is public: so are the moves it fits
-    s.button("confirm")
-    assert s.match.record.actions[-1] == choice["action"] and kinds(s.take_events()) == ["action"]
-    assert s.judge().kind == "in_sync"
+    confirmed = s.button("confirm")
+    assert s.match.record.actions[-1] == choice["action"] and kinds(confirmed.events) == ["action"]
+    assert verdict_of(s.judge()) == "in_sync"
 
 
 def test_a_lifted_pawn_is_progress_and_a_pawn_and_bead_move_are_taken_together():
@@ -124,47 +143,49 @@ def test_a_lifted_pawn_is_progress_and_a_pawn_and_bead_move_are_taken_together()
     start, end = state.physical_view(), mid.apply(beads).physical_view()
     lifted = next(c for c, v in start.items() if c.startswith("sq:") and v and state.physical_changes(pawn).get(c) == 0)
     show(s, {lifted: 0})
-    verdict = s.judge()
-    assert verdict.kind == "progress" and verdict.channels == (lifted,) and len(s.match.record.actions) == 1
+    verdict = s.judge().verdict
+    assert verdict is not None and verdict.kind == "progress" and verdict.channels == (lifted,)
+    assert len(s.match.record.actions) == 1
     show(s, end)
-    verdict = s.judge()
-    assert verdict.kind == "applied"
+    verdict = s.judge().verdict
+    assert verdict is not None and verdict.kind == "applied"
     assert verdict.actions == (state.action_to_text(pawn), mid.action_to_text(beads))
 
 
 def test_a_wrong_board_is_a_violation_then_resolved_and_an_earlier_position_is_a_takeback(toy_game):
     s = session_for("toy")
-    s.request("roll", {})
+    rolled = s.request("roll", {})
     player = s.state.current_player
     show(s, {"sq:a1": 2 - player})  # the other player's piece
-    verdict = s.judge()
-    assert verdict.kind == "violation" and "wrong one" in verdict.message
+    wrong = s.judge()
+    assert wrong.verdict is not None and wrong.verdict.kind == "violation" and "wrong one" in wrong.verdict.message
     show(s, {"sq:a1": 0})
-    assert s.judge().kind == "in_sync"
-    assert kinds(s.take_events()) == ["chance", "violation", "resolved"]
+    right = s.judge()
+    assert verdict_of(right) == "in_sync"
+    assert kinds([*rolled.events, *wrong.events, *right.events]) == ["chance", "violation", "resolved"]
     show(s, {"sq:a1": player + 1})
-    assert s.judge().kind == "applied"
+    assert verdict_of(s.judge()) == "applied"
     show(s, {"sq:a1": 0})  # taken back off the board
-    verdict = s.judge()
-    assert verdict.kind == "takeback" and s.match.record.actions == ["first " + str(player)]
+    assert verdict_of(s.judge()) == "takeback" and s.match.record.actions == ["first " + str(player)]
 
 
 def test_undo_asks_for_the_board_back_and_requests_run_once(toy_game):
     s = session_for("toy")
-    assert s.request("roll", {}, "r1") == s.request("roll", {}, "r1")
+    assert s.request("roll", {}, "r1").answer == s.request("roll", {}, "r1").answer
     assert len(s.match.record.actions) == 1
     show(s, {"sq:b2": s.state.current_player + 1})
     s.judge()
-    ok, result = s.request("undo", {}, "u1")
-    assert ok and result == {"undone": "b2"}
-    verdict = s.judge()  # the piece is still there: put it back
-    assert verdict.kind == "violation" and verdict.message.startswith("put the board back")
+    assert s.request("undo", {}, "u1").answer == (True, {"undone": "b2"})
+    verdict = s.judge().verdict  # the piece is still there: put it back
+    assert verdict is not None and verdict.kind == "violation" and verdict.message.startswith("put the board back")
     show(s, {"sq:b2": 0})
-    assert s.judge().kind == "in_sync"
-    assert s.request("choose", {"action": "zz"}) == (False, "illegal action zz: no such square")
-    assert s.request("choose", {"action": 5}) == (False, "choose: 'action' has the wrong type")
-    assert s.request("resign", {"player": 1}) == (True, {"resigned": 1})
-    assert s.request("roll", {}) == (False, "roll: the game is over")
+    assert verdict_of(s.judge()) == "in_sync"
+    refused = s.request("choose", {"action": "zz"})
+    assert refused.answer == (False, "illegal action zz: no such square")
+    assert refused.public is None and refused.scene is None and not refused.events  # nothing changed: nothing told
+    assert s.request("choose", {"action": 5}).answer == (False, "choose: 'action' has the wrong type")
+    assert s.request("resign", {"player": 1}).answer == (True, {"resigned": 1})
+    assert s.request("roll", {}).answer == (False, "roll: the game is over")
     assert s.public_state()["winners"] == [0]
 
 
@@ -178,11 +199,11 @@ def test_a_new_game_is_set_up_not_flagged_and_the_seed_stays_secret():
     moved = s.state.physical_view()
     show(s, moved)
     s.judge()
-    assert s.request("new_game", {"seed": 4}) == (True, {"game": "contigo", "seed": 4})
-    assert s.request("new_game", {}) == (True, {"game": "contigo"})
+    assert s.request("new_game", {"seed": 4}).answer == (True, {"game": "contigo", "seed": 4})
+    assert s.request("new_game", {}).answer == (True, {"game": "contigo"})
     assert s.match.record.keys == [ChanceKey.of(FRESH)]  # from fresh_secret, and told to nobody
-    verdict = s.judge()
-    assert verdict.kind == "setup" and verdict.message.startswith("set up the board")
+    verdict = s.judge().verdict
+    assert verdict is not None and verdict.kind == "setup" and verdict.message.startswith("set up the board")
     assert "seed" not in s.public_state() and FRESH.hex() not in json.dumps(s.public_state()) and s.serial == 3
 
 
@@ -194,30 +215,122 @@ def test_a_replayed_session_makes_the_same_game():
     for _ in range(60):
         if match.state.current_player == CHANCE:
             match.resolve_chance()
-            assert s.request("roll", {})[0]
+            assert s.request("roll", {}).answer == (True, {"outcome": match.public_log[-1]})
         else:
             action = rng.choice(match.state.legal_actions())
             text = match.state.action_to_text(action)
             match.apply(action)
-            assert s.request("choose", {"action": text}) == (True, {"action": match.public_log[-1]})
+            assert s.request("choose", {"action": text}).answer == (True, {"action": match.public_log[-1]})
     assert s.match.record.actions == match.record.actions
     hands = [s.private_state(p).get("hand") for p in range(3)]
     assert all(hands) and len({tuple(h) for h in hands}) > 1
 
 
 def test_every_square_of_the_toy_layout_is_a_channel(toy_game):
-    s = session_for("toy")
-    assert set(s.layout.sensor_of) == {f"sq:{q}" for q in SQUARES}
+    assert set(wiring_for("toy").layout.sensor_of) == {f"sq:{q}" for q in SQUARES}
 
 
 def test_a_sensor_board_flashed_from_another_layout_is_told_but_refereed():
-    s = session_for("contigo")
-    layout = s.layout
+    wiring = wiring_for("contigo")
+    s = session_for("contigo", wiring=wiring)
+    layout = wiring.layout
     own = layout.board_config()["CONFIG_ID"]
-    assert s.link_up(Hello(1, layout.board_kind, f"arbitro-fw 0.1.0 cfg {own}", tuple(layout.blocks))) is None
-    assert kinds(s.take_events()) == ["link"]
-    assert s.link_up(Hello(1, layout.board_kind, "arbitro-fw 0.1.0 cfg 0000", tuple(layout.blocks))) is None
-    _link, warning = s.take_events()
-    assert warning["type"] == "warning" and "arbitro firmware flash --layout" in warning["message"]
-    error = s.link_up(Hello(1, layout.board_kind, "x", (("presence", 3),)))
+    assert wiring.link_up(Hello(1, layout.board_kind, f"arbitro-fw 0.1.0 cfg {own}", tuple(layout.blocks))) == \
+        (None, None)
+    assert kinds(s.link_up().events) == ["link"]
+    error, warning = wiring.link_up(Hello(1, layout.board_kind, "arbitro-fw 0.1.0 cfg 0000", tuple(layout.blocks)))
+    assert error is None and warning is not None and "arbitro firmware flash --layout" in warning
+    _link, told = s.link_up(warning).events
+    assert told["type"] == "warning" and told["message"] == warning
+    error, _ = wiring.link_up(Hello(1, layout.board_kind, "x", (("presence", 3),)))
     assert error is not None and "channels" in error  # another board's sensors: nothing can be refereed
+
+
+def test_the_session_imports_no_hardware_no_link_and_no_io():
+    """The pure session is handed channels and checks, never the sensor board's link, the hardware or
+    the journal: importing it loads none of them (and so no journal <-> session circle)."""
+    code = "import sys, controller.session; print('\\n'.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                                cwd=Path(__file__).parents[1]).stdout.split())
+    forbidden = ("firmware_bridge", "hardware", "controller.journal", "controller.service", "controller.mqtt",
+                 "controller.wiring", "sqlite3", "serial", "gpiozero", "adafruit_pixelbuf", "paho", "socket")
+    assert not sorted(m for m in loaded if m.split(".")[0] in forbidden or m in forbidden)
+
+
+def test_generic_code_names_no_game():
+    root = Path(__file__).parents[1] / "controller"
+    for part in ("session.py", "ledview.py", "service.py", "teller.py", "wiring.py"):
+        text = (root / part).read_text().lower()
+        assert not [g for g in registry.game_names() if g in text], part
+
+
+def test_an_outcome_carries_the_events_states_scene_answer_and_effects(twin):
+    s = session_for("twin")
+    rolled = s.request("roll", {}, "r1")
+    assert rolled.answer is not None and rolled.answer[0] and kinds(rolled.events) == ["chance"]
+    assert rolled.public == s.public_state() and rolled.scene == s.scene()
+    assert rolled.private == tuple(s.private_state(p) for p in range(s.state.num_players))
+    assert rolled.effects == ()  # the same game goes on: nothing to wire up
+    player = s.state.current_player
+    show(s, {"sq:c3": player + 1})
+    held = s.judge(settled=False)  # another move could still come of it: shown, not told
+    assert held.held and held.scene is not None and held.public is None and not held.events
+    assert held.scene.player == 1 - player  # the LEDs show the move as taken: the other player is to play
+    taken = s.button("next")  # a button: the hands are done, so what was held is taken first
+    assert not taken.held and kinds(taken.events)[:1] == ["action"] and s.match.record.actions[-1] == "c3"
+    again = s.request("new_game", {"seed": 2})
+    assert again.effects == (TakeBoard("twin"), CalibrateRings({}))
+
+
+def test_another_games_board_is_wired_up_and_read_afresh():
+    wiring = wiring_for("contigo")
+    s = session_for("contigo", wiring=wiring)
+    other = load_layout("serpientes")
+    wiring.hello = Hello(1, other.board_kind, "x", tuple(other.blocks))  # the sensor board wired up is Serpientes'
+    outcome = s.request("new_game", {"game": "serpientes", "num_players": 3})
+    assert outcome.answer == (True, {"game": "serpientes"})
+    assert outcome.effects == (TakeBoard("serpientes"), CalibrateRings({}), RequestSnapshot())
+    assert outcome.public is not None and outcome.public["game"] == "serpientes" and len(outcome.private) == 3
+    assert not s.board_known  # judged again only once the snapshot came
+    assert wiring.take("serpientes") is not wiring.layout_for("contigo") and wiring.layout.game == "serpientes"
+
+
+def test_the_game_lights_its_own_status_led(twin):
+    s = session_for("twin")
+    s.request("roll", {})
+    assert not s.scene().status_light
+    centre = s.request("choose", {"action": "b2"})
+    assert centre.scene is not None and centre.scene.status_light  # TwinState.status_light: the centre is taken
+    layout = wiring_for("twin").layout
+    assert render_frame(layout, centre.scene, True)[layout.status_leds[3]] == GREEN
+    assert s.scene().player != TERMINAL
+
+
+def test_a_refused_request_still_takes_the_move_the_board_held(twin):
+    s = session_for("twin")
+    s.request("roll", {})
+    show(s, {"sq:c3": s.state.current_player + 1})
+    assert s.judge(settled=False).held
+    refused = s.request("choose", {"action": "zz"})  # the hands are done: what the board shows is taken first
+    assert refused.answer is not None and not refused.answer[0] and not refused.held
+    assert kinds(refused.events) == ["action"] and refused.public is not None and refused.public["moves"] == 2
+    assert s.request("state", {}).answer == (True, s.public_state())  # asking for the state commits nothing
+
+
+def test_scriptorium_lights_its_status_while_the_rings_are_aligned():
+    """What the fourth status LED showed before the game said it itself: the public view's ``aligned``."""
+    rng = random.Random(5)
+    lit = 0
+    for seed in range(6):
+        match = Match(Record.seeded("scriptorium", {}, 2, seed))
+        for _ in range(400):
+            state = match.state
+            assert state.status_light() == state.public_view()["aligned"]
+            lit += state.status_light()
+            if state.is_terminal():
+                break
+            if state.current_player == CHANCE:
+                match.resolve_chance()
+            else:
+                match.apply(rng.choice(state.legal_actions()))
+    assert lit  # the rings did align in these games

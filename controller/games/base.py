@@ -503,6 +503,12 @@ class State(ABC):
         """What only ``player`` may see (hands, programmed sequences). Empty for open games."""
         return {}
 
+    def status_light(self) -> bool:
+        """Whether the game's own status light is on (the table's fourth status LED, green): a
+        standing condition of the position players should see at a glance. Off unless a game says
+        otherwise (Scriptorium: while its rings are aligned)."""
+        return False
+
     def render_text(self) -> str:
         """A multi-line picture of the board for a terminal (the demo draws it as play goes on)."""
         return self.to_text()

@@ -33,7 +33,7 @@ def board_move(table: Table, rng: random.Random) -> str:
 
 
 def seq_of(table: Table) -> int:
-    return table.service.call(lambda: table.service._state_seq)
+    return table.service.call(lambda: table.service.teller.seq)
 
 
 def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display, page, screenshots):

@@ -110,7 +110,7 @@ class Table:
         if not s.board_known:
             return "waiting for a snapshot of the board"
         reported = self.sim.reported()
-        differ = sorted(c for c, n in s.layout.sensor_of.items() if s.sensed.get(c, 0) != reported[n])
+        differ = sorted(c for c, n in service.wiring.layout.sensor_of.items() if s.sensed.get(c, 0) != reported[n])
         if differ:
             return f"sensing otherwise than the board reported on {differ[:8]}"
         rings = service.inputs.offsets() if service.inputs is not None else {}

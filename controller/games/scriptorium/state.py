@@ -48,6 +48,9 @@ class ScriptoriumState(State):
     def aligned(self) -> bool:
         return self.position.aligned
 
+    def status_light(self) -> bool:
+        return self.position.aligned  # the rings aligned: the board is frozen
+
     @property
     def rounds_played(self) -> int:
         return self.position.rounds_played

@@ -1,0 +1,229 @@
+"""What the loop tells, in order, once the journal holds it: events, the public state, each seat's
+private state and the answers to requests.
+
+The :class:`Teller` writes the journal first (``BoardJournal.keep``) and only then tells: nothing
+reaches a display or an answer before it is on disk. While the journal cannot be written (a full
+or read-only disk) what is to be told waits here, requests are answered once what they did is on
+disk, the state says the service is degraded, and the journal is tried again every
+:data:`RETRY_JOURNAL_S`. It also stamps the public state as published: ``seq`` (one more for each
+change), ``time`` (wall clock, when it changed) and the game ``clock`` (the session has no clock).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from importlib import metadata
+from typing import Any
+
+from controller.config import BoardConfig
+from controller.gameclock import GameClock
+from controller.games import game_names, get_game
+from controller.games.base import Message
+from controller.i18n import People, as_json, say, speak_event, speak_state
+from controller.journal import BoardJournal
+from controller.mqtt import Command
+from controller.ports import Publisher, Sound
+from controller.session import HEALTHY, STATE_SCHEMA, Outcome, Session
+from controller.wiring import Wiring
+from firmware_bridge.protocol import PROTOCOL_VERSION
+
+RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
+
+
+@functools.cache
+def most_seats() -> int:
+    """The most players any game has: every ``player/<n>`` topic a board may ever have filled."""
+    return max(get_game(name).max_players for name in game_names())
+
+
+@functools.cache
+def arbitro_version() -> str:
+    try:
+        return metadata.version("arbitro")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+class Teller:
+    """Tells one board's session (on ``board``, wired up as ``wiring`` says), in the board's language:
+    to MQTT (``mqtt``), to ``watchers`` (the demo, tests), after the journal (``kept``), and last to
+    the table's ``sound``."""
+
+    def __init__(self, session: Session, board: BoardConfig, wiring: Wiring, kept: BoardJournal | None,
+                 mqtt: Publisher | None, sound: Sound | None = None, *, clock: Callable[[], float],
+                 wall_clock: Callable[[], float]) -> None:
+        self.session = session
+        self.board = board
+        self.wiring = wiring
+        self.kept = kept
+        self.mqtt = mqtt
+        self.sound = sound  # the buzzer and the voice hear every publish
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.started_at = wall_clock()
+        self.watchers: list[Callable[[dict[str, Any]], None]] = []  # see every event (the demo, tests)
+        self.retry_at: float | None = None  # while the journal cannot be written: when to try again
+        self.resumed_serial = 0  # the session's game resumed from the journal (0: none): its clock resumes
+        self._events: list[dict[str, Any]] = []  # waiting for the journal
+        self._public: dict[str, Any] | None = None  # the last public and private states, to tell
+        self._private: tuple[dict[str, Any], ...] = ()
+        self._unanswered: list[tuple[Command, bool, Any]] = []  # answers waiting for the journal
+        self._told: dict[str, Any] | None = None  # the last public state published
+        self._state_seq = 0  # one more for every change of the public state
+        self._state_time = 0.0  # when it last changed
+        self._last_public: dict[str, Any] | None = None
+        self._game_clock = GameClock.start(0.0, 0)
+        self._clock_serial = 0  # the session's game the clock counts
+
+    @property
+    def failing(self) -> bool:
+        """The journal cannot be written: requests are refused, nothing more is told."""
+        return self.retry_at is not None
+
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the last public state stamped (tests wait for displays to reach it)."""
+        return self._state_seq
+
+    def fault(self) -> str:
+        return (self.kept.fault if self.kept is not None else None) or "the journal cannot be written"
+
+    def info(self) -> dict[str, Any]:
+        """The board's ``info`` topic: versions, the sensor board's firmware, the game and its layout."""
+        hello, layout = self.wiring.hello, self.wiring.layout
+        return {
+            "board": self.board.id,
+            "arbitro": arbitro_version(),
+            "schema": STATE_SCHEMA,
+            "protocol": PROTOCOL_VERSION,
+            "sensor_board": None if hello is None else {
+                "protocol": hello.protocol, "board_kind": hello.board_kind, "firmware": hello.firmware},
+            "game": self.session.game.name,
+            "title": self.session.game.title,
+            "layout": {"file": self.board.layout or None, "game": layout.game, "board_kind": layout.board_kind},
+            "started_at": round(self.started_at, 3),
+        }
+
+    def refuse(self, command: Command) -> bool:
+        """While the journal cannot be written a request does not run: it is answered at once (``state``
+        with the state last told, anything else refused, saying why); False when it may run."""
+        if not self.failing:
+            return False
+        if command.name == "state":
+            command.reply(True, self.degraded_state())
+        else:
+            command.reply(False, f"{command.name}: {self.fault()}; nothing was done")
+        return True
+
+    def tell(self, outcome: Outcome) -> None:
+        """Journal what ``outcome`` changed, then tell it with whatever waited (or keep it waiting)."""
+        self._events += outcome.events
+        if outcome.public is not None:
+            self._public, self._private = outcome.public, outcome.private
+        self.flush()
+
+    @property
+    def language(self) -> str:
+        return self.board.language
+
+    def people(self) -> People:
+        """How this game's players are named in the board's language (their colours, else seats from 1)."""
+        return People.of(self.session.state.player_info(), self.language)
+
+    def answer(self, command: Command, ok: bool, result: Any, refusal: Message | None = None) -> None:
+        """Answer ``command`` now, or once what it did is on disk (``refusal``: why a rule refused it)."""
+        if not ok and refusal is not None:  # a rule's refusal: said in the board's language, with its code
+            result = {"error": say(refusal, self.language, self.people()), **as_json(refusal)}
+        if ok and command.name == "state":  # the session has no clock: answered as published, stamped
+            result = self.stamp(self.session.public_state())
+        if self.failing:
+            self._unanswered.append((command, ok, result))
+        else:
+            command.reply(ok, result)  # after the journal and the publish: an ok is never lost
+
+    def flush(self) -> None:
+        """Write the journal; when it can be written, tell everything that waited, in order."""
+        if not self.keep():
+            return
+        events, self._events = self._events, []
+        self._send(events)
+        state = None
+        if self._public is not None:  # with the service's health now: the journal has just been written
+            state = self._told = self.stamp({**self._public, "health": dict(self.session.health)})
+            if self.mqtt is not None:
+                self.mqtt.publish_info(self.info())
+                self.mqtt.publish_state(state)
+                for p in range(max(most_seats(), len(self._private))):  # seats the game has not got: emptied
+                    self.mqtt.publish_private(p, self._private[p] if p < len(self._private) else None)
+        for command, ok, result in self._unanswered:
+            command.reply(ok, result)
+        self._unanswered.clear()
+        if self.sound is not None and state is not None:  # last: a sound only queues, and never holds up what is told
+            self.sound.hear(events, state)
+
+    def stamp(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The session's public ``state`` as published: stamped with ``seq``, ``time`` and the game
+        ``clock``. An unchanged state keeps its stamps, so how often the loop published tells
+        nothing (how often a player pressed ``next`` choosing a secret card, say)."""
+        serial = self.session.serial
+        if serial != self._clock_serial:  # another game (though it may look like the last): its clock starts now
+            self._clock_serial = serial
+            self._last_public = None
+            self._game_clock = GameClock.start(self.wall_clock(), state["num_players"],
+                                               "resume" if serial == self.resumed_serial else "start")
+        if state != self._last_public:
+            self._last_public = state
+            self._state_seq += 1
+            self._state_time = max(self.wall_clock(), self._game_clock.started_at)
+            self._game_clock.observe(state["turn"], state["over"], self._state_time)
+        return speak_state({**state, "seq": self._state_seq, "time": round(self._state_time, 3),
+                            "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language)
+
+    def _send(self, events: list[dict[str, Any]]) -> None:
+        """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
+        now = round(self.wall_clock(), 3)
+        people = self.people()  # said at the edge, in the board's language
+        stamped = [{**speak_event(event, people, self.language), "time": now} for event in events]
+        if stamped and self.mqtt is not None:
+            self.mqtt.publish_events(stamped)
+        for event in stamped:
+            for watch in self.watchers:
+                watch(event)
+
+    def notice(self, kind: str, message: str) -> None:
+        """An event told at once, ahead of those waiting for the journal: at the last move told."""
+        told = self._told or self.session.public_state()
+        self._send([{"type": kind, "game": told["game"], "move": told["moves"], "message": message}])
+
+    def keep(self) -> bool:
+        """Write what changed; False while the journal cannot be written. Its first failure is told
+        at once (a warning, the degraded state); it is tried again every :data:`RETRY_JOURNAL_S`."""
+        if self.kept is None:
+            return True
+        was_failing = self.failing
+        if self.kept.keep(self.session):
+            self.retry_at = None
+            self.session.health = HEALTHY
+            return True
+        self.retry_at = self.clock() + RETRY_JOURNAL_S
+        if not was_failing:
+            fault = self.fault()
+            self.session.health = {"status": "degraded", "message": fault}
+            self.notice("warning", f"{fault}; the game goes on at the table, but requests are refused and "
+                        "nothing more is told until the journal can be written again")
+            if self.mqtt is not None:
+                self.mqtt.publish_state(self.degraded_state())
+        return False
+
+    def degraded_state(self) -> dict[str, Any]:
+        """The public state while the journal cannot be written: the last one told (nothing since is
+        on disk), saying why."""
+        told = self._told or self.stamp(self.session.public_state())
+        health = dict(self.session.health)
+        if told.get("health") != health:  # a change: a new seq and time; the next state told is one again
+            self._state_seq += 1
+            self._state_time = self.wall_clock()
+            self._last_public = None
+            told = self._told = {**told, "health": health, "seq": self._state_seq, "time": round(self._state_time, 3)}
+        return told
