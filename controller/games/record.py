@@ -173,6 +173,11 @@ class Match:
         self._chance_nodes.append(self._chance_nodes[-1] + (old.current_player == CHANCE))
         self.history.append(new)
 
+    def chance_node(self, i: int) -> int:
+        """How many chance nodes were resolved before state ``i`` of the history (the n that draws
+        the outcome of a chance node there)."""
+        return self._chance_nodes[i]
+
     def apply_text(self, text: str) -> State:
         return self.apply(self.state.action_from_text(text))
 
@@ -245,7 +250,7 @@ def verify(record: Record) -> list[ChanceCheck]:
             continue
         outcomes = state.chance_outcomes()
         actions = [a for a, _ in outcomes]
-        node, by = match._chance_nodes[i], record.drawn.get(i)
+        node, by = match.chance_node(i), record.drawn.get(i)
         secret = record.keys[by].secret if by is not None else None
         if secret is not None:
             expected = draw(secret, node, outcomes)
