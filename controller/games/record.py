@@ -9,13 +9,15 @@ also checks every outcome the secret drew against the secret and its commitment.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games.base import CHANCE, Action, Announcement, State
 from controller.games.chance import MIN_SECRET_BYTES, SCHEME, commitment, draw, integer_weights, seed_secret
 from controller.games.registry import get_game
+
+if TYPE_CHECKING:
+    import random  # only the type of a generator handed in: the games never draw from one of their own
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
