@@ -88,6 +88,7 @@ class Phrase:
 GAME_OVER: Final = Phrase("game.over", "the game is over")
 NOT_AN_ACTION: Final = Phrase("game.not_an_action", "{action} is not an action of {game}")
 NOT_LEGAL_NOW: Final = Phrase("game.not_legal_now", "{action} is not a legal move now")
+NO_LEGAL_TEXT: Final = Phrase("game.no_legal_text", "no legal move now reads {text}")
 
 
 class Announcement(TypedDict):
@@ -371,9 +372,14 @@ class State(ABC):
         displays use this, records keep ``action_to_text``."""
         return self.action_to_text(action)
 
-    @abstractmethod
     def action_from_text(self, text: str) -> Action:
-        """The action a text names; raises :class:`IllegalAction` when it names none."""
+        """The action a text names; raises :class:`IllegalAction` when it names none. By default
+        the legal action whose :meth:`action_to_text` is ``text``; an engine whose players may name
+        an action that is not legal now (to be told why by ``apply``) reads its texts itself."""
+        for action in self.legal_actions():
+            if self.action_to_text(action) == text:
+                return action
+        raise IllegalAction(text, GAME_OVER() if self.is_terminal() else NO_LEGAL_TEXT(text=text))
 
     @abstractmethod
     def physical_view(self) -> dict[str, int]:

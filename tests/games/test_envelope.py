@@ -3,11 +3,12 @@ colours (one owner, the game: the same on LEDs, displays and in texts)."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
-from controller.games import all_games, get_game
+from controller.games import IllegalAction, State, all_games, get_game
 from controller.games.base import COLOUR_HEX
 from controller.games.record import Match
 from controller.ledview import LED_RGB, NO_COLOUR, PLAYER_COLOURS, game_colours, player_colour
@@ -63,3 +64,23 @@ def test_player_counts_are_checked_once(game):
     for n in (game.min_players - 1, game.max_players + 1, True, "2"):
         with pytest.raises(ValueError, match="players"):
             game.resolve(None, n)
+
+
+def test_the_default_action_from_text_reads_the_legal_actions_texts() -> None:
+    for game in all_games():
+        for options, players in game.configurations():
+            rng, state = random.Random(20), game.new_state(options, players)
+            for _ in range(12):  # a few decisions into each configuration, chance nodes included
+                legal = state.legal_actions()
+                for action in legal:
+                    assert State.action_from_text(state, state.action_to_text(action)) == action
+                with pytest.raises(IllegalAction) as refused:
+                    State.action_from_text(state, "no such move")
+                assert refused.value.refusal.code == "game.no_legal_text"
+                assert refused.value.reason == "no legal move now reads no such move"
+                state = state.apply(rng.choice(legal))
+    over = Match.new("contigo", {}, 2, seed=3)
+    while not over.state.is_terminal():
+        over.resolve_chance() if over.state.current_player < 0 else over.apply(over.state.legal_actions()[0])
+    with pytest.raises(IllegalAction, match="the game is over"):
+        State.action_from_text(over.state, "a1-a2")
