@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args
+from typing import Any, ClassVar, Final, Literal, NotRequired, Self, TypedDict, TypeGuard, TypeVar, get_args
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -314,7 +314,7 @@ class State(ABC):
         me = self.current_player
         return [a for a in self.legal_actions() if self.player_of(a) == me]
 
-    def apply(self, action: Action) -> State:
+    def apply(self, action: Action) -> Self:
         """The state after ``action``; raises :class:`IllegalAction`, saying why
         (:meth:`why_illegal`), if it is not one of :meth:`legal_actions`."""
         legal = find_action(action, self.legal_actions())
@@ -323,7 +323,7 @@ class State(ABC):
         return self.apply_legal(legal)
 
     @abstractmethod
-    def apply_legal(self, action: Action) -> State:
+    def apply_legal(self, action: Action) -> Self:
         """The state after ``action``, which must be one of :meth:`legal_actions` (unchecked: the
         fast path of a search or a referee that took it from that list). Engines write this and
         :meth:`why_illegal`; :meth:`apply` checks, then calls it."""
