@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from controller.games import game_names
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, broker):
+def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game: str, broker: Broker) -> None:
     display = Listener(broker.port, ["arbitro/demo/state", "arbitro/demo/events", "arbitro/demo/status"])
     try:
         done = subprocess.run(
@@ -47,7 +48,7 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
         display.close()
 
 
-def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):
+def test_two_demos_on_one_broker_keep_to_their_own_boards(broker: Broker) -> None:
     """Each run has its own board id, hence its own MQTT client id and topics: neither knocks the other off."""
     statuses = Listener(broker.port, ["arbitro/+/status"])
     command = [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0.01",
@@ -91,7 +92,7 @@ def processes_mentioning(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
-def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
+def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path: Path, stop: str) -> None:
     """Issue 19.13: with its private broker and display, at full speed, not headless. Issue 19.11:
     the mosquitto_sub command it prints works. Ctrl-C at the terminal (the whole process group),
     or a SIGTERM to the demo, stops everything, the board saying offline first."""
@@ -103,6 +104,7 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
     status = None
     try:
         lines: list[str] = []
+        assert demo.stdout is not None
         while not lines or "stays on show" not in lines[-1]:
             line = demo.stdout.readline()
             assert line, f"the demo ended by itself: {lines[-3:]}"
