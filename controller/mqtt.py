@@ -317,7 +317,7 @@ class MqttBridge:
         def reply(ok: bool, result: Any) -> None:
             body: dict[str, Any] = {"id": request_id, "command": name[:64], "ok": ok}
             body["result" if ok else "error"] = result
-            out = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho leaves it untyped
+            out = Properties(PacketTypes.PUBLISH)
             if correlation is not None:
                 out.CorrelationData = correlation
             client.publish(response_topic, json.dumps(body, separators=(",", ":")), qos=1,
