@@ -15,7 +15,8 @@ from pathlib import Path
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def mosquitto_binary() -> str:

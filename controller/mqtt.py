@@ -320,7 +320,7 @@ class MqttBridge:
                 body.update(result)
             else:
                 body["result" if ok else "error"] = result
-            out = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho leaves it untyped
+            out = Properties(PacketTypes.PUBLISH)
             if correlation is not None:
                 out.CorrelationData = correlation
             client.publish(response_topic, json.dumps(body, separators=(",", ":")), qos=1,

@@ -276,13 +276,13 @@ class SimulatedBoard:
         if clock not in ("real", "manual"):
             raise ValueError(f"clock must be 'real' or 'manual', not {clock!r}")
         self.blocks = [(kind, int(count)) for kind, count in blocks]
-        self.config: dict[str, Any] = arbitro_fw.default_config(  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
+        self.config: dict[str, Any] = arbitro_fw.default_config(
             self.blocks, board_kind, round(scan_ms * 1000), debounce_scans, heartbeat_ms
         )
         if board_config is not None:  # exactly what the Pico would run (its own scan settings too)
             from firmware_bridge.boardconfig import as_module
 
-            self.config = arbitro_fw.config_from(as_module(board_config))  # type: ignore[no-untyped-call]  # MicroPython
+            self.config = arbitro_fw.config_from(as_module(board_config))
             self.config["watchdog_ms"] = 0
             self.blocks = [(kind, int(count)) for kind, count in self.config["blocks"]]
         self.machine = SimMachine(self.config, noise=noise)
@@ -301,9 +301,9 @@ class SimulatedBoard:
 
     def _boot(self) -> None:
         """Start a fresh firmware (sequence 0, boot scan, HELLO), on a thread unless the clock is manual."""
-        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.wire)  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
+        self.firmware = arbitro_fw.Firmware(self.config, self.machine, self.clock, self.wire)
         if isinstance(self.clock, ManualClock):
-            self.firmware.send_hello()  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
+            self.firmware.send_hello()
         else:
             self._thread = threading.Thread(target=self.firmware.run, name="sim-firmware", daemon=True)
             self._thread.start()
@@ -361,7 +361,7 @@ class SimulatedBoard:
         end = self.clock.now_us + round(ms * 1000)
         while self.clock.now_us + self.firmware.scan_us <= end:
             self.clock.advance_us(self.firmware.scan_us)
-            self.firmware.step()  # type: ignore[no-untyped-call]  # MicroPython firmware: unannotated
+            self.firmware.step()
 
     def inject(self, data: bytes) -> None:
         """Write raw bytes to the host, between two whole frames (for fault tests)."""

@@ -6,14 +6,17 @@ import contextlib
 import os
 import tty
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from controller.games import Game
 from controller.localbroker import Broker
 
 
 @pytest.fixture
-def broker(tmp_path) -> Iterator[Broker]:
+def broker(tmp_path: Path) -> Iterator[Broker]:
     """A fresh Mosquitto on a free loopback port, stopped after the test."""
     b = Broker(tmp_path).start()
     yield b
@@ -34,7 +37,7 @@ def pty_pair() -> Iterator[tuple[int, str]]:
 
 
 @pytest.fixture
-def mock_pins():
+def mock_pins() -> Iterator[Any]:
     """gpiozero's own MockFactory, fresh for each test (pins would otherwise stay "in use")."""
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
@@ -48,7 +51,7 @@ def mock_pins():
 
 
 @pytest.fixture
-def toy_game(monkeypatch):
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> Game:
     """Registers the test-only noughts-and-crosses game as ``toy``."""
     from controller.games import registry
 
@@ -56,7 +59,7 @@ def toy_game(monkeypatch):
     return registry.get_game("toy")
 
 
-def pytest_terminal_summary(terminalreporter, config) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     """The random order's seed (pytest-randomly), also under ``-q``, which hides the header that
     names it: an order that made a test fail is repeated with ``-p randomly --randomly-seed=N``."""
     seed = getattr(config.option, "randomly_seed", None)

@@ -4,14 +4,18 @@ only when it really happened."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from controller.games import CHANCE
+from controller.games import CHANCE, State
+from controller.games.base import Announcement
 from controller.games.record import Match
 
 
-def announced(game: str, options: dict | None, seeds: range, players: int | None = None):
+def announced(game: str, options: dict[str, Any] | None, seeds: range,
+              players: int | None = None) -> Iterator[tuple[State, State, Announcement]]:
     """(state before, action, state after, announcement) for every announcement of seeded random games."""
     for seed in seeds:
         match = Match.new(game, options, players, seed)
@@ -32,7 +36,8 @@ def announced(game: str, options: dict | None, seeds: range, players: int | None
     ("scriptorium", {"round_limit": 60}, {"sync", "pin"}),
     ("jeocinco", {"max_rounds": 40}, {"tower", "dispute"}),
 ])
-def test_each_kind_is_announced_in_play_and_only_when_it_happened(game, options, kinds):
+def test_each_kind_is_announced_in_play_and_only_when_it_happened(game: str, options: dict[str, Any],
+                                                                  kinds: set[str]) -> None:
     seen = set()
     for before, after, item in announced(game, options, range(1, 6)):
         seen.add(item["type"])
@@ -52,6 +57,6 @@ def test_each_kind_is_announced_in_play_and_only_when_it_happened(game, options,
     assert kinds <= seen
 
 
-def test_the_rings_aligning_is_announced_when_they_align():
+def test_the_rings_aligning_is_announced_when_they_align() -> None:
     alignments = [after for _, after, item in announced("scriptorium", None, range(1, 4)) if item["type"] == "aligned"]
     assert alignments and all(a.public_view()["aligned"] for a in alignments)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from controller.config import Config, ConfigError, check_pins, load_config
 SAMPLE = Path(__file__).parent.parent / "deploy" / "arbitro.toml"
 
 
-def test_the_sample_file_lists_every_key_with_its_default():
+def test_the_sample_file_lists_every_key_with_its_default() -> None:
     assert load_config(SAMPLE) == Config.from_dict({})
     text = SAMPLE.read_text()
     for section, values in vars(Config()).items():
@@ -60,14 +61,14 @@ def test_the_sample_file_lists_every_key_with_its_default():
     ("[nonsense]\nx = 1", "[nonsense]"),
     ("[board\n", "not valid TOML"),
 ])
-def test_bad_values_are_refused_with_their_name(tmp_path, toml, words):
+def test_bad_values_are_refused_with_their_name(tmp_path: Path, toml: str, words: str) -> None:
     path = tmp_path / "config.toml"
     path.write_text(toml)
     with pytest.raises(ConfigError, match=re.escape(words)):
         load_config(path)
 
 
-def test_the_default_pins_do_not_clash_in_any_reference_layout():
+def test_the_default_pins_do_not_clash_in_any_reference_layout() -> None:
     from controller.games import game_names
     from hardware.layout import load_layout
 
@@ -84,7 +85,8 @@ def test_the_default_pins_do_not_clash_in_any_reference_layout():
     ({"pin": "D21"}, {"buttons": {"roll": 17}}, "GPIO17 has two users: the roll button in the"),
     ({"pin": "D21"}, {"buttons": {"roll": 40}}, "the roll button in the scriptorium layout: GPIO40 is not on the"),
 ])
-def test_a_pin_with_two_users_is_refused_naming_both(leds, layout_change, words):
+def test_a_pin_with_two_users_is_refused_naming_both(leds: dict[str, Any], layout_change: dict[str, Any],
+                                                     words: str) -> None:
     from hardware.layout import Layout, load_layout
 
     layout = Layout.from_dict({**load_layout("scriptorium").to_dict(), **layout_change})
@@ -94,7 +96,7 @@ def test_a_pin_with_two_users_is_refused_naming_both(leds, layout_change, words)
     assert words in str(refused.value)
 
 
-def test_pins_of_parts_that_are_off_are_free():
+def test_pins_of_parts_that_are_off_are_free() -> None:
     from hardware.layout import load_layout
 
     layout = load_layout("scriptorium")
@@ -110,7 +112,7 @@ def test_pins_of_parts_that_are_off_are_free():
     ("[board]\ngame = 'scriptorium'\n[leds]\nbackend = 'neopixel'\npin = 'D18'\n[inputs]\npin_factory = 'mock'\n",
      "GPIO18 has two users: the LED strip (leds.pin = 'D18', data) and the enc:centre encoder's pin b"),
 ])
-def test_arbitro_run_refuses_a_bad_configuration_at_start_up(tmp_path, toml, words):
+def test_arbitro_run_refuses_a_bad_configuration_at_start_up(tmp_path: Path, toml: str, words: str) -> None:
     import subprocess
     import sys
 
@@ -122,14 +124,14 @@ def test_arbitro_run_refuses_a_bad_configuration_at_start_up(tmp_path, toml, wor
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
 
 
-def test_a_config_file_that_is_not_utf8_is_refused_naming_the_line(tmp_path):
+def test_a_config_file_that_is_not_utf8_is_refused_naming_the_line(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_bytes("[board]\nid = 'mesa-peque\u00f1a'\n".encode("latin-1"))
     with pytest.raises(ConfigError, match=r"config.toml is not UTF-8 text \(line 2 holds the byte 0xf1\)"):
         load_config(path)
 
 
-def test_a_board_id_that_is_not_utf8_is_refused():
+def test_a_board_id_that_is_not_utf8_is_refused() -> None:
     """A command line in a non-UTF-8 locale hands Python surrogates (``arbitro demo --board-id``)."""
     with pytest.raises(ConfigError, match=r"board\.id: must be UTF-8 text"):
         Config.from_dict({"board": {"id": "mesa\udcf1"}})
@@ -139,7 +141,8 @@ def test_a_board_id_that_is_not_utf8_is_refused():
     (None, "mqtt.ca_certs: cannot read {path}: No such file or directory"),
     ("not a certificate\n", "mqtt.ca_certs: {path} holds no CA certificate (PEM)"),
 ])
-def test_a_missing_or_invalid_tls_ca_file_is_refused_naming_the_key(tmp_path, content, words):
+def test_a_missing_or_invalid_tls_ca_file_is_refused_naming_the_key(tmp_path: Path, content: str | None,
+                                                                     words: str) -> None:
     path = tmp_path / "ca.pem"
     if content is not None:
         path.write_text(content)
@@ -148,7 +151,7 @@ def test_a_missing_or_invalid_tls_ca_file_is_refused_naming_the_key(tmp_path, co
     assert str(refused.value) == words.format(path=path)
 
 
-def test_a_client_certificate_that_cannot_be_used_is_refused_naming_the_keys(tmp_path):
+def test_a_client_certificate_that_cannot_be_used_is_refused_naming_the_keys(tmp_path: Path) -> None:
     cert, key = tmp_path / "client.crt", tmp_path / "client.key"
     with pytest.raises(ConfigError, match=re.escape(f"mqtt.certfile: cannot read {cert}: No such file")):
         Config.from_dict({"mqtt": {"tls": True, "certfile": str(cert), "keyfile": str(key)}})
@@ -162,7 +165,7 @@ def test_a_client_certificate_that_cannot_be_used_is_refused_naming_the_keys(tmp
     ("[mqtt]\ntls = true\nca_certs = '/nonexistent/ca.pem'\n", "mqtt.ca_certs: cannot read /nonexistent/ca.pem"),
     ('[board]\nid = "a\\u0000b"\n', "board.id: must not hold the control character U+0000"),
 ])
-def test_arbitro_run_refuses_bad_mqtt_settings_in_one_line(tmp_path, toml, words):
+def test_arbitro_run_refuses_bad_mqtt_settings_in_one_line(tmp_path: Path, toml: str, words: str) -> None:
     import subprocess
     import sys
 

@@ -8,11 +8,12 @@ giving the same final position, and every game ending within its declared bound.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from controller.games import CHANCE, TERMINAL, IllegalAction, all_games
-from controller.games.base import ANNOUNCEMENTS
+from controller.games import CHANCE, TERMINAL, Game, IllegalAction, State, all_games
+from controller.games.base import ANNOUNCEMENTS, Action
 from controller.games.record import Match, Record
 
 SEEDS = (1, 2)
@@ -20,7 +21,7 @@ MAX_ACTIONS_CHECKED = 40  # per position: text round-trips of a sample of the le
 
 
 
-def _case_id(game, options, players, seed) -> str:
+def _case_id(game: Game, options: dict[str, Any], players: int, seed: int) -> str:
     changed = [f"{k}={v}" for k, v in sorted(options.items()) if v != game.default_options()[k]]
     return f"{game.name}-{'-'.join(changed) or 'default'}-{players}p-s{seed}"
 
@@ -33,7 +34,7 @@ CASES = [
 ]
 
 
-def _check_position(game, state, rng: random.Random) -> None:
+def _check_position(game: Game, state: State, rng: random.Random) -> None:
     text = state.to_text()
     again = game.state_from_text(text)
     assert again.to_text() == text, "position text does not round-trip"
@@ -73,11 +74,11 @@ def _check_position(game, state, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize(("game", "options", "players", "seed"), CASES)
-def test_random_playout(game, options, players, seed):
+def test_random_playout(game: Game, options: dict[str, Any], players: int, seed: int) -> None:
     rng = random.Random(seed * 7919)
     match = Match.new(game.name, options, players, seed)
     bound = game.max_game_length(options, players)
-    seen_actions: list = []
+    seen_actions: list[Action] = []
     while not match.state.is_terminal():
         state = match.state
         before = state.to_text()
@@ -115,7 +116,7 @@ def test_random_playout(game, options, players, seed):
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
-def test_garbage_action_text_is_refused(game):
+def test_garbage_action_text_is_refused(game: Game) -> None:
     state = game.new_state()
     for text in ("", "nonsense", "zz99", "\x00", "1" * 500):
         with pytest.raises(IllegalAction):
@@ -123,7 +124,7 @@ def test_garbage_action_text_is_refused(game):
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
-def test_bad_options_and_positions_are_refused(game):
+def test_bad_options_and_positions_are_refused(game: Game) -> None:
     from controller.games import BadPosition
     with pytest.raises(ValueError):
         game.new_state({"no_such_option": 1})

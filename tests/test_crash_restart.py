@@ -12,12 +12,14 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller.games import CHANCE, get_game
 from controller.games.record import Match, Record
 from controller.journal import Journal
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
 KILLS = 50
@@ -25,7 +27,7 @@ GAMES = [("contigo", {}, 2, 3), ("jeocinco", {"fast": True}, 2, 2), ("scriptoriu
          ("serpientes", {"tokens": 5, "max_rounds": 12}, 3, 1)]
 
 
-def scripted(game: str, options: dict, players: int, seed: int) -> tuple[Record, list[str]]:
+def scripted(game: str, options: dict[str, Any], players: int, seed: int) -> tuple[Record, list[str]]:
     """A whole seeded game with random moves: its record and each action's public text."""
     match = Match(Record.seeded(game, get_game(game).options(options), players, seed))
     rng = random.Random(seed)
@@ -40,7 +42,7 @@ def scripted(game: str, options: dict, players: int, seed: int) -> tuple[Record,
 class Board:
     """``arbitro run`` with no sensor board, a journal, and the test's broker."""
 
-    def __init__(self, tmp: Path, port: int, game: str, options: dict, players: int, seed: int,
+    def __init__(self, tmp: Path, port: int, game: str, options: dict[str, Any], players: int, seed: int,
                  journal: Path | None = None) -> None:
         self.id = f"k-{game}-{uuid.uuid4().hex[:6]}"
         self.base = f"arbitro/{self.id}"
@@ -63,23 +65,24 @@ port = {port}
 path = "{self.journal}"
 """)
         self.log = open(tmp / "service.log", "a")  # noqa: SIM115 (kept open across restarts)
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.op = Listener(port, [f"{self.base}/status", f"{self.base}/state", f"{self.base}/events"])
 
-    def start(self) -> dict:
+    def start(self) -> dict[str, Any]:
         """Start the service; its first state once it is online."""
         mark = len(self.op.messages)
         self.proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(self.config)],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.op.wait_for(lambda m: m[0] == f"{self.base}/status" and m[1] == b"online", 30, since=mark)
-        return json.loads(self.op.wait_for(lambda m: m[0] == f"{self.base}/state", 30, since=mark)[1])
+        state: dict[str, Any] = json.loads(self.op.wait_for(lambda m: m[0] == f"{self.base}/state", 30, since=mark)[1])
+        return state
 
     def kill(self) -> None:
         assert self.proc is not None
         self.proc.kill()
         self.proc.wait(10)
 
-    def send(self, command: str, args: dict) -> None:
+    def send(self, command: str, args: dict[str, Any]) -> None:
         self.op.client.publish(f"{self.base}/request/{command}", json.dumps(args), qos=1)
 
     def close(self) -> None:
@@ -90,7 +93,8 @@ path = "{self.journal}"
 
 
 @pytest.mark.parametrize("game,options,players,seed", GAMES, ids=[g[0] for g in GAMES])
-def test_sigkill_anywhere_loses_no_acknowledged_action(tmp_path, broker, game, options, players, seed):
+def test_sigkill_anywhere_loses_no_acknowledged_action(tmp_path: Path, broker: Broker, game: str,
+                                                       options: dict[str, Any], players: int, seed: int) -> None:
     record, public = scripted(game, options, players, seed)
     n = len(record.actions)
     rng = random.Random(n)

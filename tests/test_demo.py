@@ -15,12 +15,13 @@ import pytest
 
 from controller.demo import led_picture
 from controller.games import game_names, get_game
+from controller.localbroker import Broker
 from hardware.layout import load_layout
 from tests.support.mqttc import Listener
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, broker):
+def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game: str, broker: Broker) -> None:
     display = Listener(broker.port, ["arbitro/demo/state", "arbitro/demo/events", "arbitro/demo/status"])
     try:
         done = subprocess.run(
@@ -52,7 +53,7 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game, b
 @pytest.mark.parametrize(("game", "lit", "corner"), [("contigo", "pit:sw", "bottom left"),
                                                     ("contigo", "pit:ne", "top right"),
                                                     ("serpientes", "pt:0:0", "top left")])
-def test_the_demo_draws_each_led_where_the_games_picture_puts_its_channel(game, lit, corner):
+def test_the_demo_draws_each_led_where_the_games_picture_puts_its_channel(game: str, lit: str, corner: str) -> None:
     layout = load_layout(game)
     frame = [(0, 0, 0)] * layout.led_count
     frame[layout.leds_of[lit][0]] = (255, 0, 0)
@@ -65,14 +66,14 @@ def test_the_demo_draws_each_led_where_the_games_picture_puts_its_channel(game, 
                      f"{'left' if col == 0 else 'right' if col == width - 1 else '?'}"
 
 
-def test_the_demo_draws_a_rings_turn_indicator_as_a_row_under_the_board():
+def test_the_demo_draws_a_rings_turn_indicator_as_a_row_under_the_board() -> None:
     layout = load_layout("scriptorium")
     lines = led_picture(layout, tuple([(9, 9, 9)] * layout.led_count), get_game("scriptorium").channel_xy, ansi=False)
     assert lines[-5:] == ["", *["#" * 12] * 4]
     assert "".join(lines).count("#") == layout.led_count - len(layout.status_leds)
 
 
-def test_two_demos_on_one_broker_keep_to_their_own_boards(broker):
+def test_two_demos_on_one_broker_keep_to_their_own_boards(broker: Broker) -> None:
     """Each run has its own board id, hence its own MQTT client id and topics: neither knocks the other off."""
     statuses = Listener(broker.port, ["arbitro/+/status"])
     command = [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0.01",
@@ -116,7 +117,7 @@ def processes_mentioning(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
-def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
+def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path: Path, stop: str) -> None:
     """Issue 19.13: with its private broker and display, at full speed, not headless. Issue 19.11:
     the mosquitto_sub command it prints works. Ctrl-C at the terminal (the whole process group),
     or a SIGTERM to the demo, stops everything, the board saying offline first."""
@@ -128,6 +129,7 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path, stop):
     status = None
     try:
         lines: list[str] = []
+        assert demo.stdout is not None
         while not lines or "sigue a la vista" not in lines[-1]:
             line = demo.stdout.readline()
             assert line, f"the demo ended by itself: {lines[-3:]}"

@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +33,7 @@ from controller.games import CHANCE, State
 from controller.games.chance import SCHEME, commitment, draw, draw_index, integer_weights, seed_secret
 from controller.games.record import ChanceKey, Match, Record, UnfairRecord, sample_chance, verify
 from controller.journal import Journal
+from controller.localbroker import Broker
 from controller.mqtt import Command
 from controller.service import Service
 from tests.support.mqttc import Listener
@@ -40,9 +42,9 @@ from tests.support.table import Table
 SECRET = bytes(range(32))
 
 
-def ask(service: Service, name: str, args: dict | None = None) -> tuple[bool, object]:
+def ask(service: Service, name: str, args: dict[str, Any] | None = None) -> tuple[bool, object]:
     """A request through the service's loop, as MQTT hands it in: (ok, result) once answered."""
-    answer: queue.Queue = queue.Queue()
+    answer: queue.Queue[tuple[bool, object]] = queue.Queue()
     service.post(Command(name, args or {}, lambda ok, result: answer.put((ok, result))))
     return answer.get(timeout=10)
 
@@ -64,7 +66,7 @@ def reference_index(secret: bytes, node: int, probabilities: list[Fraction]) -> 
 
 # -- the generator ----------------------------------------------------------------------------
 
-def test_the_generator_is_the_documented_algorithm():
+def test_the_generator_is_the_documented_algorithm() -> None:
     cases = [[Fraction(1, 6)] * 6, [Fraction(1, 36)] * 36, [Fraction(5, 10), Fraction(3, 10), Fraction(2, 10)],
              [Fraction(w, 3 * 2**254 + 1) for w in (2**254, 2**254, 2**254 + 1)]]  # a quarter of the blocks rejected
     for probabilities in cases:
@@ -73,7 +75,7 @@ def test_the_generator_is_the_documented_algorithm():
                 reference_index(SECRET, node, probabilities), (probabilities[:3], node)
 
 
-def test_the_documented_example_is_what_the_generator_gives():
+def test_the_documented_example_is_what_the_generator_gives() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "mqtt.md").read_text(encoding="utf-8")
     section = doc[doc.index("## Fair dice"):]
     example = re.search(r"secret `([0-9a-f]{64})`.*?commitment `([0-9a-f]{64})`.*?nodes 0 to 9.*?`([0-9 ]+)`",
@@ -84,7 +86,7 @@ def test_the_documented_example_is_what_the_generator_gives():
     assert [draw_index(secret, n, [1] * 6) + 1 for n in range(10)] == [int(v) for v in example[3].split()]
 
 
-def test_float_probabilities_are_read_exactly():
+def test_float_probabilities_are_read_exactly() -> None:
     assert integer_weights([1 / 36] * 36) == [1] * 36
     assert integer_weights([c / 17 for c in (5, 0, 9, 3)]) == [5, 0, 9, 3]
     assert integer_weights([Fraction(2, 7), Fraction(5, 7)]) == [2, 5]
@@ -94,14 +96,14 @@ def test_float_probabilities_are_read_exactly():
             integer_weights(bad)
 
 
-def chi_square(counts: Counter, weights: list[int]) -> float:
+def chi_square(counts: Counter[Any], weights: list[int]) -> float:
     n, total = sum(counts.values()), sum(weights)
     return sum((counts[i] - n * w / total) ** 2 / (n * w / total) for i, w in enumerate(weights))
 
 
 @pytest.mark.parametrize("weights", [[1] * 6, [1] * 36, [5, 3, 2, 1], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12]],
                          ids=["die", "two dice", "deck", "skewed"])
-def test_draws_are_unbiased_over_the_weights(weights):
+def test_draws_are_unbiased_over_the_weights(weights: list[int]) -> None:
     """60,000 nodes of one secret (deterministic): the chi-square statistic stays within the mean of
     its distribution (k - 1 degrees of freedom) plus 6 standard deviations (sqrt(2 (k - 1)))."""
     counts = Counter(draw_index(SECRET, node, weights) for node in range(60_000))
@@ -109,7 +111,7 @@ def test_draws_are_unbiased_over_the_weights(weights):
     assert chi_square(counts, weights) < df + 6 * math.sqrt(2 * df), counts
 
 
-def test_different_secrets_draw_different_dice_and_one_secret_always_the_same():
+def test_different_secrets_draw_different_dice_and_one_secret_always_the_same() -> None:
     die = [(("die", v), 1 / 6) for v in range(1, 7)]
     first = [draw(SECRET, n, die) for n in range(600)]
     assert first == [draw(SECRET, n, die) for n in range(600)]
@@ -120,12 +122,12 @@ def test_different_secrets_draw_different_dice_and_one_secret_always_the_same():
         draw(b"short", 0, die)  # fewer than 128 bits
 
 
-def test_explicit_seeds_stand_for_a_predictable_secret_fresh_ones_for_32_random_bytes():
+def test_explicit_seeds_stand_for_a_predictable_secret_fresh_ones_for_32_random_bytes() -> None:
     assert seed_secret(7) == hashlib.sha256(b"arbitro-seed:7").digest() != seed_secret(8)
     keys, fair = [], None
     for _ in range(2):
         with Table("contigo", seed=-1) as table:
-            keys.append(table.service.call(lambda t=table: t.service.session.match.key))
+            keys.append(table.service.call(lambda: table.service.session.match.key))
             fair = fair or table.service.call(table.service.public_state)["fair"]
     assert all(len(k.secret) == 32 for k in keys) and keys[0].secret != keys[1].secret
     assert fair == {"scheme": SCHEME, "commitment": keys[0].commitment, "secret": None}
@@ -134,7 +136,7 @@ def test_explicit_seeds_stand_for_a_predictable_secret_fresh_ones_for_32_random_
 
 # -- records ----------------------------------------------------------------------------------
 
-def played(game: str, options: dict, players: int, *, enter_every: int = 0, seed: int = 3) -> Match:
+def played(game: str, options: dict[str, Any], players: int, *, enter_every: int = 0, seed: int = 3) -> Match:
     """A whole game with random moves; every ``enter_every``-th chance outcome entered by hand."""
     match, rng, chance = Match.new(game, options, players, secret=SECRET), random.Random(seed), 0
     while not match.state.is_terminal():
@@ -149,7 +151,7 @@ def played(game: str, options: dict, players: int, *, enter_every: int = 0, seed
     return match
 
 
-def test_a_record_replays_exactly_and_verifies_entered_dice_are_the_tables():
+def test_a_record_replays_exactly_and_verifies_entered_dice_are_the_tables() -> None:
     match = played("jeocinco", {"fast": True, "max_rounds": 8}, 2, enter_every=5)
     record = Record.from_dict(json.loads(json.dumps(match.record.to_dict())))
     assert record == match.record
@@ -165,14 +167,14 @@ def test_a_record_replays_exactly_and_verifies_entered_dice_are_the_tables():
     assert again.state.to_text() == match.state.to_text()
 
 
-def test_an_undone_roll_rolls_the_same_again():
+def test_an_undone_roll_rolls_the_same_again() -> None:
     match = Match.new("jeocinco", {}, 2, secret=SECRET)
     rolled = [match.state.action_to_text(match.resolve_chance()) for _ in range(2)]
     match.undo()
     assert match.state.action_to_text(match.resolve_chance()) == rolled[1] and len(match.record.drawn) == 2
 
 
-def tampered(data: dict) -> tuple[dict, int]:
+def tampered(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """Record ``data`` with its first drawn outcome that had a choice replaced by another legal one,
     cut after it (what follows might no longer be legal); and that outcome's index."""
     record = Record.from_dict(data)
@@ -187,7 +189,7 @@ def tampered(data: dict) -> tuple[dict, int]:
     return changed, i
 
 
-def test_a_tampered_record_is_refused_by_what_it_gets_wrong():
+def test_a_tampered_record_is_refused_by_what_it_gets_wrong() -> None:
     record = played("scriptorium", {"round_limit": 6}, 2).record
     data = record.to_dict()
     changed, i = tampered(data)
@@ -204,7 +206,7 @@ def test_a_tampered_record_is_refused_by_what_it_gets_wrong():
 
 # -- the table: commitment, reveal, a fresh secret after an undo of the end -----------------------
 
-def test_the_end_reveals_the_secret_and_an_undo_of_it_goes_on_with_a_fresh_one():
+def test_the_end_reveals_the_secret_and_an_undo_of_it_goes_on_with_a_fresh_one() -> None:
     with Table("jeocinco", seed=-1) as table:
         s = table.service
         table.play(table.state.legal_actions()[0])  # an opening roll
@@ -236,7 +238,7 @@ CREATE TABLE answers (n INTEGER PRIMARY KEY AUTOINCREMENT, board TEXT NOT NULL, 
 """The journal's schema before fair dice (chance came from ``random.Random(f"{seed}:{n}")``)."""
 
 
-def test_a_journal_from_before_fair_dice_opens_and_its_game_goes_on_with_a_fresh_secret(tmp_path):
+def test_a_journal_from_before_fair_dice_opens_and_its_game_goes_on_with_a_fresh_secret(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     seed, match, rng, nodes = 12345, Match.new("jeocinco", {}, 2), random.Random(2), 0
     while len(match.record.actions) < 12:  # played by the old service: its chance from the seed
@@ -280,13 +282,13 @@ def test_a_journal_from_before_fair_dice_opens_and_its_game_goes_on_with_a_fresh
     assert done.returncode == 0 and f"before fair dice; its {nodes} chance outcomes cannot be checked" in done.stdout
 
 
-def test_an_exported_game_in_play_keeps_its_secret_and_replay_says_what_it_checked(tmp_path):
+def test_an_exported_game_in_play_keeps_its_secret_and_replay_says_what_it_checked(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     with Table("jeocinco", options={"fast": True, "max_rounds": 8}, seed=-1, journal=path) as table:
         rng = random.Random(6)
         for _ in range(6):
             table.play(rng.choice(table.state.legal_actions()))
-        secret = table.service.call(lambda: table.service.session.match.key.secret)
+        secret = table.service.call(lambda: table.service.session.match.record.keys[-1].secret)
         in_play = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path, "--export", "1"],
                                  capture_output=True, text=True, check=True).stdout
         while not table.state.is_terminal():
@@ -373,7 +375,7 @@ def old_attack(nodes: list[Node], observed: list[str]) -> list[tuple[str, int]]:
     return agreeing
 
 
-def test_the_old_attack_finds_a_small_seed_when_there_is_one():
+def test_the_old_attack_finds_a_small_seed_when_there_is_one() -> None:
     """The attack below works: it finds the seed of a game whose dice a small seed did draw."""
     for name in ("random.Random", "seed_secret"):
         match, rng, n = Match.new("jeocinco", {}, 2, 777), random.Random(1), 0
@@ -395,7 +397,7 @@ def predictions(nodes: list[Node], observed: list[str]) -> list[tuple[str, str]]
     """What two predictors of public information guess for each chance node before it is seen: the
     outcome of the first candidate seed agreeing with every outcome so far (else the likeliest),
     and the last outcome seen at a node with the same outcomes (else the likeliest)."""
-    guesses, agreeing, last = [], CANDIDATES, {}
+    guesses, agreeing, last = [], CANDIDATES, dict[tuple[str, ...], str]()
     for node, seen in zip(nodes, observed, strict=True):
         texts = node.texts
         likeliest = texts[node.weights.index(max(node.weights))]
@@ -409,8 +411,9 @@ def predictions(nodes: list[Node], observed: list[str]) -> list[tuple[str, str]]
 
 
 @pytest.mark.parametrize("game,options,players,resign_at", GAMES, ids=[g[0] for g in GAMES])
-def test_a_viewer_of_every_public_topic_can_predict_nothing_and_check_everything(tmp_path, broker, game, options,
-                                                                                  players, resign_at):
+def test_a_viewer_of_every_public_topic_can_predict_nothing_and_check_everything(
+        tmp_path: Path, broker: Broker, game: str, options: dict[str, Any], players: int,
+        resign_at: int | None) -> None:
     base, path = f"arbitro/t-{game}", str(tmp_path / "journal.sqlite")
     viewer = Listener(broker.port, [f"{base}/#", "homeassistant/#"])
     rng = random.Random(11)
@@ -425,7 +428,7 @@ def test_a_viewer_of_every_public_topic_can_predict_nothing_and_check_everything
                 table.play(rng.choice(table.state.legal_actions()))
             table.idle()
             viewer.fence(base)
-            game_id = s.call(lambda: s.kept.game_id)
+            game_id = s.call(lambda: s.kept.game_id if s.kept is not None else None)
     finally:
         viewer.close()
     exported = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path, "--export", str(game_id)],

@@ -11,19 +11,21 @@ import sqlite3
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from controller.games import get_game
 from controller.games.record import Match, Record
 from controller.journal import Journal
+from controller.localbroker import Broker
 from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
 from tests.support.table import Table
 
 
-def test_another_game_while_the_sensor_board_is_away_is_refused_and_the_game_goes_on(broker):
+def test_another_game_while_the_sensor_board_is_away_is_refused_and_the_game_goes_on(broker: Broker) -> None:
     service = mqtt_service("contigo", "away1", broker.port, seed=3)  # no sensor link: no HELLO yet
     op = Listener(broker.port, ["arbitro/away1/#"])
     try:
@@ -40,7 +42,7 @@ def test_another_game_while_the_sensor_board_is_away_is_refused_and_the_game_goe
         service.stop()
 
 
-def test_a_strip_opens_again_for_another_boards_led_count():
+def test_a_strip_opens_again_for_another_boards_led_count() -> None:
     strip = LedStrip(RecordingPixels(4), make=lambda n: RecordingPixels(n))
     strip.show([(1, 2, 3)] * 4)
     assert strip.can_show(7)
@@ -50,7 +52,7 @@ def test_a_strip_opens_again_for_another_boards_led_count():
     assert not fixed.can_show(7) and fixed.can_show(4)
 
 
-def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(tmp_path, broker):
+def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(tmp_path: Path, broker: Broker) -> None:
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     match = Match(Record.seeded("jeocinco", get_game("jeocinco").options({}), 2, 5))
@@ -73,7 +75,7 @@ def test_a_journal_game_that_does_not_fit_the_board_is_set_aside_with_a_warning(
         assert table.service.session.game.name == "contigo"
 
 
-def damaged_database(path) -> bytes:
+def damaged_database(path: Path) -> bytes:
     """A real SQLite file (the header, a table) whose pages are then overwritten: what a card
     that lost power mid-write may hold. Returns its bytes."""
     with sqlite3.connect(path) as db:
@@ -86,7 +88,7 @@ def damaged_database(path) -> bytes:
     return bytes(data)
 
 
-def test_a_journal_that_cannot_be_read_is_moved_aside_and_a_fresh_one_started(tmp_path, broker):
+def test_a_journal_that_cannot_be_read_is_moved_aside_and_a_fresh_one_started(tmp_path: Path, broker: Broker) -> None:
     path = tmp_path / "journal.sqlite"
     content = damaged_database(path)
     listener = Listener(broker.port, ["arbitro/t-contigo/events"])
@@ -101,7 +103,7 @@ def test_a_journal_that_cannot_be_read_is_moved_aside_and_a_fresh_one_started(tm
     assert Journal(path).games()[0]["actions"] == 1
 
 
-def test_an_empty_file_becomes_the_journal(tmp_path):
+def test_an_empty_file_becomes_the_journal(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     path.touch()
     with Table("contigo", seed=2, journal=str(path)) as table:
@@ -109,7 +111,7 @@ def test_an_empty_file_becomes_the_journal(tmp_path):
     assert Journal(path).games()[0]["actions"] == 1 and not list(tmp_path.glob("*.corrupt-*"))
 
 
-def not_a_journal(kind: str, tmp_path, config):
+def not_a_journal(kind: str, tmp_path: Path, config: Path) -> Path:
     """Something ``journal.path`` may name by mistake, made in ``tmp_path``: its path."""
     path = tmp_path / kind
     if kind == "char-device":  # a node of the null device, like /dev/null (which is never touched)
@@ -131,7 +133,7 @@ def not_a_journal(kind: str, tmp_path, config):
     return path
 
 
-def what_is_at(path) -> tuple:
+def what_is_at(path: Path) -> tuple[int, int, int, bytes | list[str] | None]:
     info = os.lstat(path)
     content = path.read_bytes() if stat.S_ISREG(info.st_mode) else sorted(os.listdir(path)) \
         if stat.S_ISDIR(info.st_mode) else None
@@ -139,7 +141,8 @@ def what_is_at(path) -> tuple:
 
 
 @pytest.mark.parametrize("kind", ["char-device", "fifo", "directory", "config-file", "text-file", "other-database"])
-def test_a_journal_path_that_holds_no_journal_is_a_one_line_error_and_is_left_as_it_is(tmp_path, kind):
+def test_a_journal_path_that_holds_no_journal_is_a_one_line_error_and_is_left_as_it_is(tmp_path: Path,
+                                                                                        kind: str) -> None:
     config = tmp_path / "config.toml"
     path = not_a_journal(kind, tmp_path, config)
     config.write_text(f"""
@@ -167,7 +170,7 @@ path = "{path}"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({path.name, config.name}), "nothing else was made"
 
 
-def test_a_request_repeated_with_its_id_runs_once_also_after_a_restart(tmp_path, broker):
+def test_a_request_repeated_with_its_id_runs_once_also_after_a_restart(tmp_path: Path, broker: Broker) -> None:
     path = str(tmp_path / "journal.sqlite")
     op = Listener(broker.port, ["arbitro/t-contigo/events"])
     try:
@@ -190,7 +193,7 @@ def test_a_request_repeated_with_its_id_runs_once_also_after_a_restart(tmp_path,
     assert len(chances) == 1
 
 
-def test_a_request_id_names_a_request_of_one_game_only(tmp_path, broker):
+def test_a_request_id_names_a_request_of_one_game_only(tmp_path: Path, broker: Broker) -> None:
     path, base = str(tmp_path / "journal.sqlite"), "arbitro/t-contigo"
     op = Listener(broker.port, [f"{base}/events"])
     try:

@@ -3,9 +3,13 @@ and a board on the way to a legal move is never applied, however long the hands 
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from controller.games import get_game
 from controller.games.record import Match, Record
 from controller.journal import Journal
+from controller.session import Session
 from tests.support.table import Table
 
 # Seeded games played up to the moment that matters (found by random playouts; the journal resumes
@@ -55,7 +59,7 @@ SERPIENTES_BEFORE_RUN = [*SERPIENTES_BEFORE_STEP, *(
 ).rstrip(",").split(",")]
 
 
-def resume_at(path, game: str, options: dict, players: int, seed: int, actions: list[str]) -> None:
+def resume_at(path: str, game: str, options: dict[str, Any], players: int, seed: int, actions: list[str]) -> None:
     journal = Journal(path)
     record = Record.seeded(game, get_game(game).options(options), players, seed, actions)
     Match(record)  # every action legal
@@ -63,7 +67,7 @@ def resume_at(path, game: str, options: dict, players: int, seed: int, actions: 
     journal.close()
 
 
-def test_a_bridge_left_standing_after_a_dispute_roll_is_set_up_never_taken_back(tmp_path):
+def test_a_bridge_left_standing_after_a_dispute_roll_is_set_up_never_taken_back(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     # seed 9: the challenger wins the dispute rolls, so the challenged bridge's support is lost
     own_turn = {"own_turn_bridges": True}  # the game was recorded with bridges laid in one's own turn only
@@ -72,17 +76,22 @@ def test_a_bridge_left_standing_after_a_dispute_roll_is_set_up_never_taken_back(
         table.play(table.state.action_from_text("dispute D4N-D4E"))  # the challenge: no trace on the board
         for n in (220, 221):  # both dice, pressed; the loser's bridge must come off the board
             table.hands.press("roll")
-            table.wait(lambda s, n=n: len(s.match.record.actions) == n, "the dispute roll")
+
+            def rolled(s: Session, n: int = n) -> bool:
+                return len(s.match.record.actions) == n
+
+            table.wait(rolled, "the dispute roll")
         table.idle()  # the table has not lifted the bridge yet, well past the window
         verdict = table.verdict
         assert table.moves == 221, "the dispute and its rolls were taken back"
         assert verdict.kind == "setup" and verdict.channels == ("bridge:D4N-D4E~E4S-E4W",)
         table.hands.set_channels({"bridge:D4N-D4E~E4S-E4W": 0})
         table.idle()
-        assert table.verdict.kind == "in_sync" and table.moves == 221
+        verdict = table.verdict  # read again: the crash was taken
+        assert verdict.kind == "in_sync" and table.moves == 221
 
 
-def test_a_tail_stick_held_in_the_air_is_progress_not_a_crash(tmp_path):
+def test_a_tail_stick_held_in_the_air_is_progress_not_a_crash(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     resume_at(path, "serpientes", {"dealing": "physical"}, 3, 1, SERPIENTES_BEFORE_STEP)
     with Table("serpientes", seed=1, players=3, options={"dealing": "physical"}, journal=path) as table:
@@ -99,7 +108,7 @@ def test_a_tail_stick_held_in_the_air_is_progress_not_a_crash(tmp_path):
         assert table.service.call(lambda: table.service.session.match.record.actions[-1]) == "step straight"
 
 
-def test_a_crash_shown_on_the_board_is_taken_with_confirm(tmp_path):
+def test_a_crash_shown_on_the_board_is_taken_with_confirm(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     resume_at(path, "serpientes", {"dealing": "physical"}, 3, 1, SERPIENTES_BEFORE_STEP)
     with Table("serpientes", seed=1, players=3, options={"dealing": "physical"}, journal=path) as table:
@@ -110,10 +119,11 @@ def test_a_crash_shown_on_the_board_is_taken_with_confirm(tmp_path):
         table.wait(lambda s: len(s.match.record.actions) == 106, "the crash")
         assert table.service.call(lambda: table.service.session.match.record.actions[-1]) == "step right"
         table.idle()
-        assert table.verdict.kind == "in_sync"
+        verdict = table.verdict  # read again: the board was put right
+        assert verdict.kind == "in_sync"
 
 
-def test_a_tail_stick_lifted_before_the_run_is_pressed_is_progress_too(tmp_path):
+def test_a_tail_stick_lifted_before_the_run_is_pressed_is_progress_too(tmp_path: Path) -> None:
     """In the play phase ``run`` leaves no trace: the referee looks past it, and still sees a stick
     in the hand rather than run-then-crash."""
     path = str(tmp_path / "journal.sqlite")

@@ -4,7 +4,12 @@ was only on the way is corrected, and a whole Contigo spread is read from the co
 
 from __future__ import annotations
 
+import pytest
+
+from controller.games import Game
+from controller.games.base import Action
 from controller.games.contigo.board import PIT_NAMES
+from controller.games.contigo.state import ContigoState
 from controller.games.record import Match
 from controller.referee import Referee
 from tests.test_referee_bounds import after, reach, referee
@@ -14,7 +19,7 @@ from tests.test_session import kinds, session_for, show, verdict_of
 ONE_LEFT = ["first 0", "a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2"]
 
 
-def toy_referee(toy_game, actions: list[str]) -> tuple[Match, Referee]:
+def toy_referee(toy_game: Game, actions: list[str]) -> tuple[Match, Referee]:
     match = Match.new("toy", seed=3)
     for text in actions:
         match.apply_text(text)
@@ -27,7 +32,7 @@ def board(**pieces: int) -> dict[str, int]:
     return view
 
 
-def test_a_move_with_somewhere_else_to_go_is_held_not_applied(toy_game):
+def test_a_move_with_somewhere_else_to_go_is_held_not_applied(toy_game: Game) -> None:
     match, ref = toy_referee(toy_game, ["first 0"])
     verdict = ref.judge(board(b2=1), hold=True)
     assert verdict.kind == "applied" and verdict.held and verdict.actions == ("b2",)
@@ -37,7 +42,7 @@ def test_a_move_with_somewhere_else_to_go_is_held_not_applied(toy_game):
     assert verdict.kind == "applied" and not verdict.held and match.record.actions == ["first 0", "b2"]
 
 
-def test_the_only_move_there_is_is_final_and_taken_at_once(toy_game):
+def test_the_only_move_there_is_is_final_and_taken_at_once(toy_game: Game) -> None:
     match, ref = toy_referee(toy_game, ONE_LEFT)
     shown = {**match.state.physical_view(), "sq:a2": 1}
     assert ref.final((match.state.action_from_text("a2"),), frozenset({("sq:a2", 1)}))
@@ -45,23 +50,25 @@ def test_the_only_move_there_is_is_final_and_taken_at_once(toy_game):
     assert verdict.kind == "applied" and not verdict.held and match.record.actions[-1] == "a2"
 
 
-def test_a_piece_lifted_to_be_put_elsewhere_is_no_takeback_while_the_hands_move(toy_game):
+def test_a_piece_lifted_to_be_put_elsewhere_is_no_takeback_while_the_hands_move(toy_game: Game) -> None:
     match, ref = toy_referee(toy_game, ["first 0", "b2"])
     verdict = ref.judge(board(), hold=True)  # the piece just put down, lifted again
     assert verdict.kind == "takeback" and verdict.held and match.record.actions == ["first 0", "b2"]
     assert ref.preview is match.history[-2]
 
 
-def test_a_move_that_was_only_on_the_way_is_corrected(toy_game):
+def test_a_move_that_was_only_on_the_way_is_corrected(toy_game: Game) -> None:
     match, ref = toy_referee(toy_game, ["first 0", "b2"])  # the piece rested on b2 long enough
     assert ref.judge(board(a1=1)).kind == "violation"  # the other player's turn: no move of his
-    undone, verdict = ref.correct(board(a1=1), since=1)
+    corrected = ref.correct(board(a1=1), since=1)
+    assert corrected is not None
+    undone, verdict = corrected
     assert undone == ["b2"] and verdict.kind == "applied" and verdict.actions == ("a1",)
     assert match.record.actions == ["first 0", "a1"] and "not b2" in verdict.message
     assert ref.correct(board(a1=1, c3=2), since=1) is None  # a move of the other player: no ghost
 
 
-def test_a_held_move_is_told_only_once_the_board_is_still():
+def test_a_held_move_is_told_only_once_the_board_is_still() -> None:
     s = session_for("contigo", seed=3)
     s.request("roll", {})
     state = s.state
@@ -80,7 +87,7 @@ def test_a_held_move_is_told_only_once_the_board_is_still():
     assert kinds(taken.events) == ["action"]
 
 
-def test_a_wrong_board_is_told_only_once_the_board_is_still():
+def test_a_wrong_board_is_told_only_once_the_board_is_still() -> None:
     s = session_for("contigo", seed=3)
     s.request("roll", {})
     show(s, {"pit:nw": 7})
@@ -91,14 +98,15 @@ def test_a_wrong_board_is_told_only_once_the_board_is_still():
     assert verdict_of(told) == "violation" and kinds(told.events) == ["violation"]
 
 
-def test_a_ghost_is_corrected_with_an_event_until_someone_acts():
+def test_a_ghost_is_corrected_with_an_event_until_someone_acts() -> None:
     s = session_for("contigo", seed=3)
     s.request("roll", {})
     state = s.state
     # Two targets of one pawn: the hands rested on the first, then carried it on to the second.
-    pawn = next(p for p in state.legal_actions()
-                if sum(1 for q in state.legal_actions() if q[1] == p[1]) >= 2)
-    other = next(q for q in state.legal_actions() if q[1] == pawn[1] and q != pawn)
+    pawns = [p for p in state.legal_actions() if isinstance(p, tuple)]
+    pawn = next(p for p in pawns if sum(q[1] == p[1] for q in pawns) >= 2)
+    assert isinstance(pawn, tuple)
+    other = next(q for q in pawns if q[1] == pawn[1] and q != pawn)
     show(s, state.apply(pawn).physical_view())
     assert verdict_of(s.judge()) == "applied"
     show(s, state.apply(other).physical_view())
@@ -114,13 +122,15 @@ def test_a_ghost_is_corrected_with_an_event_until_someone_acts():
     assert verdict_of(s.judge()) == "violation" and s.match.record.actions[1:] == [state.action_to_text(other)]
 
 
-def spread_position() -> tuple[Match, object, int]:
+def spread_position() -> tuple[Match, ContigoState, int]:
     """A Contigo capture game at a bead move, and a pit holding at least three beads."""
     match = reach("contigo", {"game": "capture"}, 6, lambda state: state.phase_ == "beads" and max(state.pits) >= 3)
-    return match, match.state, match.state.pits.index(max(match.state.pits))
+    state = match.state
+    assert isinstance(state, ContigoState)
+    return match, state, state.pits.index(max(state.pits))
 
 
-def test_a_whole_spread_in_one_reading_is_recognised():
+def test_a_whole_spread_in_one_reading_is_recognised() -> None:
     """Issue 19.2: the pick-up and two drops, one on either side, settling together."""
     match, state, src = spread_position()
     take = state.action_from_text(f"take {PIT_NAMES[src]} 3")
@@ -131,10 +141,12 @@ def test_a_whole_spread_in_one_reading_is_recognised():
     verdict = referee(match).judge(after(state, take, *drops))
     assert verdict.kind == "applied", verdict
     assert sorted(verdict.actions) == sorted([f"take {PIT_NAMES[src]} 3", f"drop {cw} 1", f"drop {acw} 2"])
-    assert match.state.phase_ in ("move", "beads") and match.state.current_player != state.current_player
+    now = match.state
+    assert isinstance(now, ContigoState)
+    assert now.phase_ in ("move", "beads") and now.current_player != state.current_player
 
 
-def test_three_drops_in_one_reading_and_a_pawn_move_with_its_whole_spread_are_recognised():
+def test_three_drops_in_one_reading_and_a_pawn_move_with_its_whole_spread_are_recognised() -> None:
     match, state, src = spread_position()
     match.apply(state.action_from_text(f"take {PIT_NAMES[src]} 3"))
     hand = match.state
@@ -147,7 +159,9 @@ def test_three_drops_in_one_reading_and_a_pawn_move_with_its_whole_spread_are_re
     assert verdict.kind == "applied" and sorted(verdict.actions) == sorted(texts), verdict
     # The pawn move, the pick-up and its drops, all in one reading.
     match = reach("contigo", {"game": "capture"}, 9, lambda st: st.phase_ == "move" and st.turn >= 2)
-    state = match.state
+    moving = match.state
+    assert isinstance(moving, ContigoState)
+    state = moving
     pawn, beads = next((p, state.apply(p)) for p in state.legal_actions()
                        if state.apply(p).current_player == state.current_player and max(state.apply(p).pits) >= 2)
     src = beads.pits.index(max(beads.pits))
@@ -160,7 +174,7 @@ def test_three_drops_in_one_reading_and_a_pawn_move_with_its_whole_spread_are_re
     assert verdict.actions[0] == state.action_to_text(pawn)
 
 
-def test_a_held_move_is_dropped_when_the_sensor_link_goes_down():
+def test_a_held_move_is_dropped_when_the_sensor_link_goes_down() -> None:
     s = session_for("contigo", seed=3)
     s.request("roll", {})
     state = s.state
@@ -173,13 +187,19 @@ def test_a_held_move_is_dropped_when_the_sensor_link_goes_down():
     assert len(s.match.record.actions) == 1
 
 
-def test_a_held_move_once_taken_keeps_the_move_table_its_preview_built(toy_game, monkeypatch):
+def test_a_held_move_once_taken_keeps_the_move_table_its_preview_built(toy_game: Game,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.support.toy import ToyState
 
     _, ref = toy_referee(toy_game, ["first 0"])
-    asked = []
+    asked: list[Action] = []
     changes = ToyState.physical_changes
-    monkeypatch.setattr(ToyState, "physical_changes", lambda self, a: asked.append(a) or changes(self, a))
+
+    def counted(self: ToyState, a: Action) -> dict[str, int]:
+        asked.append(a)
+        return changes(self, a)
+
+    monkeypatch.setattr(ToyState, "physical_changes", counted)
     ref.judge(board(b2=1), hold=True)
     lit = ref.targets(state=ref.preview)  # the LEDs show the held move: its state's table is built
     asked.clear()
@@ -187,7 +207,7 @@ def test_a_held_move_once_taken_keeps_the_move_table_its_preview_built(toy_game,
     assert ref.targets() == lit and not asked, "the table was built again for the same position"
 
 
-def test_a_takeback_that_was_only_on_the_way_is_corrected(toy_game):
+def test_a_takeback_that_was_only_on_the_way_is_corrected(toy_game: Game) -> None:
     """A hand rested where the board looked like an earlier position (the takeback was taken), then
     went on to show the position it took back, plus a move: that move, and nothing taken back."""
     s = session_for("toy")

@@ -12,6 +12,8 @@ import random
 import re
 
 from controller.games import CHANCE
+from controller.games.base import Action
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 from tests.support.table import Table
 
@@ -20,7 +22,7 @@ BASE = "arbitro/t-serpientes"
 CARD = r"(straight|left|right)"
 
 
-def test_public_topics_and_other_seats_never_reveal_a_hidden_card_or_the_seed(broker):
+def test_public_topics_and_other_seats_never_reveal_a_hidden_card_or_the_seed(broker: Broker) -> None:
     rng = random.Random(5)
     display = Listener(broker.port, [f"{BASE}/status", f"{BASE}/state", f"{BASE}/events", f"{BASE}/response/#",
                                      f"{BASE}/player/1"])
@@ -33,7 +35,7 @@ def test_public_topics_and_other_seats_never_reveal_a_hidden_card_or_the_seed(br
                     break
                 legal = state.legal_actions()
                 if state.current_player != CHANCE:  # program cards more often than not: they are the secrets
-                    adds = [a for a in legal if a[0] == "add"]
+                    adds: list[Action] = [a for a in legal if isinstance(a, tuple) and a[0] == "add"]
                     if adds and rng.random() < 0.7:
                         legal = adds
                         programmed += 1
@@ -73,7 +75,7 @@ def test_public_topics_and_other_seats_never_reveal_a_hidden_card_or_the_seed(br
     assert not any(t.startswith(f"{BASE}/player/") and t != f"{BASE}/player/1" for t, *_ in display.messages)
 
 
-def test_what_a_hidden_draw_can_give_is_told_to_the_operator_only(broker):
+def test_what_a_hidden_draw_can_give_is_told_to_the_operator_only(broker: Broker) -> None:
     """An ``enter`` for a hidden draw: taken or refused, and with the outcomes still possible listed,
     only when the answer goes to the board's ``response/`` tree (the operator's, under the ACL); an
     answer to a response topic elsewhere, which anyone may read, tells nothing of the deck."""

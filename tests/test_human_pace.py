@@ -25,7 +25,7 @@ COMMIT_MS = SensorsConfig().commit_ms  # the default: what the hands of a person
 SCRIPTS = ("slide", "rest", "long rest", "straddle", "chatter", "put back")
 
 # One configuration per game (Contigo's capture game too), short enough for the suite.
-GAMES = [
+GAMES: list[tuple[str, dict[str, Any], int]] = [
     ("jeocinco", {}, 2),
     ("jeocinco", {"fast": True}, 2),
     ("contigo", {}, 2),
@@ -159,11 +159,11 @@ class Seen:
         return longest
 
 
-def play_by_script(game: str, options: dict, players: int, seed: int, trials: int) -> Tally:
+def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, trials: int) -> Tally:
     tally = Tally()
     rng = random.Random(seed)
     with Table(game, options=options, players=players, seed=seed, commit_ms=COMMIT_MS) as table:
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         table.service.watchers.append(events.append)
         seen = Seen(table)
         n = 0
@@ -193,7 +193,7 @@ def play_by_script(game: str, options: dict, players: int, seed: int, trials: in
             # Held still for the window on the stray spot (the hand's sleep, or the machine's load,
             # made it so): the referee rightly takes it, then corrects it.
             ghost = seen.longest(read_before, hand.stray, hand.view) >= 0.9 * COMMIT_MS / 1000
-            recorded = table.service.read(lambda s, b=before: s.match.record.actions[b:])
+            recorded = table.service.read(lambda s: s.match.record.actions[before:])  # noqa: B023  # read at once
             tally.intended += 1
             tally.scripts[script] = tally.scripts.get(script, 0) + 1
             if text not in recorded:
@@ -217,7 +217,7 @@ def play_by_script(game: str, options: dict, players: int, seed: int, trials: in
 
 @pytest.mark.parametrize(("game", "options", "players"), GAMES,
                          ids=[f"{g}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, o, _ in GAMES])
-def test_hands_at_human_pace_invent_nothing_and_miss_nothing(game, options, players):
+def test_hands_at_human_pace_invent_nothing_and_miss_nothing(game: str, options: dict[str, Any], players: int) -> None:
     tally = play_by_script(game, options, players, seed=4, trials=3 * len(SCRIPTS))
     assert set(tally.scripts) == set(SCRIPTS)
     summary = f"{game} {options}: {tally.intended} moves meant, scripts {tally.scripts}"
@@ -228,7 +228,7 @@ def test_hands_at_human_pace_invent_nothing_and_miss_nothing(game, options, play
     assert not tally.told, f"{summary}; told though only on the way {tally.told}"
 
 
-def test_the_commit_window_is_configured_and_checked():
+def test_the_commit_window_is_configured_and_checked() -> None:
     assert Config.from_dict({}).sensors.commit_ms == 200.0
     assert Config.from_dict({"sensors": {"commit_ms": 500}}).sensors.commit_ms == 500.0
     for bad in ({"commit_ms": 0}, {"commit_ms": 9000}, {"commit_ms": 10.0, "debounce_ms": 25.0}):
@@ -236,11 +236,11 @@ def test_the_commit_window_is_configured_and_checked():
             Config.from_dict({"sensors": bad})
 
 
-def test_a_button_pressed_while_a_move_is_held_takes_the_move_first():
+def test_a_button_pressed_while_a_move_is_held_takes_the_move_first() -> None:
     """The hands are done once they press a button: ``undo`` right after a pawn move undoes that
     move, held or not (and not the draw of who starts before it)."""
     with Table("contigo", seed=4, commit_ms=5000) as table:
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         table.service.watchers.append(events.append)
         table.play(table.state.legal_actions()[0])  # who starts
         state = table.state

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import queue
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import serial
+from gpiozero.pins.mock import MockFactory
+
+from controller.localbroker import Broker
 
 
 def _client(port: int, name: str) -> mqtt.Client:
@@ -14,14 +18,14 @@ def _client(port: int, name: str) -> mqtt.Client:
     return c
 
 
-def test_mosquitto_relays_a_retained_message(broker):
+def test_mosquitto_relays_a_retained_message(broker: Broker) -> None:
     pub = _client(broker.port, "pub")
     pub.loop_start()
     pub.publish("arbitro/test/state", b'{"hello": 1}', qos=1, retain=True).wait_for_publish(5)
     pub.loop_stop()
     pub.disconnect()
 
-    got: queue.Queue = queue.Queue()
+    got: queue.Queue[Any] = queue.Queue()
     sub = _client(broker.port, "sub")
     sub.on_message = lambda c, u, m: got.put((m.topic, m.payload, m.retain))
     sub.subscribe("arbitro/test/#", qos=1)
@@ -33,7 +37,7 @@ def test_mosquitto_relays_a_retained_message(broker):
         sub.disconnect()
 
 
-def test_pty_carries_bytes_both_ways(pty_pair):
+def test_pty_carries_bytes_both_ways(pty_pair: tuple[int, str]) -> None:
     import os
 
     controller, path = pty_pair
@@ -48,7 +52,7 @@ def test_pty_carries_bytes_both_ways(pty_pair):
         port.close()
 
 
-def test_mock_pin_factory_drives_a_button(mock_pins):
+def test_mock_pin_factory_drives_a_button(mock_pins: MockFactory) -> None:
     from gpiozero import Button
 
     pressed = []

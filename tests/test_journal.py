@@ -9,10 +9,12 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 from controller.games import CHANCE, TERMINAL
 from controller.games.record import Match, Record
 from controller.journal import Journal
+from controller.localbroker import Broker
 from hardware.inputs import ButtonEvent
 from tests.support.mqttc import Listener
 from tests.support.table import Table
@@ -25,7 +27,7 @@ def play(table: Table, rng: random.Random, n: int) -> None:
         table.play(rng.choice(table.state.legal_actions()))
 
 
-def test_a_power_cut_mid_game_resumes_where_it_was_with_the_same_dice(tmp_path):
+def test_a_power_cut_mid_game_resumes_where_it_was_with_the_same_dice(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     rng = random.Random(3)
     with Table("contigo", seed=7, journal=path) as table:
@@ -51,7 +53,7 @@ def test_a_power_cut_mid_game_resumes_where_it_was_with_the_same_dice(tmp_path):
             replay.apply_text(text)
 
 
-def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
+def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     rng = random.Random(5)
     with Table("contigo", seed=2, journal=path) as table:
@@ -62,6 +64,7 @@ def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
         text = table.state.action_to_text(action)
         table.play(action)
         done = list(table.service.session.match.record.actions)
+        assert table.service.kept is not None and table.service.kept.game_id is not None
         game_id = table.service.kept.game_id
     journal = Journal(path)
     stored = journal.record(game_id)
@@ -77,7 +80,7 @@ def test_a_move_made_as_the_power_went_is_taken_again_from_the_board(tmp_path):
         assert table.service.session.match.record.actions == done
 
 
-def test_a_board_changed_while_the_power_was_off_is_shown_as_the_setup_to_put_right(tmp_path):
+def test_a_board_changed_while_the_power_was_off_is_shown_as_the_setup_to_put_right(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     rng = random.Random(4)
     with Table("contigo", seed=4, journal=path) as table:
@@ -93,7 +96,7 @@ def test_a_board_changed_while_the_power_was_off_is_shown_as_the_setup_to_put_ri
         assert table.verdict.kind == "in_sync" and table.moves == 4
 
 
-def test_finished_games_export_as_records_that_replay_re_referees(tmp_path):
+def test_finished_games_export_as_records_that_replay_re_referees(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     rng = random.Random(1)
     with Table("contigo", seed=1, journal=path) as table:
@@ -118,7 +121,7 @@ def test_finished_games_export_as_records_that_replay_re_referees(tmp_path):
     assert done.returncode == 1 and "action 4" in done.stderr
 
 
-def test_a_finished_game_is_shown_after_a_restart_until_a_new_game_starts(tmp_path):
+def test_a_finished_game_is_shown_after_a_restart_until_a_new_game_starts(tmp_path: Path) -> None:
     path = str(tmp_path / "journal.sqlite")
     rng = random.Random(1)
     with Table("contigo", seed=1, journal=path) as table:
@@ -141,7 +144,8 @@ def test_a_finished_game_is_shown_after_a_restart_until_a_new_game_starts(tmp_pa
         [(True, winners), (False, None)]
 
 
-def test_configure_and_resign_outlive_a_restart_and_undo_takes_the_resignation_back(tmp_path, broker):
+def test_configure_and_resign_outlive_a_restart_and_undo_takes_the_resignation_back(tmp_path: Path,
+                                                                                    broker: Broker) -> None:
     path = str(tmp_path / "journal.sqlite")
     op = Listener(broker.port, [f"{BASE}/events"])
     try:
@@ -168,7 +172,7 @@ def test_configure_and_resign_outlive_a_restart_and_undo_takes_the_resignation_b
     assert not game["finished"] and game["actions"] == moves
 
 
-def test_a_setting_the_configuration_file_changes_since_is_the_files_again(tmp_path, broker):
+def test_a_setting_the_configuration_file_changes_since_is_the_files_again(tmp_path: Path, broker: Broker) -> None:
     path = str(tmp_path / "journal.sqlite")
     op = Listener(broker.port, [f"{BASE}/events"])
     try:

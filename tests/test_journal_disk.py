@@ -19,13 +19,17 @@ import logging
 import os
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from controller.config import BoardConfig
 from controller.games import CHANCE
 from controller.games.record import Match, Record
 from controller.journal import BoardJournal, Journal
+from controller.localbroker import Broker
 from controller.session import Session
 from controller.wiring import Wiring
 from hardware.layout import load_layout
@@ -102,30 +106,33 @@ class Script:
 
     def __init__(self, seed: int) -> None:
         self.record, self.public = scripted("contigo", {}, 2, seed)
-        match = Match(Record("contigo", self.record.options, 2, seed))
-        self.requests: list[tuple[str, dict]] = []
+        match = Match(Record.seeded("contigo", self.record.options, 2, seed))
+        self.requests: list[tuple[str, dict[str, Any]]] = []
         for i, text in enumerate(self.record.actions):
             chance = match.state.current_player == CHANCE
             self.requests.append(("roll", {"id": f"a{i}"}) if chance else ("choose", {"id": f"a{i}", "action": text}))
             match.apply_text(text)
 
-    def ask(self, board: Board, answers: Listener, i: int) -> dict:
+    def ask(self, board: Board, answers: Listener, i: int) -> dict[str, Any]:
         """Send request ``i`` and return its answer."""
         mark = len(answers.messages)
         board.send(*self.requests[i])
-        return json.loads(answers.wait_for(lambda m: json.loads(m[1])["id"] == f"a{i}", since=mark)[1])
+        answer: dict[str, Any] = json.loads(
+            answers.wait_for(lambda m: json.loads(m[1])["id"] == f"a{i}", since=mark)[1])
+        return answer
 
-    def result(self, i: int) -> dict:
+    def result(self, i: int) -> dict[str, Any]:
         command = self.requests[i][0]
         return {"outcome" if command == "roll" else "action": self.public[i]}
 
 
-def on(board: Board, topic: str, where, since: int) -> dict:
-    return json.loads(board.op.wait_for(lambda m: m[0] == f"{board.base}/{topic}" and where(json.loads(m[1])),
-                                        since=since)[1])
+def on(board: Board, topic: str, where: Callable[[dict[str, Any]], object], since: int) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(
+        board.op.wait_for(lambda m: m[0] == f"{board.base}/{topic}" and where(json.loads(m[1])), since=since)[1])
+    return message
 
 
-def told_degraded(board: Board, since: int, why: str) -> dict:
+def told_degraded(board: Board, since: int, why: str) -> dict[str, Any]:
     """The warning event and the degraded state the first failed write tells; the state."""
     warning = on(board, "events", lambda e: e["type"] == "warning", since)
     assert warning["message"].startswith(f"the journal cannot be written: {why}; the game goes on"), warning
@@ -134,7 +141,8 @@ def told_degraded(board: Board, since: int, why: str) -> dict:
     return state
 
 
-def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_is_room(tmp_path, broker):
+def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_is_room(tmp_path: Path,
+                                                                                       broker: Broker) -> None:
     script = Script(seed=3)
     with tmpfs(tmp_path / "disk") as disk:
         board = Board(tmp_path, broker.port, "contigo", {}, 2, 3, journal=disk / "journal.sqlite")
@@ -188,7 +196,8 @@ def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_i
     assert log.count("the journal is written again") == 1
 
 
-def test_a_disk_turned_read_only_is_told_and_refused_and_nothing_acknowledged_is_lost(tmp_path, broker):
+def test_a_disk_turned_read_only_is_told_and_refused_and_nothing_acknowledged_is_lost(tmp_path: Path,
+                                                                                      broker: Broker) -> None:
     script = Script(seed=4)
     disk = Ext4(tmp_path / "card.img", tmp_path / "card")
     try:
@@ -220,7 +229,7 @@ def test_a_disk_turned_read_only_is_told_and_refused_and_nothing_acknowledged_is
     assert "Traceback" not in log and log.count("the journal cannot be written: read-only") == 1, log
 
 
-def test_the_log_says_it_once_a_minute(tmp_path, caplog):
+def test_the_log_says_it_once_a_minute(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Four failed writes a second for five minutes: the log says so once, then once a minute, with
     no traceback; the first write that can be made writes it all."""
     with tmpfs(tmp_path / "disk") as disk, contextlib.closing(Journal(disk / "journal.sqlite")) as journal:

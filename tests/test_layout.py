@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
 from controller.app import build_service
 from controller.config import Config
-from controller.games import all_games, get_game
+from controller.games import Game, all_games, get_game
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout, LayoutError, load_layout, reference_layout
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
-def test_the_shipped_layout_is_the_reference_build_and_fits_every_variant(game):
+def test_the_shipped_layout_is_the_reference_build_and_fits_every_variant(game: Game) -> None:
     layout = load_layout(game.name)
     assert layout.to_dict() == reference_layout(game).to_dict(), "run: python -m hardware.layout"
     for options, players in game.configurations():
@@ -23,7 +24,7 @@ def test_the_shipped_layout_is_the_reference_build_and_fits_every_variant(game):
     assert len(leds) == len(set(leds)), "two channels share an LED"
 
 
-def test_a_layout_that_misses_a_channel_or_has_the_wrong_kind_is_refused(tmp_path):
+def test_a_layout_that_misses_a_channel_or_has_the_wrong_kind_is_refused(tmp_path: Path) -> None:
     data = load_layout("contigo").to_dict()
     del data["channels"]["sq:a1"]
     with pytest.raises(LayoutError, match="no sensor for 1 channels of contigo: \\['sq:a1'\\]"):
@@ -43,7 +44,7 @@ def test_a_layout_that_misses_a_channel_or_has_the_wrong_kind_is_refused(tmp_pat
         load_layout("contigo").check_game(get_game("serpientes"))
 
 
-def test_a_sensor_board_that_does_not_match_the_layout_stops_the_service():
+def test_a_sensor_board_that_does_not_match_the_layout_stops_the_service() -> None:
     config = Config.from_dict({"board": {"game": "contigo"}, "inputs": {"enabled": False},
                                "mqtt": {"enabled": False}})
     with SimulatedBoard([("presence", 36), ("count", 28)]) as sim:

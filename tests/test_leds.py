@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import queue
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from controller.games import CHANCE
 from controller.mqtt import Command
@@ -13,7 +16,7 @@ from tests.support.table import Table
 RED, GREEN, BLUE = (9, 0, 0), (0, 9, 0), (0, 0, 9)
 
 
-def wait_until(predicate, what: str, timeout: float = 5.0) -> None:
+def wait_until(predicate: Callable[[], object], what: str, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, f"waited {timeout}s for {what}"
@@ -62,7 +65,7 @@ def test_stop_sends_what_was_handed_over_then_writes_directly() -> None:
     assert pixels.transmitted[-1] == on_wire(BLUE, 10)
 
 
-def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path) -> None:
+def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path: Path) -> None:
     """LEDs start, then the journal, then the events: with a strip that takes Jeocinco's real wire
     time (653 LEDs, about 20 ms), a placement is journaled and told before its frame has left."""
     # The placement is held (another slot could follow) and shown at once: a 1 ms commit window tells
@@ -76,8 +79,9 @@ def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path)
             table.play(table.state.legal_actions()[0])  # the opening rolls, the colours, a roll
         told: list[tuple[float, bool, int]] = []
 
-        def watch(event: dict) -> None:  # in the loop, after the journal holds the event
+        def watch(event: dict[str, Any]) -> None:  # in the loop, after the journal holds the event
             if event["type"] == "action":
+                assert service.journal is not None
                 journaled = service.journal.db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
                 told.append((time.monotonic(), service.strip.writing or service.strip.waiting, journaled))
 

@@ -10,6 +10,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from paho.mqtt.packettypes import PacketTypes
@@ -17,30 +18,32 @@ from paho.mqtt.properties import Properties
 
 from controller import schemas
 from controller.demo import play_game
+from controller.games import Game
+from controller.localbroker import Broker
 from controller.mqtt import COMMANDS
 from controller.service import Service
 from tests.support.mqttc import Listener
-from tests.support.services import mqtt_service
+from tests.support.services import bridge_of, mqtt_service
 
 BASE = "arbitro/b1"
 
 
 def toy_service(port: int, **mqtt: object) -> Service:
     service = mqtt_service("toy", "b1", port, seed=5, mqtt=mqtt)
-    assert service.mqtt.flush()  # the broker has all of it: a later subscriber gets the retained messages
+    assert bridge_of(service).flush()  # the broker has all of it: a later subscriber gets the retained messages
     return service
 
 
 @pytest.fixture
-def toy(toy_game, broker) -> Iterator[Service]:
+def toy(toy_game: Game, broker: Broker) -> Iterator[Service]:
     service = toy_service(broker.port)
     yield service
     service.stop()
 
 
-def check_all(listener: Listener) -> Counter:
+def check_all(listener: Listener) -> Counter[str]:
     """Validate every message the listener got on a board's topics; count them by kind."""
-    kinds: Counter = Counter()
+    kinds: Counter[str] = Counter()
     windows: dict[str, bytes] = {}
     for topic, payload, *_ in listener.messages:
         base = "/".join(topic.split("/")[:2])
@@ -69,7 +72,7 @@ def check_all(listener: Listener) -> Counter:
     return kinds
 
 
-def test_every_payload_of_real_games_fits_its_schema(broker):
+def test_every_payload_of_real_games_fits_its_schema(broker: Broker) -> None:
     listener = Listener(broker.port, ["arbitro/#"])
     try:
         for game, board, actions in (("serpientes", "g1", 5000), ("scriptorium", "g2", 120), ("contigo", "g3", 60)):
@@ -90,15 +93,16 @@ def test_every_payload_of_real_games_fits_its_schema(broker):
         assert kinds[kind] > 0, (kind, kinds)
 
 
-def test_every_command_and_error_answer_fits_its_schema(toy, broker):
+def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Broker) -> None:
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
-        requests = [("state", {}), ("roll", {}), ("choose", {"action": "b2"}), ("undo", {}),
+        requests: list[tuple[str, dict[str, Any]]] = [
+                    ("state", {}), ("roll", {}), ("choose", {"action": "b2"}), ("undo", {}),
                     ("configure", {"allow_takeback": False}), ("enter", {"value": "x"}),
                     ("choose", {"action": "a1"}), ("resign", {"player": 1}), ("roll", {}),
                     ("new_game", {"seed": 3}), ("enter", {"value": "1"}), ("configure", {"chance": "auto"}),
                     ("new_game", {"game": "toy"}), ("undo", {}), ("nope", {})]
-        answered = Counter()
+        answered: Counter[str] = Counter()
         for command, args in requests:
             answer = op.request(BASE, command, {"id": f"{command}-{uuid.uuid4().hex[:6]}", **args})
             schemas.validator("response").validate(answer)
@@ -121,7 +125,7 @@ def request_with_response_topic(op: Listener, topic: str) -> None:
     op.client.publish(f"{BASE}/request/state", json.dumps({"id": topic[:100]}), qos=1, properties=props)
 
 
-def test_a_response_topic_may_not_point_at_the_boards_other_topics(toy, broker):
+def test_a_response_topic_may_not_point_at_the_boards_other_topics(toy: Service, broker: Broker) -> None:
     op = Listener(broker.port, ["arbitro/#"])
     try:
         for topic in (f"{BASE}/state", f"{BASE}/events", f"{BASE}/player/0", "arbitro/b2/response/state",
@@ -142,7 +146,8 @@ def test_a_response_topic_may_not_point_at_the_boards_other_topics(toy, broker):
         op.close()
 
 
-def test_home_assistant_discovery_is_retained_and_republished_when_it_announces_itself(toy_game, broker):
+def test_home_assistant_discovery_is_retained_and_republished_when_it_announces_itself(toy_game: Game,
+                                                                                       broker: Broker) -> None:
     service = toy_service(broker.port, homeassistant=True)
     ha = Listener(broker.port, ["homeassistant/+/+/+/config"])
     try:
@@ -171,7 +176,8 @@ def test_home_assistant_discovery_is_retained_and_republished_when_it_announces_
         service.stop()
 
 
-def test_a_clean_stop_is_quiet_and_leaves_offline(toy_game, broker, caplog):
+def test_a_clean_stop_is_quiet_and_leaves_offline(toy_game: Game, broker: Broker,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
     service = toy_service(broker.port)
     with caplog.at_level(logging.INFO, logger="arbitro.mqtt"):
         service.stop()
@@ -184,7 +190,7 @@ def test_a_clean_stop_is_quiet_and_leaves_offline(toy_game, broker, caplog):
         late.close()
 
 
-def test_a_retained_request_is_refused_and_never_run_again(toy, broker):
+def test_a_retained_request_is_refused_and_never_run_again(toy: Service, broker: Broker) -> None:
     op = Listener(broker.port, [f"{BASE}/response/#", f"{BASE}/events"])
     try:
         op.client.publish(f"{BASE}/request/roll", json.dumps({"id": "kept"}), qos=1, retain=True)
@@ -194,12 +200,14 @@ def test_a_retained_request_is_refused_and_never_run_again(toy, broker):
         # The answer's PUBACK home first (else paho resends the answer, rightly): the broker sent it to
         # the service before it passed on the fence's request, on the same connection.
         op.fence(BASE)
-        toy.mqtt.client.socket().shutdown(socket.SHUT_RDWR)  # the connection drops; paho reconnects
+        connection = bridge_of(toy).client.socket()
+        assert isinstance(connection, socket.socket)
+        connection.shutdown(socket.SHUT_RDWR)  # the connection drops; paho reconnects
         deadline = time.monotonic() + 5
-        while toy.mqtt.connected.is_set() and time.monotonic() < deadline:
+        while bridge_of(toy).connected.is_set() and time.monotonic() < deadline:
             time.sleep(0.01)  # poll interval (paho waits at least 0.2 s before reconnecting)
-        assert not toy.mqtt.connected.is_set(), "the service's connection did not drop"
-        assert toy.mqtt.connected.wait(10)
+        assert not bridge_of(toy).connected.is_set(), "the service's connection did not drop"
+        assert bridge_of(toy).connected.wait(10)
         # Subscribed again (connected is set on the SUBACK): a retained request handed out on the new
         # subscription would have reached the service before this fence's request.
         op.fence(BASE)

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "mqtt.md").read_text()
 
 
-def test_the_doc_shows_exactly_the_shipped_schemas():
+def test_the_doc_shows_exactly_the_shipped_schemas() -> None:
     shown = dict(re.findall(r"<!-- schema: (\w+) -->\n```json\n(.*?)\n```", DOC, flags=re.S))
     assert set(shown) == set(schemas.NAMES)
     for name, text in shown.items():
@@ -23,7 +23,7 @@ def test_the_doc_shows_exactly_the_shipped_schemas():
         schemas.validator(name, "state" if name == "request" else None)  # each one compiles
 
 
-def test_every_command_and_event_type_is_documented_and_has_a_schema():
+def test_every_command_and_event_type_is_documented_and_has_a_schema() -> None:
     requests = schemas.load("request")["$defs"]
     assert set(requests) == set(COMMANDS)
     for command in COMMANDS:
@@ -39,7 +39,7 @@ def test_every_command_and_event_type_is_documented_and_has_a_schema():
         assert f"| `{kind}` |" in DOC, kind
 
 
-def test_the_deploy_files_the_doc_names_exist():
+def test_the_deploy_files_the_doc_names_exist() -> None:
     for name in ("arbitro.conf", "acl", "README.md"):
         assert (ROOT / "deploy" / "mosquitto" / name).is_file()
     assert "deploy/mosquitto/" in DOC and "python -m bench.mqtt_boards" in DOC

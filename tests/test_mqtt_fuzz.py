@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from controller import schemas
+from controller.localbroker import Broker
 from controller.mqtt import MAX_REQUEST_BYTES
 from controller.service import Service
 from tests.support.mqttc import Listener
@@ -20,15 +22,15 @@ BASE = "arbitro/fz"
 
 
 @pytest.fixture
-def contigo(broker) -> Iterator[Service]:
+def contigo(broker: Broker) -> Iterator[Service]:
     service = mqtt_service("contigo", "fz", broker.port, seed=4)
     yield service
     service.stop()
 
 
-def snapshot(service: Service) -> tuple:
+def snapshot(service: Service) -> tuple[Any, ...]:
     """Everything a request could change."""
-    def read() -> tuple:
+    def read() -> tuple[Any, ...]:
         public = service.public_state()
         del public["seq"]
         s = service.session
@@ -36,7 +38,8 @@ def snapshot(service: Service) -> tuple:
         return (s.game.name, s.match.state.to_text(), tuple(s.match.record.actions), tuple(s.match.record.keys),
                 s.resigned, board.allow_takeback, board.chance, service.wiring.layout.game,
                 json.dumps(public, sort_keys=True))
-    return service.call(read)
+    taken: tuple[Any, ...] = service.call(read)
+    return taken
 
 
 def junk(rng: random.Random) -> object:
@@ -102,7 +105,7 @@ def out_of_phase(phase: str, rng: random.Random) -> tuple[str, bytes]:
                              ("resign", {"player": rng.randrange(2)})]))
 
 
-def _dump(pair: tuple[str, dict]) -> tuple[str, bytes]:
+def _dump(pair: tuple[str, object]) -> tuple[str, bytes]:
     return pair[0], json.dumps(pair[1]).encode()
 
 
@@ -114,7 +117,8 @@ def refuse_all(op: Listener, requests: list[tuple[str, bytes]]) -> None:
         check.validate(answer)
 
 
-def test_fifteen_hundred_bad_requests_in_three_phases_are_refused_and_change_nothing(contigo, broker):
+def test_fifteen_hundred_bad_requests_in_three_phases_are_refused_and_change_nothing(contigo: Service,
+                                                                                     broker: Broker) -> None:
     service = contigo
     rng = random.Random(2024)
     op = Listener(broker.port, [f"{BASE}/events"])

@@ -15,15 +15,17 @@ import json
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from controller.games import Game
 from controller.localbroker import Broker
 from hardware.inputs import ButtonEvent
 from tests.support.mqttc import Listener
-from tests.support.services import mqtt_service
+from tests.support.services import bridge_of, mqtt_service
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "arbitro/table12"
@@ -48,10 +50,10 @@ class HallSubscriber:
     """A hall display with a session the hall broker keeps (expiry 10 min) and quick reconnects."""
 
     def __init__(self, port: int) -> None:
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.cond = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="hall-display", protocol=mqtt.MQTTv5)
-        self.client.reconnect_delay_set(0.1, 0.5)
+        self.client.reconnect_delay_set(0.1, 0.5)  # type: ignore[arg-type]  # paho takes seconds as floats too
         subscribed = threading.Event()
         self.client.on_connect = lambda c, u, f, r, p=None: (f.session_present or c.subscribe(f"{BASE}/events", 1))
         self.client.on_subscribe = lambda *a: subscribed.set()
@@ -62,7 +64,7 @@ class HallSubscriber:
         self.client.loop_start()
         assert subscribed.wait(10)
 
-    def _on_message(self, client, userdata, msg) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.cond:
             self.events.append(json.loads(msg.payload))
             self.cond.notify_all()
@@ -77,14 +79,14 @@ class HallSubscriber:
         self.client.loop_stop()
 
 
-def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_game, tmp_path):
+def test_a_board_bridged_to_the_hall_loses_nothing_while_the_hall_is_down(toy_game: Game, tmp_path: Path) -> None:
     (tmp_path / "hall").mkdir()
     (tmp_path / "board").mkdir()
     hall = Broker(tmp_path / "hall", extra=["persistence true", f"persistence_location {tmp_path / 'hall'}/"]).start()
     local = Broker(tmp_path / "board", extra=["max_queued_messages 100000", *bridge_lines(hall.port)]).start()
     display = HallSubscriber(hall.port)
     service = mqtt_service("toy", "table12", local.port, seed=2)
-    bridge = service.mqtt
+    bridge = bridge_of(service)
     try:
         operator = Listener(hall.port, [f"{BASE}/state", f"{BASE}/bridge"], reply_topic=f"{BASE}/response/hall-desk")
         try:

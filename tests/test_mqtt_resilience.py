@@ -17,11 +17,15 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from controller.games import Game
+from controller.localbroker import Broker
 from controller.mqtt import Command, MqttBridge
+from controller.service import Service
 from firmware_bridge.sim import SimulatedBoard
 from hardware.inputs import ButtonEvent
 from hardware.layout import load_layout
@@ -32,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE = "arbitro/r1"
 
 
-def test_a_killed_service_turns_status_offline_through_its_will(broker, tmp_path):
+def test_a_killed_service_turns_status_offline_through_its_will(broker: Broker, tmp_path: Path) -> None:
     layout = load_layout("contigo")
     with SimulatedBoard(layout.blocks, board_kind=layout.board_kind) as sim:
         config = tmp_path / "config.toml"
@@ -64,9 +68,10 @@ def test_a_killed_service_turns_status_offline_through_its_will(broker, tmp_path
 
 
 @pytest.fixture
-def toy(toy_game, broker):
+def toy(toy_game: Game, broker: Broker) -> Iterator[tuple[Service, MqttBridge]]:
     """A noughts-and-crosses service on board ``r1`` (roll decides who starts) and its bridge."""
     service = mqtt_service("toy", "r1", broker.port, seed=9)
+    assert isinstance(service.mqtt, MqttBridge)
     yield service, service.mqtt
     service.stop()
 
@@ -79,7 +84,7 @@ def wait_for_seq(listener: Listener, last: int, timeout: float = 10.0) -> None:
     listener.wait_for(lambda m: m[0] == f"{BASE}/events" and json.loads(m[1])["seq"] == last, timeout)
 
 
-def outage(broker, bridge: MqttBridge, during, then_subscribe: list[str]) -> Listener:
+def outage(broker: Broker, bridge: MqttBridge, during: Callable[[], object], then_subscribe: list[str]) -> Listener:
     """Stop the broker, hold the bridge's network thread, run ``during()``, restart the broker on the
     same port, subscribe a fresh observer, let the bridge reconnect; returns the observer."""
     broker.stop()
@@ -97,7 +102,8 @@ def outage(broker, bridge: MqttBridge, during, then_subscribe: list[str]) -> Lis
     return observer
 
 
-def test_a_restarted_broker_gets_status_state_and_every_event_back(toy, broker):
+def test_a_restarted_broker_gets_status_state_and_every_event_back(toy: tuple[Service, MqttBridge],
+                                                                   broker: Broker) -> None:
     service, bridge = toy
     before = Listener(broker.port, [f"{BASE}/#"])
     answers: list[tuple[bool, object]] = []
@@ -146,7 +152,8 @@ def test_a_restarted_broker_gets_status_state_and_every_event_back(toy, broker):
         late.close()
 
 
-def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(toy, broker):
+def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(toy: tuple[Service, MqttBridge],
+                                                                              broker: Broker) -> None:
     service, bridge = toy
     before = Listener(broker.port, [f"{BASE}/events"])
     stop = threading.Event()
@@ -190,7 +197,8 @@ def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(to
         after.close()
 
 
-def test_the_bridge_reconnects_by_itself_and_puts_status_and_state_back(toy, broker):
+def test_the_bridge_reconnects_by_itself_and_puts_status_and_state_back(toy: tuple[Service, MqttBridge],
+                                                                        broker: Broker) -> None:
     service, bridge = toy
     broker.stop()
     deadline = time.monotonic() + 10

@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from controller.localbroker import Broker, free_port
 from controller.mqtt import MqttBridge
 from controller.service import Service
 from tests.support.mqttc import Listener
-from tests.support.services import mqtt_service
+from tests.support.services import bridge_of, mqtt_service
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto"
 BOARD = "board1"  # the board whose players' block the sample ACL holds
@@ -46,7 +47,7 @@ def acl_with_another_board(d: Path, board: str) -> Path:
     return acl
 
 
-def wait_log(broker: Broker, pattern: str, timeout: float = 10.0, since: int = 0) -> re.Match:
+def wait_log(broker: Broker, pattern: str, timeout: float = 10.0, since: int = 0) -> re.Match[str]:
     """The first match of ``pattern`` in the broker's log (from character ``since`` on), once it is there."""
     deadline = time.monotonic() + timeout
     while not (found := re.search(pattern, broker.log_text()[since:])):
@@ -90,8 +91,12 @@ def render_sample_conf(d: Path, port: int, tls_port: int, certs: dict[str, Path]
     return "\n".join(["user root", *lines, f"log_dest file {d / 'mosquitto.log'}", "log_type all"]) + "\n"
 
 
+Secured = tuple[Broker, int, dict[str, Path]]
+"""The secured broker: with the plain port, the TLS port, the certificates."""
+
+
 @pytest.fixture(scope="module")
-def secured(tmp_path_factory) -> Iterator[tuple[Broker, int, dict[str, Path]]]:
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Secured]:
     """Mosquitto running the sample configuration: (broker with the plain port, TLS port, certificates)."""
     d = tmp_path_factory.mktemp("secured")
     passwd = d / "arbitro.passwd"
@@ -113,12 +118,12 @@ def start_service(port: int, **mqtt: object) -> Service:
     """A Serpientes service (electronic dealing: the hands are dealt at once) logged in as ``arbitro``."""
     service = mqtt_service("serpientes", BOARD, port, seed=3, board={"chance": "auto"},
                            mqtt={"username": "arbitro", "password": ACCOUNTS["arbitro"], **mqtt})
-    assert service.mqtt.flush(5)
+    assert bridge_of(service).flush(5)
     return service
 
 
 @pytest.fixture(scope="module")
-def service(secured) -> Iterator[Service]:
+def service(secured: Secured) -> Iterator[Service]:
     s = start_service(secured[0].port)
     yield s
     s.stop()
@@ -133,11 +138,11 @@ def keys(value: object) -> set[str]:
     return set()
 
 
-def login(port: int, user: str | None, topics: list[str], **kw: object) -> Listener:
+def login(port: int, user: str | None, topics: list[str], **kw: Any) -> Listener:
     return Listener(port, topics, username=user, password=ACCOUNTS.get(user or "", "wrong"), **kw)
 
 
-def test_anonymous_clients_and_wrong_passwords_are_refused(secured, service):
+def test_anonymous_clients_and_wrong_passwords_are_refused(secured: Secured, service: Service) -> None:
     port = secured[0].port
     for client in (Listener(port, [f"{BASE}/#"], wait=False),
                    Listener(port, [f"{BASE}/#"], username="display", password="not-it", wait=False)):
@@ -153,7 +158,7 @@ def test_anonymous_clients_and_wrong_passwords_are_refused(secured, service):
 
 
 @pytest.fixture(scope="module")
-def other_board(secured) -> Iterator[Listener]:
+def other_board(secured: Secured) -> Iterator[Listener]:
     """Board table13's state and two hands, retained, written with the service's account."""
     pub = login(secured[0].port, "arbitro", [])
     for topic, payload in ((f"{OTHER_BASE}/state", {"game": "serpientes", "board": OTHER}),
@@ -173,7 +178,8 @@ def fence(pub: Listener, client: Listener, topic: str) -> None:
     client.wait_for(lambda m: m[0] == topic and marker.encode() in m[1])
 
 
-def test_the_display_server_reads_every_hand_writes_names_only(secured, service, other_board):
+def test_the_display_server_reads_every_hand_writes_names_only(secured: Secured, service: Service,
+                                                               other_board: Listener) -> None:
     broker, port = secured[0], secured[0].port
     display = login(port, "display", ["arbitro/#"], client_id="display-1")
     watcher = login(port, "operator", [f"{BASE}/response/#"], reply_topic=f"{BASE}/response/desk-{uuid.uuid4().hex}")
@@ -211,7 +217,7 @@ def test_the_display_server_reads_every_hand_writes_names_only(secured, service,
             client.close()
 
 
-def test_a_viewer_reads_the_public_topics_only(secured, service, other_board):
+def test_a_viewer_reads_the_public_topics_only(secured: Secured, service: Service, other_board: Listener) -> None:
     viewer = login(secured[0].port, "viewer", [f"{BASE}/player/+", f"{OTHER_BASE}/player/+", "arbitro/+/names",
                                                "arbitro/#"])
     try:
@@ -224,7 +230,7 @@ def test_a_viewer_reads_the_public_topics_only(secured, service, other_board):
         viewer.close()
 
 
-def test_the_operator_sends_requests_and_reads_the_answers(secured, service):
+def test_the_operator_sends_requests_and_reads_the_answers(secured: Secured, service: Service) -> None:
     op = login(secured[0].port, "operator", [f"{BASE}/#"], reply_topic=f"{BASE}/response/desk-{uuid.uuid4().hex}")
     try:
         answer = op.request(BASE, "state", {"id": "q1"})
@@ -237,7 +243,8 @@ def test_the_operator_sends_requests_and_reads_the_answers(secured, service):
         op.close()
 
 
-def test_a_player_reads_only_his_own_seat_of_his_own_board(secured, service, other_board):
+def test_a_player_reads_only_his_own_seat_of_his_own_board(secured: Secured, service: Service,
+                                                           other_board: Listener) -> None:
     """Issue 12.6: seat 0 of board1 reads board1's player/0, not table13's seat 0 nor board1's seat 1."""
     broker, port = secured[0], secured[0].port
     others = {  # account -> what it must never receive
@@ -276,7 +283,7 @@ def test_a_player_reads_only_his_own_seat_of_his_own_board(secured, service, oth
             client.close()
 
 
-def test_a_viewer_learns_nothing_while_a_player_chooses_a_secret_action(secured, service):
+def test_a_viewer_learns_nothing_while_a_player_chooses_a_secret_action(secured: Secured, service: Service) -> None:
     """Issue 18.6: the ``next`` button cycling through a player's silent actions (a card to program)
     leaves no public trace, not even a count (a count tells which card): only the player's own topic
     changes. A refused ``roll`` press, a public event, fences the viewer's stream before and after."""
@@ -315,7 +322,7 @@ def test_a_viewer_learns_nothing_while_a_player_chooses_a_secret_action(secured,
         seat.close()
 
 
-def test_the_service_logs_in_over_tls_with_its_configuration(secured):
+def test_the_service_logs_in_over_tls_with_its_configuration(secured: Secured) -> None:
     _broker, tls_port, certs = secured
     s = start_service(tls_port, tls=True, ca_certs=str(certs["ca"]))
     try:
@@ -328,7 +335,7 @@ def test_the_service_logs_in_over_tls_with_its_configuration(secured):
         s.stop()
 
 
-def test_the_service_refuses_a_broker_certificate_it_cannot_verify(secured, tmp_path):
+def test_the_service_refuses_a_broker_certificate_it_cannot_verify(secured: Secured, tmp_path: Path) -> None:
     broker, tls_port, _certs = secured
     other = tmp_path / "other"
     other.mkdir()
@@ -352,7 +359,7 @@ def test_the_service_refuses_a_broker_certificate_it_cannot_verify(secured, tmp_
     ({"password": "secret"}, "needs mqtt.username"),
     ({"tls": "yes"}, "expected bool"),
 ])
-def test_bad_security_settings_stop_the_service_at_start_up(mqtt, message):
+def test_bad_security_settings_stop_the_service_at_start_up(mqtt: dict[str, Any], message: str) -> None:
     from controller.config import ConfigError
 
     with pytest.raises(ConfigError, match=message):

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import time
 from importlib import metadata
+from pathlib import Path
 
 from controller import schemas
 from controller.config import Config
-from controller.games import get_game
+from controller.games import Game, get_game
 from controller.journal import Journal
+from controller.localbroker import Broker
 from controller.mqtt import MqttBridge
 from controller.service import Service
 from firmware_bridge.firmware.arbitro_fw import FIRMWARE_VERSION
@@ -19,7 +21,7 @@ from firmware_bridge.protocol import PROTOCOL_VERSION
 from hardware.layout import load_layout, reference_layout
 from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
-from tests.support.services import mqtt_service
+from tests.support.services import bridge_of, mqtt_service
 from tests.support.table import Table
 
 
@@ -35,9 +37,9 @@ def retained(port: int, topics: list[str]) -> dict[str, bytes]:
         reader.close()
 
 
-def test_info_names_the_versions_the_sensor_boards_firmware_the_game_and_its_layout(broker):
+def test_info_names_the_versions_the_sensor_boards_firmware_the_game_and_its_layout(broker: Broker) -> None:
     with Table("contigo", seed=2, mqtt_port=broker.port) as table:
-        table.service.mqtt.flush()
+        bridge_of(table.service).flush()
         late = Listener(broker.port, ["arbitro/t-contigo/info"])
         try:
             info = json.loads(late.wait_for(lambda m: m[2] and m[0] == "arbitro/t-contigo/info")[1])
@@ -53,7 +55,7 @@ def test_info_names_the_versions_the_sensor_boards_firmware_the_game_and_its_lay
     assert info["schema"] == schemas.load("state")["properties"]["schema"]["const"]
 
 
-def test_every_event_and_state_carries_the_wall_clock_time_it_happened(toy_game, broker):
+def test_every_event_and_state_carries_the_wall_clock_time_it_happened(toy_game: Game, broker: Broker) -> None:
     listener = Listener(broker.port, ["arbitro/tm/state", "arbitro/tm/events", "arbitro/tm/events/recent"])
     start = time.time()
     service = mqtt_service("toy", "tm", broker.port, seed=3)
@@ -96,11 +98,11 @@ def clocked_service(game: str, port: int, clock: WallClock, journal: Journal | N
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, journal=journal,
                       mqtt=MqttBridge(config.mqtt, "ck"), wall_clock=clock)
     service.start()
-    assert service.mqtt.connected.wait(10)
+    assert bridge_of(service).connected.wait(10)
     return service
 
 
-def test_the_state_carries_the_game_clock_and_each_players_time(toy_game, broker):
+def test_the_state_carries_the_game_clock_and_each_players_time(toy_game: Game, broker: Broker) -> None:
     clock = WallClock(1000.0)
     service = clocked_service("toy", broker.port, clock)
     op = Listener(broker.port, [])
@@ -127,7 +129,7 @@ def test_the_state_carries_the_game_clock_and_each_players_time(toy_game, broker
         service.stop()
 
 
-def test_a_resumed_games_clock_counts_from_the_restart_and_says_so(broker, tmp_path):
+def test_a_resumed_games_clock_counts_from_the_restart_and_says_so(broker: Broker, tmp_path: Path) -> None:
     clock = WallClock(1000.0)
     journal = Journal(tmp_path / "journal.sqlite")
     service = clocked_service("contigo", broker.port, clock, journal)
@@ -149,12 +151,12 @@ def test_a_resumed_games_clock_counts_from_the_restart_and_says_so(broker, tmp_p
         journal.close()
 
 
-def test_no_retained_topic_is_left_stale_when_players_or_the_game_change(broker):
+def test_no_retained_topic_is_left_stale_when_players_or_the_game_change(broker: Broker) -> None:
     base = "arbitro/st"
     players = [f"{base}/player/{n}" for n in range(6)]
     service = mqtt_service("serpientes", "st", broker.port, seed=6, board={"num_players": 5, "chance": "auto"})
     try:
-        assert service.mqtt.flush()
+        assert bridge_of(service).flush()
         kept = retained(broker.port, players)
         assert all(json.loads(kept[t])["hand"] for t in players[:5]) and players[5] not in kept
         op = Listener(broker.port, [])
@@ -162,7 +164,7 @@ def test_no_retained_topic_is_left_stale_when_players_or_the_game_change(broker)
             assert op.request(base, "new_game", {"num_players": 3})["ok"]
         finally:
             op.close()
-        assert service.mqtt.flush()
+        assert bridge_of(service).flush()
         kept = retained(broker.port, players)
         assert sorted(kept) == players[:3], sorted(kept)  # seats 3 and 4 emptied
     finally:
@@ -170,13 +172,13 @@ def test_no_retained_topic_is_left_stale_when_players_or_the_game_change(broker)
     # A restart with another game: whatever the earlier run left on seats it has not got is emptied.
     service = mqtt_service("contigo", "st", broker.port, seed=6)
     try:
-        assert service.mqtt.flush()
+        assert bridge_of(service).flush()
         kept = retained(broker.port, [*players, f"{base}/state", f"{base}/events/recent", f"{base}/info"])
         assert sorted(t for t in kept if "/player/" in t) == players[:2]
         assert all("hand" not in json.loads(kept[t]) for t in players[:2])  # Contigo's views: nothing of a hand
         assert json.loads(kept[f"{base}/state"])["game"] == "contigo"
         assert json.loads(kept[f"{base}/info"])["game"] == "contigo"
         recent = json.loads(kept[f"{base}/events/recent"])  # this run's window, not the last run's events
-        assert recent["run"] == service.mqtt.run and all(e["game"] == "contigo" for e in recent["events"])
+        assert recent["run"] == bridge_of(service).run and all(e["game"] == "contigo" for e in recent["events"])
     finally:
         service.stop()

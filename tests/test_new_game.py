@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 from controller.games import CHANCE
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 from tests.support.table import Table
 
 
-def test_a_new_game_asks_for_the_board_to_be_set_up_and_another_game_needs_its_own_board(broker):
+def test_a_new_game_asks_for_the_board_to_be_set_up_and_another_game_needs_its_own_board(broker: Broker) -> None:
     rng = random.Random(1)
     with Table("contigo", seed=1, mqtt_port=broker.port) as table:
         op = Listener(broker.port, ["arbitro/t-contigo/#"])
@@ -30,7 +31,8 @@ def test_a_new_game_asks_for_the_board_to_be_set_up_and_another_game_needs_its_o
             assert "set up the board" in table.verdict.message
             table.hands.set_channels({c: v for c, v in start.items() if moved[c] != v})
             table.idle()
-            assert table.verdict.kind == "in_sync"
+            verdict = table.verdict  # read again: the board was set up
+            assert verdict.kind == "in_sync"
             state = table.state
             assert state.current_player == CHANCE
         finally:

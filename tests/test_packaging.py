@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_wheel_carries_the_mit_licence_and_builds_without_a_deprecation(tmp_path):
+def test_the_wheel_carries_the_mit_licence_and_builds_without_a_deprecation(tmp_path: Path) -> None:
     files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split()
     source = tmp_path / "arbitro"
@@ -41,7 +41,7 @@ def test_the_wheel_carries_the_mit_licence_and_builds_without_a_deprecation(tmp_
     assert requires and int(requires[1]) >= 77  # the first setuptools with `license` as an SPDX expression
 
 
-def test_the_set_up_script_installs_mosquitto_sub_and_says_what_it_installs():
+def test_the_set_up_script_installs_mosquitto_sub_and_says_what_it_installs() -> None:
     script = (ROOT / "scripts" / "dev").read_text()
     for command in ("demo", "test"):
         branch = script.split(f"\n  {command})\n", 1)[1].split("\n    ;;", 1)[0]

@@ -9,10 +9,12 @@ import gc
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from controller.games import CHANCE, State, get_game
+from controller.games.base import Action
 from controller.games.contigo.state import ContigoState
 from controller.games.jeocinco.state import JeocincoState
 from controller.games.record import Match
@@ -23,14 +25,14 @@ ENGINE_CALLS = ("apply", "physical_changes", "legal_actions")
 
 
 @pytest.fixture
-def calls(monkeypatch) -> Iterator[Counter]:
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     """Counts the engines' apply, physical_changes and legal_actions calls (all games)."""
-    counter: Counter = Counter()
+    counter: Counter[str] = Counter()
     for cls in (ContigoState, JeocincoState, SerpientesState):
         for name in ENGINE_CALLS:
             method = getattr(cls, name)
 
-            def counted(self, *args, _method=method, _name=name):
+            def counted(self: State, *args: Any, _method: Any = method, _name: str = name) -> Any:
                 counter[_name] += 1
                 return _method(self, *args)
 
@@ -38,7 +40,7 @@ def calls(monkeypatch) -> Iterator[Counter]:
     yield counter
 
 
-def reach(game: str, options: dict, seed: int, wanted: Callable[[State], bool], players: int = 2) -> Match:
+def reach(game: str, options: dict[str, Any], seed: int, wanted: Callable[[Any], bool], players: int = 2) -> Match:
     """A seeded random game played until a decision position where ``wanted`` holds."""
     match = Match.new(game, options, players, seed=seed)
     rng = random.Random(seed)
@@ -60,17 +62,17 @@ def referee(match: Match) -> Referee:
     return ref
 
 
-def after(state: State, *actions) -> dict[str, int]:
+def after(state: State, *actions: Action) -> dict[str, int]:
     for action in actions:
         state = state.apply(action)
     return state.physical_view()
 
 
-def engine_calls(counter: Counter) -> int:
+def engine_calls(counter: Counter[str]) -> int:
     return sum(counter[name] for name in ENGINE_CALLS)
 
 
-def pair(state: State, pick: Callable[[State, list], object] | None = None) -> tuple[object, object] | None:
+def pair(state: State, pick: Callable[[State, list[Action]], Action] | None = None) -> tuple[Action, Action] | None:
     """Two actions in a row by the player to move, the second leaving the first's channels alone."""
     for first in state.legal_actions():
         nxt = state.apply(first)
@@ -88,7 +90,7 @@ def jeocinco_fast_two_to_place(state: State) -> bool:
         and pair(state) is not None
 
 
-def test_jeocinco_fast_boards_far_from_any_move_cost_few_engine_calls(calls):
+def test_jeocinco_fast_boards_far_from_any_move_cost_few_engine_calls(calls: Counter[str]) -> None:
     # Well into a game: pieces on the board make engine calls dearer.
     match = reach("jeocinco", {"fast": True}, 8,
                   lambda s: sum(s.physical_view().values()) >= 12 and jeocinco_fast_two_to_place(s))
@@ -107,7 +109,9 @@ def test_jeocinco_fast_boards_far_from_any_move_cost_few_engine_calls(calls):
         assert match.state.to_text() == text
         assert engine_calls(calls) <= 10, (kind, calls)  # the old search applied hundreds of states
     # Two placements at once are still one verdict, found with a handful of calls.
-    first, second = pair(state)
+    found = pair(state)
+    assert found is not None
+    first, second = found
     ref = referee(match)
     calls.clear()
     verdict = ref.judge(after(state, first, second))
@@ -115,7 +119,7 @@ def test_jeocinco_fast_boards_far_from_any_move_cost_few_engine_calls(calls):
     assert engine_calls(calls) <= 20, calls
 
 
-def test_a_board_fitting_many_first_moves_stops_at_the_budget_and_says_so(calls):
+def test_a_board_fitting_many_first_moves_stops_at_the_budget_and_says_so(calls: Counter[str]) -> None:
     match = reach("jeocinco", {"fast": True}, 2, jeocinco_fast_two_to_place)  # a roll with many slots to fill
     state = match.state
     text = state.to_text()
@@ -134,11 +138,11 @@ def test_a_board_fitting_many_first_moves_stops_at_the_budget_and_says_so(calls)
     assert ref.expanded <= 10
 
 
-def capture_move_with_beads(state: State) -> bool:
+def capture_move_with_beads(state: ContigoState) -> bool:
     return state.phase_ == "move" and state.turn >= 6 and pair(state) is not None
 
 
-def test_contigo_capture_wrong_boards_cost_a_bounded_number_of_engine_calls(calls):
+def test_contigo_capture_wrong_boards_cost_a_bounded_number_of_engine_calls(calls: Counter[str]) -> None:
     match = reach("contigo", {"game": "capture"}, 4, capture_move_with_beads)
     state = match.state
     text = state.to_text()
@@ -161,16 +165,19 @@ def test_contigo_capture_wrong_boards_cost_a_bounded_number_of_engine_calls(call
         assert calls["physical_changes"] <= 2300, (kind, calls)
 
 
-def test_a_contigo_pawn_and_bead_move_are_still_taken_together_without_the_whole_bead_table(calls):
+def test_a_contigo_pawn_and_bead_move_are_still_taken_together_without_the_whole_bead_table(
+        calls: Counter[str]) -> None:
     for game in ("alignment", "capture"):
         match = reach("contigo", {"game": game}, 5, lambda s: s.phase_ == "move" and s.turn >= 4
                       and pair(s) is not None)
         state = match.state
 
-        def middle(nxt, seconds):
+        def middle(nxt: State, seconds: list[Action]) -> Action:
             return seconds[len(seconds) // 2]
 
-        first, second = pair(state, middle)
+        found = pair(state, middle)
+        assert found is not None
+        first, second = found
         beads = len(state.apply(first).legal_actions())
         ref = referee(match)
         calls.clear()
@@ -181,8 +188,8 @@ def test_a_contigo_pawn_and_bead_move_are_still_taken_together_without_the_whole
         assert calls["physical_changes"] < beads, (game, calls, beads)
 
 
-def test_serpientes_reveal_then_step_is_one_verdict_within_the_budget():
-    def run_then_step(state):
+def test_serpientes_reveal_then_step_is_one_verdict_within_the_budget() -> None:
+    def run_then_step(state: State) -> bool:
         return "run" in [state.action_to_text(a) for a in state.legal_actions()]
 
     match = reach("serpientes", {}, 2, run_then_step, players=3)
@@ -213,7 +220,7 @@ def _states_kept(ref: Referee) -> set[int]:
     return found
 
 
-def test_over_a_capture_game_the_referee_keeps_few_states_and_none_off_the_game():
+def test_over_a_capture_game_the_referee_keeps_few_states_and_none_off_the_game() -> None:
     match = Match.new("contigo", {"game": "capture"}, 2, seed=11)
     ref = referee(match)
     rng = random.Random(11)

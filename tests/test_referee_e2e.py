@@ -4,6 +4,7 @@ link, service, LEDs, gpiozero buttons and ring encoders on the mock pin factory.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -17,13 +18,13 @@ SHORT = {"scriptorium": {"round_limit": 40}, "serpientes": {"max_rounds": 12}, "
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_a_whole_game_is_refereed_through_sensors_buttons_and_encoders(game):
+def test_a_whole_game_is_refereed_through_sensors_buttons_and_encoders(game: str) -> None:
     rng = random.Random(5)
     g = get_game(game)
     options = {k: v for k, v in SHORT.get(game, {}).items() if k in g.default_options()}
     by_board = checked = 0
     with Table(game, options=options, seed=5) as table:
-        events = []
+        events: list[dict[str, Any]] = []
         table.service.watchers.append(events.append)
         decisions = 0
         while True:

@@ -7,13 +7,15 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
 
-def test_arbitro_run_referees_a_simulated_board_and_stops_cleanly(broker, tmp_path):
+def test_arbitro_run_referees_a_simulated_board_and_stops_cleanly(broker: Broker, tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(f"""
 [board]
@@ -44,6 +46,7 @@ path = "{tmp_path / 'journal.sqlite'}"
     finally:
         if service.poll() is None:
             service.kill()
+        assert service.stdout is not None
         output = service.stdout.read()
         display.close()
     assert "new game: Scriptorium" in output and f"INFO arbitro: chance {answer['result']['outcome']}" in output
@@ -52,7 +55,7 @@ path = "{tmp_path / 'journal.sqlite'}"
     assert "run1" in listing and "in play" in listing
 
 
-def test_arbitro_run_off_a_pi_without_lgpio_says_what_to_do(tmp_path):
+def test_arbitro_run_off_a_pi_without_lgpio_says_what_to_do(tmp_path: Path) -> None:
     if importlib.util.find_spec("lgpio") or os.path.exists("/proc/device-tree/model"):
         pytest.skip("gpiozero can open real GPIO here")
     config = tmp_path / "config.toml"

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 
+from controller.games import Game
+from controller.localbroker import Broker
+from controller.service import Service
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
 
@@ -14,13 +18,13 @@ BASE = "arbitro/t1"
 
 
 @pytest.fixture
-def toy_service(toy_game, broker):
+def toy_service(toy_game: Game, broker: Broker) -> Iterator[Service]:
     service = mqtt_service("toy", "t1", broker.port, seed=5)
     yield service
     service.stop()
 
 
-def test_a_late_display_gets_the_retained_state_and_status(toy_service, broker):
+def test_a_late_display_gets_the_retained_state_and_status(toy_service: Service, broker: Broker) -> None:
     display = Listener(broker.port, [f"{BASE}/#"])
     try:
         status = display.wait_for(lambda m: m[0] == f"{BASE}/status")
@@ -31,7 +35,7 @@ def test_a_late_display_gets_the_retained_state_and_status(toy_service, broker):
         display.close()
 
 
-def test_commands_are_answered_and_change_the_game(toy_service, broker):
+def test_commands_are_answered_and_change_the_game(toy_service: Service, broker: Broker) -> None:
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
         answer = op.request(BASE, "roll", {"id": "r1"})
@@ -74,7 +78,7 @@ def _malformed(rng: random.Random, i: int) -> tuple[str, bytes]:
     return "choose", json.dumps([1, 2, 3]).encode()
 
 
-def test_a_thousand_malformed_requests_are_refused_and_change_nothing(toy_service, broker):
+def test_a_thousand_malformed_requests_are_refused_and_change_nothing(toy_service: Service, broker: Broker) -> None:
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
         op.request(BASE, "roll", {})
@@ -91,7 +95,7 @@ def test_a_thousand_malformed_requests_are_refused_and_change_nothing(toy_servic
         op.close()
 
 
-def test_a_resignation_ends_the_game_and_undo_takes_it_back(toy_service, broker):
+def test_a_resignation_ends_the_game_and_undo_takes_it_back(toy_service: Service, broker: Broker) -> None:
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
         op.request(BASE, "roll", {})

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from controller.config import Config
 from controller.service import Service
 from hardware.layout import load_layout
@@ -27,17 +29,19 @@ def installed_unit(tmp_path: Path) -> Path:
     return unit
 
 
-def test_the_unit_verifies_without_warnings(tmp_path):
+def test_the_unit_verifies_without_warnings(tmp_path: Path) -> None:
     done = subprocess.run([ANALYZE, "verify", str(installed_unit(tmp_path))], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     # Unknown keys are only warnings: none may be there.
     assert "Unknown" not in done.stderr and "arbitro.service" not in done.stderr, done.stderr
 
 
-def test_the_unit_is_locked_down(tmp_path):
+def test_the_unit_is_locked_down(tmp_path: Path) -> None:
     done = subprocess.run([ANALYZE, "security", "--offline=true", str(installed_unit(tmp_path))],
                           capture_output=True, text=True)
-    exposure = float(re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout).group(1))
+    found = re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout)
+    assert found, done.stdout
+    exposure = float(found.group(1))
     assert exposure <= 2.0, done.stdout[-2000:]
     text = UNIT.read_text()
     for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=arbitro", "StateDirectory=arbitro",
@@ -45,7 +49,7 @@ def test_the_unit_is_locked_down(tmp_path):
         assert line in text
 
 
-def test_the_unit_allows_exactly_the_device_nodes_it_needs():
+def test_the_unit_allows_exactly_the_device_nodes_it_needs() -> None:
     """DevicePolicy=closed: only these nodes (issue 12.10: a Pi 5's NeoPixels need the RP1 PIO, /dev/pio0)."""
     settings = [tuple(line.split("=", 1)) for line in UNIT.read_text().splitlines() if "=" in line and line[0] != "#"]
     allowed = {value for key, value in settings if key == "DeviceAllow"}
@@ -61,7 +65,7 @@ def test_the_unit_allows_exactly_the_device_nodes_it_needs():
     assert groups == {"gpio dialout spi"}
 
 
-def test_the_service_says_ready_and_pings_the_watchdog(tmp_path, monkeypatch):
+def test_the_service_says_ready_and_pings_the_watchdog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = str(tmp_path / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(path)

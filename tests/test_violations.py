@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from typing import Any
 
-from controller.games import CHANCE, ChannelKind
+from controller.games import CHANCE, ChannelKind, State
+from controller.games.base import Action
 from controller.ledview import RED, TURN
 from controller.referee import shortest_turn
+from hardware.leds import RGB
 from tests.support.table import Table
 
 
-def advance_until(table: Table, rng: random.Random, wanted, limit: int = 400):
+def advance_until(table: Table, rng: random.Random, wanted: Callable[[State], Any],
+                  limit: int = 400) -> tuple[State, Any]:
     """Play random legal actions at the table until ``wanted(state)`` gives something."""
     for _ in range(limit):
         state = table.state
@@ -24,7 +29,7 @@ def advance_until(table: Table, rng: random.Random, wanted, limit: int = 400):
     raise AssertionError("no suitable position reached")
 
 
-def changes(state, action) -> dict[str, int]:
+def changes(state: State, action: Action) -> dict[str, int]:
     before, after = state.physical_view(), state.apply(action).physical_view()
     return {c: v for c, v in after.items() if before[c] != v}
 
@@ -39,7 +44,7 @@ def expect_violation(table: Table, words: str, moves: int) -> None:
     assert want, verdict
     status = set(table.layout.status_leds)
 
-    def red(frame) -> set[int]:
+    def red(frame: tuple[RGB, ...] | None) -> set[int]:
         return {i for i, c in enumerate(frame or ()) if c == RED} - status
 
     # The differing channels blink: red in one phase of the blink (and nothing else red), dark in the other.
@@ -48,7 +53,7 @@ def expect_violation(table: Table, words: str, moves: int) -> None:
     assert table.frame()[table.layout.status_leds[2]] == RED  # the status bar says: something is wrong
 
 
-def put_right_and_play_on(table: Table, undo: dict[str, int], state, action) -> None:
+def put_right_and_play_on(table: Table, undo: dict[str, int], state: State, action: Action) -> None:
     moves = table.moves
     table.hands.set_channels(undo)
     table.idle()
@@ -57,7 +62,7 @@ def put_right_and_play_on(table: Table, undo: dict[str, int], state, action) -> 
     assert table.moves > moves
 
 
-def pawn_move(state):
+def pawn_move(state: State) -> tuple[Action, str, str] | None:
     """A straight pawn move, and a square on its line it may not reach (the wrong distance)."""
     legal = {state.action_to_text(a): a for a in state.legal_actions()}
     for text, action in legal.items():
@@ -77,7 +82,7 @@ def pawn_move(state):
     return None
 
 
-def test_a_pawn_moved_the_wrong_distance_and_a_piece_of_the_wrong_player():
+def test_a_pawn_moved_the_wrong_distance_and_a_piece_of_the_wrong_player() -> None:
     rng = random.Random(2)
     with Table("contigo", seed=2) as table:
         state, (action, frm, wrong) = advance_until(table, rng, pawn_move)
@@ -100,10 +105,10 @@ def test_a_pawn_moved_the_wrong_distance_and_a_piece_of_the_wrong_player():
         assert table.moves == moves + 1
 
 
-def test_a_stick_placed_where_the_card_does_not_lead():
+def test_a_stick_placed_where_the_card_does_not_lead() -> None:
     rng = random.Random(4)
 
-    def step(state):
+    def step(state: State) -> Action | None:
         for action in state.legal_actions():
             if any(c.startswith("edge:") and v for c, v in changes(state, action).items()):
                 return action
@@ -120,10 +125,10 @@ def test_a_stick_placed_where_the_card_does_not_lead():
         put_right_and_play_on(table, {wrong: 0}, state, action)
 
 
-def test_a_ring_turned_the_wrong_way_or_too_far():
+def test_a_ring_turned_the_wrong_way_or_too_far() -> None:
     rng = random.Random(3)
 
-    def turn(state):
+    def turn(state: State) -> Action | None:
         for action in state.legal_actions():
             ch = changes(state, action)
             if len(ch) == 1 and next(iter(ch)).startswith("enc:"):
@@ -140,8 +145,8 @@ def test_a_ring_turned_the_wrong_way_or_too_far():
         # The ring's LEDs ask for the turn: as many as spaces to go, from the side it turns to.
         ring = table.layout.leds_of[channel]
         lit = [i for i in ring if table.frame()[i] == TURN]
-        turn = shortest_turn(start, target, 12)
-        assert lit == (ring[:turn] if turn > 0 else ring[12 + turn:]) and len(lit) == abs(turn) > 0
+        turning = shortest_turn(start, target, 12)
+        assert lit == (ring[:turning] if turning > 0 else ring[12 + turning:]) and len(lit) == abs(turning) > 0
         wrong_way = (start - spaces) % 12
         table.hands.turn(channel, wrong_way)
         expect_violation(table, "wrong direction or wrong number of spaces", moves)
@@ -154,7 +159,7 @@ def test_a_ring_turned_the_wrong_way_or_too_far():
         table.wait(lambda s: len(s.match.record.actions) > moves, "the turn to be taken")
 
 
-def test_a_chattering_sensor_yields_no_action_and_a_slid_piece_one_action():
+def test_a_chattering_sensor_yields_no_action_and_a_slid_piece_one_action() -> None:
     rng = random.Random(6)
     with Table("contigo", seed=6) as table:
         state, (action, frm, _) = advance_until(table, rng, pawn_move)
@@ -193,10 +198,10 @@ def _squares_between(a: str, b: str) -> list[str]:
     return [f"{files[fa + i * df]}{ra + i * dr}" for i in range(1, n)]
 
 
-def test_a_piece_in_an_illegal_slot():
+def test_a_piece_in_an_illegal_slot() -> None:
     rng = random.Random(8)
 
-    def placement(state):
+    def placement(state: State) -> Action | None:
         return next((a for a in state.legal_actions() if state.action_to_text(a).startswith("place ")), None)
 
     with Table("jeocinco", seed=8) as table:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from html import escape
-from typing import Any, ClassVar, Final, Literal, NotRequired, TypeAlias, TypedDict, TypeGuard, TypeVar, get_args
+from typing import Any, ClassVar, Final, Literal, NotRequired, Self, TypeAlias, TypedDict, TypeGuard, TypeVar, get_args
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -119,6 +119,7 @@ NOT_AN_ACTION: Final = Phrase("game.not_an_action", "{action} is not an action o
 NOT_LEGAL_NOW: Final = Phrase("game.not_legal_now", "{action} is not a legal move now")
 REFUSED: Final = Phrase("game.refused", "{reason}")
 """A refusal given as a plain text (an engine's own words, untranslated)."""
+NO_LEGAL_TEXT: Final = Phrase("game.no_legal_text", "no legal move now reads {text}")
 
 
 class Announcement(TypedDict):
@@ -374,7 +375,7 @@ class State(ABC):
         me = self.current_player
         return [a for a in self.legal_actions() if self.player_of(a) == me]
 
-    def apply(self, action: Action) -> State:
+    def apply(self, action: Action) -> Self:
         """The state after ``action``; raises :class:`IllegalAction`, saying why
         (:meth:`why_illegal`), if it is not one of :meth:`legal_actions`."""
         legal = find_action(action, self.legal_actions())
@@ -383,7 +384,7 @@ class State(ABC):
         return self.apply_legal(legal)
 
     @abstractmethod
-    def apply_legal(self, action: Action) -> State:
+    def apply_legal(self, action: Action) -> Self:
         """The state after ``action``, which must be one of :meth:`legal_actions` (unchecked: the
         fast path of a search or a referee that took it from that list). Engines write this and
         :meth:`why_illegal`; :meth:`apply` checks, then calls it."""
@@ -432,9 +433,14 @@ class State(ABC):
         displays use this, records keep ``action_to_text``."""
         return self.action_to_text(action)
 
-    @abstractmethod
     def action_from_text(self, text: str) -> Action:
-        """The action a text names; raises :class:`IllegalAction` when it names none."""
+        """The action a text names; raises :class:`IllegalAction` when it names none. By default
+        the legal action whose :meth:`action_to_text` is ``text``; an engine whose players may name
+        an action that is not legal now (to be told why by ``apply``) reads its texts itself."""
+        for action in self.legal_actions():
+            if self.action_to_text(action) == text:
+                return action
+        raise IllegalAction(text, GAME_OVER() if self.is_terminal() else NO_LEGAL_TEXT(text=text))
 
     @abstractmethod
     def physical_view(self) -> dict[str, int]:

@@ -9,13 +9,15 @@ also checks every outcome the secret drew against the secret and its commitment.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games.base import CHANCE, Action, Announcement, State
 from controller.games.chance import MIN_SECRET_BYTES, SCHEME, commitment, draw, integer_weights, seed_secret
 from controller.games.registry import get_game
+
+if TYPE_CHECKING:
+    import random  # only the type of a generator handed in: the games never draw from one of their own
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
@@ -173,6 +175,11 @@ class Match:
         self._chance_nodes.append(self._chance_nodes[-1] + (old.current_player == CHANCE))
         self.history.append(new)
 
+    def chance_node(self, i: int) -> int:
+        """How many chance nodes were resolved before state ``i`` of the history (the n that draws
+        the outcome of a chance node there)."""
+        return self._chance_nodes[i]
+
     def apply_text(self, text: str) -> State:
         return self.apply(self.state.action_from_text(text))
 
@@ -245,7 +252,7 @@ def verify(record: Record) -> list[ChanceCheck]:
             continue
         outcomes = state.chance_outcomes()
         actions = [a for a, _ in outcomes]
-        node, by = match._chance_nodes[i], record.drawn.get(i)
+        node, by = match.chance_node(i), record.drawn.get(i)
         secret = record.keys[by].secret if by is not None else None
         if secret is not None:
             expected = draw(secret, node, outcomes)

@@ -25,7 +25,8 @@ def _text(name: str) -> str:
 
 def load(name: str) -> dict[str, Any]:
     """The schema ``name`` (a fresh copy)."""
-    return json.loads(_text(name))
+    schema: dict[str, Any] = json.loads(_text(name))
+    return schema
 
 
 @cache

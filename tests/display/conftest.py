@@ -6,10 +6,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from controller.display.server import DisplayConfig, RunningDisplay
+from controller.localbroker import Broker
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/dev test installs it); never `playwright install`
 DOC_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -36,7 +39,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser) -> Iterator[object]:
+def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     p = context.new_page()
     p.set_default_timeout(10_000)
@@ -44,12 +47,12 @@ def page(browser) -> Iterator[object]:
     context.close()
 
 
-def start_display(broker_port: int, **config: object) -> RunningDisplay:
+def start_display(broker_port: int, **config: Any) -> RunningDisplay:
     return RunningDisplay(DisplayConfig(broker_port=broker_port, host="127.0.0.1", port=0, **config))
 
 
 @pytest.fixture
-def display(broker) -> Iterator[RunningDisplay]:
+def display(broker: Broker) -> Iterator[RunningDisplay]:
     d = start_display(broker.port)
     yield d
     d.stop()

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bench.display import public_states, run
 
 
-def test_the_display_benchmark_runs_and_sees_every_message_drawn():
+def test_the_display_benchmark_runs_and_sees_every_message_drawn() -> None:
     # The bench drives its own Playwright (sync API). Once another test has opened the session's
     # browser, this thread has Playwright's event loop running and a second sync Playwright refuses
     # to start in it: the bench gets a thread of its own, as it has a process of its own when run.
@@ -17,7 +17,7 @@ def test_the_display_benchmark_runs_and_sees_every_message_drawn():
     assert result["peak_rss_mb"] > 10
 
 
-def test_the_benchmark_publishes_states_as_the_service_does():
+def test_the_benchmark_publishes_states_as_the_service_does() -> None:
     from controller.schemas import validator
 
     check = validator("state")

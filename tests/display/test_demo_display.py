@@ -9,12 +9,13 @@ import subprocess
 import sys
 import time
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
 
-def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move(broker, page):
+def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move(broker: Broker, page: Page) -> None:
     events = Listener(broker.port, ["arbitro/demo/events"])
     demo = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0",
@@ -22,7 +23,8 @@ def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move
          "--broker", f"127.0.0.1:{broker.port}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        lines = []
+        lines: list[str] = []
+        assert demo.stdout is not None
         deadline = time.monotonic() + 30
         while not any("play seat 0 by clicking: " in line for line in lines) and time.monotonic() < deadline:
             lines.append(demo.stdout.readline())

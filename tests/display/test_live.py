@@ -8,10 +8,13 @@ import json
 import random
 import re
 import time
+from pathlib import Path
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
+from controller.display.server import RunningDisplay
 from controller.games import CHANCE, game_names
+from controller.localbroker import Broker
 from tests.support.table import Table
 
 WARM_UP = {"contigo": 9, "jeocinco": 10, "scriptorium": 8, "serpientes": 14}  # moves before the pictures
@@ -33,10 +36,12 @@ def board_move(table: Table, rng: random.Random) -> str:
 
 
 def seq_of(table: Table) -> int:
-    return table.service.call(lambda: table.service.teller.seq)
+    seq: int = table.service.call(lambda: table.service.teller.seq)
+    return seq
 
 
-def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display, page, screenshots):
+def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker: Broker, display: RunningDisplay, page: Page,
+                                                                 screenshots: Path) -> None:
     rng = random.Random(7)
     tables = {game: Table(game, seed=7, mqtt_port=broker.port) for game in game_names()}
     try:
@@ -89,7 +94,7 @@ def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker, display
             table.close()
 
 
-def a_wrong_board_is_told_in_words(table: Table, page) -> None:
+def a_wrong_board_is_told_in_words(table: Table, page: Page) -> None:
     """A man put on a square no legal move reaches: the page says what is wrong, and marks it."""
     state = table.service.call(table.service.public_state)
     view = table.state.physical_view()
@@ -102,7 +107,7 @@ def a_wrong_board_is_told_in_words(table: Table, page) -> None:
     expect(page.locator("#verdict")).to_be_hidden()
 
 
-def test_the_page_keeps_the_clock_and_shows_moves_in_order(broker, display, page):
+def test_the_page_keeps_the_clock_and_shows_moves_in_order(broker: Broker, display: RunningDisplay, page: Page) -> None:
     with Table("contigo", seed=3, mqtt_port=broker.port) as table:
         page.goto(f"{display.url}board/t-contigo")
         expect(page.locator("#picture svg")).to_be_visible()
@@ -119,7 +124,8 @@ def test_the_page_keeps_the_clock_and_shows_moves_in_order(broker, display, page
         expect(page.locator("#players tr.to-play .clock")).not_to_have_text("")
 
 
-def test_player_names_are_set_from_the_page_or_by_any_mqtt_client(broker, display, page):
+def test_player_names_are_set_from_the_page_or_by_any_mqtt_client(broker: Broker, display: RunningDisplay,
+                                                                  page: Page) -> None:
     from tests.support.mqttc import Listener
     from tests.support.services import mqtt_service
 

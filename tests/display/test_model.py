@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from controller.display.model import BoardModel, describe, parse_names
 from controller.display.render import board_svg
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
 from controller.games.record import Match, Record
+from controller.localbroker import Broker
 from tests.display.conftest import start_display
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
 
 
-def state(turn: int | None, moves: int, over: bool = False) -> dict:
+def state(turn: int | None, moves: int, over: bool = False) -> dict[str, Any]:
     return {"game": "contigo", "options": {}, "num_players": 2, "turn": turn, "moves": moves, "over": over,
             "last_action": f"a{moves}" if moves else None, "board_view": {}}
 
 
-def test_the_game_clock_counts_each_players_turns():
+def test_the_game_clock_counts_each_players_turns() -> None:
     clock = GameClock.start(100.0, 2)
     clock.observe(0, False, now=100.0)
     clock.observe(1, False, now=130.0)  # player 0 thought for 30 s
@@ -38,7 +40,7 @@ def test_the_game_clock_counts_each_players_turns():
     assert clock.to_json(171.0)["ended_at"] is None and clock.to_json(171.0)["elapsed"] == 71.0
 
 
-def test_the_move_list_follows_actions_undo_and_a_new_game():
+def test_the_move_list_follows_actions_undo_and_a_new_game() -> None:
     m = BoardModel("b")
     for n in (1, 2, 3):
         m.on_state(state(n % 2, n))
@@ -51,11 +53,11 @@ def test_the_move_list_follows_actions_undo_and_a_new_game():
     assert m.moves == {}
 
 
-def event(seq: int, kind: str, move: int, **data: object) -> dict:
+def event(seq: int, kind: str, move: int, **data: object) -> dict[str, Any]:
     return {"seq": seq, "type": kind, "game": "contigo", "move": move, "time": 1.0, **data}
 
 
-def test_missed_events_come_back_from_the_recent_window_once_each():
+def test_missed_events_come_back_from_the_recent_window_once_each() -> None:
     m = BoardModel("b")
     m.on_recent({"run": "r1", "events": [event(1, "new_game", 0, game="contigo", num_players=2),
                                          event(2, "action", 1, action="a1", by="board")]})
@@ -73,13 +75,13 @@ def test_missed_events_come_back_from_the_recent_window_once_each():
     assert m.moves == {1: "b1"} and m.log[-1] == "new game: contigo, 2 players"
 
 
-def test_names_are_a_short_list_of_short_strings():
+def test_names_are_a_short_list_of_short_strings() -> None:
     assert parse_names(b'["Ana", " Bo "]') == ["Ana", "Bo"]
     for bad in (b"{}", b'"Ana"', b"[1]", b"not json", b'["' + b"x" * 41 + b'"]', b"[" + b'"a",' * 8 + b'"a"]'):
         assert parse_names(bad) is None, bad
 
 
-def test_events_in_words_use_the_names_and_keep_choices_private():
+def test_events_in_words_use_the_names_and_keep_choices_private() -> None:
     names = ["Ana", "Bo"]
     assert describe({"type": "game_over", "winners": [1]}, names) == "game over: Bo won"
     assert describe({"type": "violation", "message": "the piece at c4 is wrong"}, names) == \
@@ -89,7 +91,7 @@ def test_events_in_words_use_the_names_and_keep_choices_private():
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_every_game_is_drawn_with_its_targets_and_violations_marked(game):
+def test_every_game_is_drawn_with_its_targets_and_violations_marked(game: str) -> None:
     g = get_game(game)
     match = Match(Record.seeded(game, g.options({}), g.players(None), 3))
     while match.state.current_player < 0:
@@ -102,7 +104,7 @@ def test_every_game_is_drawn_with_its_targets_and_violations_marked(game):
     assert "cannot draw" not in picture
 
 
-def test_a_spectator_delay_holds_the_board_page_back(broker, page):
+def test_a_spectator_delay_holds_the_board_page_back(broker: Broker, page: Page) -> None:
     display = start_display(broker.port, board_delays={"d1": 0.8})
     service = mqtt_service("contigo", "d1", broker.port, seed=2)
     operator = Listener(broker.port, [])

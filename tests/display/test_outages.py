@@ -3,15 +3,17 @@ server itself goes away, and recovers by itself when each comes back."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from controller.display.server import DisplayConfig, RunningDisplay
+from controller.localbroker import Broker
+from controller.mqtt import MqttBridge
 from tests.display.conftest import start_display
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
 
 
-def test_the_page_tells_of_each_outage_and_recovers_by_itself(broker, page):
+def test_the_page_tells_of_each_outage_and_recovers_by_itself(broker: Broker, page: Page) -> None:
     service = mqtt_service("contigo", "b7", broker.port, seed=3)
     display = start_display(broker.port)
     operator = Listener(broker.port, ["arbitro/b7/state"])
@@ -53,7 +55,7 @@ def test_the_page_tells_of_each_outage_and_recovers_by_itself(broker, page):
         service.stop()
 
 
-def test_the_display_gets_back_the_moves_it_missed_while_away(broker, page):
+def test_the_display_gets_back_the_moves_it_missed_while_away(broker: Broker, page: Page) -> None:
     """Issue 18.11: events sent while a display could not hear them reach only persistent sessions;
     the retained events/recent window gives them back. Here the broker goes away and comes back,
     and the display comes back only after the referee has sent what it held meanwhile."""
@@ -70,12 +72,16 @@ def test_the_display_gets_back_the_moves_it_missed_while_away(broker, page):
             played = [board_move(table, rng) for _ in range(2)]
             expect(page.locator("#moves")).to_contain_text(played[-1])
 
-            display.display.client.loop_stop()  # the display is away (its network thread stopped)...
+            client = display.display.client
+            assert client is not None
+            client.loop_stop()  # the display is away (its network thread stopped)...
             broker.stop()  # ...and so is the broker, while the game goes on at the table
             played += [board_move(table, rng) for _ in range(3)]
             broker.start()
-            assert table.service.mqtt.connected.wait(10) and table.service.mqtt.flush(10)  # all it held went out
-            display.display.client.loop_start()  # back only now: the missed events were sent to nobody
+            bridge = table.service.mqtt
+            assert isinstance(bridge, MqttBridge)
+            assert bridge.connected.wait(10) and bridge.flush(10)  # all it held went out
+            client.loop_start()  # back only now: the missed events were sent to nobody
 
             record = table.service.read(lambda s: list(s.match.public_log))
             expect(page.locator("#moves li")).to_have_count(len(record))

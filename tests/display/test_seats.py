@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
-from tests.support.mqttc import Listener
+from controller.display.server import RunningDisplay
+from controller.localbroker import Broker
+from tests.support.mqttc import Listener, Message
 from tests.support.services import mqtt_service
 
 
@@ -22,7 +26,7 @@ def get(url: str) -> tuple[int, bytes]:
         return refused.code, refused.read()
 
 
-def first_event(url: str, name: str) -> dict:
+def first_event(url: str, name: str) -> dict[str, Any]:
     """The first SSE message called ``name`` on a stream."""
     with urllib.request.urlopen(url, timeout=5) as stream:
         event = None
@@ -31,16 +35,20 @@ def first_event(url: str, name: str) -> dict:
             if line.startswith("event: "):
                 event = line[7:]
             elif line.startswith("data: ") and event == name:
-                return json.loads(line[6:])
+                data: dict[str, Any] = json.loads(line[6:])
+                return data
     raise AssertionError(f"no {name} event")
 
 
-def test_a_seat_page_shows_that_seats_hand_only_and_refuses_a_wrong_token(broker, display, page):
+def test_a_seat_page_shows_that_seats_hand_only_and_refuses_a_wrong_token(broker: Broker, display: RunningDisplay,
+                                                                          page: Page) -> None:
     hands = Listener(broker.port, ["arbitro/s1/player/+"])
     service = mqtt_service("serpientes", "s1", broker.port, seed=5, board={"chance": "auto", "num_players": 3})
     try:
-        private = {n: json.loads(hands.wait_for(lambda m, n=n: m[0] == f"arbitro/s1/player/{n}"
-                                                and json.loads(m[1]).get("hand"))[1]) for n in range(3)}
+        def hand_of(n: int) -> Callable[[Message], object]:
+            return lambda m: m[0] == f"arbitro/s1/player/{n}" and json.loads(m[1]).get("hand")
+
+        private = {n: json.loads(hands.wait_for(hand_of(n))[1]) for n in range(3)}
         assert private[0]["hand"] and private[0] != private[1]
 
         # Pair seat 0 from the board page, as a player would, by its QR code's address.
@@ -88,14 +96,14 @@ def test_a_seat_page_shows_that_seats_hand_only_and_refuses_a_wrong_token(broker
         assert get(url0)[0] == 403
         link = page.locator("#seats .seat-link")
         expect(link).not_to_have_attribute("href", url0)
-        assert get(link.get_attribute("href"))[0] == 200
+        assert get(link.get_attribute("href") or "")[0] == 200
     finally:
         service.stop()
         hands.close()
 
 
 @pytest.mark.parametrize("seat", ["7", "x"])
-def test_pairing_a_seat_the_board_does_not_have_is_refused(broker, display, seat):
+def test_pairing_a_seat_the_board_does_not_have_is_refused(broker: Broker, display: RunningDisplay, seat: str) -> None:
     service = mqtt_service("contigo", "c1", broker.port, seed=1)
     try:
         code, _ = get(f"{display.url}api/board/c1/pair/{seat}?key={display.display.config.pair_key}")

@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 
 from bench.display import public_states
+from controller.localbroker import Broker
 from tests.display.conftest import start_display
 from tests.support.mqttc import Listener
 
@@ -47,7 +48,7 @@ def stuck_page(port: int, path: str) -> socket.socket:
     return s
 
 
-def test_player_names_need_the_operators_key(broker):
+def test_player_names_need_the_operators_key(broker: Broker) -> None:
     display = start_display(broker.port)
     names = Listener(broker.port, ["arbitro/k1/names"])
     url = f"{display.url}api/board/k1/names"
@@ -75,11 +76,11 @@ def test_player_names_need_the_operators_key(broker):
         display.stop()
 
 
-def test_pages_that_never_read_are_dropped_and_the_rest_carry_on(broker):
+def test_pages_that_never_read_are_dropped_and_the_rest_carry_on(broker: Broker) -> None:
     display = start_display(broker.port, stuck_after=1.0)
     board = "slow1"
     path = f"/api/board/{board}/events"
-    watchers = lambda: display.call(lambda: len(display.display.watchers.get(board, ())))  # noqa: E731
+    watchers: Callable[[], int] = lambda: display.call(lambda: len(display.display.watchers.get(board, ())))  # noqa: E731
     stuck = [stuck_page(display.display.port, path) for _ in range(20)]
     got: list[int] = []
     reading = threading.Event()
@@ -122,7 +123,7 @@ def test_pages_that_never_read_are_dropped_and_the_rest_carry_on(broker):
         display.stop()
 
 
-def test_open_pages_are_capped(broker):
+def test_open_pages_are_capped(broker: Broker) -> None:
     display = start_display(broker.port, max_pages=3)
     url = f"{display.url}api/hall/events"
 
@@ -153,11 +154,11 @@ def test_open_pages_are_capped(broker):
         display.stop()
 
 
-def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker, caplog):
+def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
     display = start_display(broker.port)
     board = "gone1"
     path = f"/api/board/{board}/events"
-    watchers = lambda: display.call(lambda: len(display.display.watchers.get(board, ())))  # noqa: E731
+    watchers: Callable[[], int] = lambda: display.call(lambda: len(display.display.watchers.get(board, ())))  # noqa: E731
     stuck = [stuck_page(display.display.port, path) for _ in range(3)]
     client = Listener(broker.port, [])
     states = iter(public_states("serpientes", board, 60, seed=5))
@@ -185,7 +186,7 @@ def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker, caplog):
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith(("aiohttp", "arbitro"))]
 
 
-def test_the_limits_are_options_of_arbitro_display():
+def test_the_limits_are_options_of_arbitro_display() -> None:
     from controller.display.cli import add_arguments, config_from
 
     parser = argparse.ArgumentParser()

@@ -11,6 +11,8 @@ import select
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -19,16 +21,17 @@ from firmware_bridge.link import HostLink, LinkDown, LinkError, LinkUp, SensorCh
 from firmware_bridge.sim import SimulatedBoard
 
 BLOCKS = [("presence", 283), ("count", 28)]
+E = TypeVar("E")
 
 
 def wait_for(
-    q: queue.Queue,
-    kind: type,
-    pred: Callable[[object], bool] = lambda e: True,
+    q: queue.Queue[Any],
+    kind: type[E],
+    pred: Callable[[E], bool] = lambda e: True,
     timeout: float = 3.0,
     pump: Callable[[], None] | None = None,
-    seen: list | None = None,
-) -> object:
+    seen: list[object] | None = None,
+) -> E:
     """The next event of type ``kind`` matching ``pred`` (others go to ``seen``); ``pump`` runs between polls."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -53,7 +56,7 @@ def until(cond: Callable[[], bool], timeout: float = 3.0) -> None:
         time.sleep(0.005)
 
 
-def drain(q: queue.Queue, seconds: float, pump: Callable[[], None] | None = None) -> list:
+def drain(q: queue.Queue[Any], seconds: float, pump: Callable[[], None] | None = None) -> list[object]:
     """Every event posted in the next ``seconds``."""
     out, deadline = [], time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -65,7 +68,7 @@ def drain(q: queue.Queue, seconds: float, pump: Callable[[], None] | None = None
 
 
 @pytest.fixture
-def events() -> queue.Queue:
+def events() -> queue.Queue[Any]:
     return queue.Queue()
 
 
@@ -77,7 +80,7 @@ def links() -> Iterator[list[HostLink]]:
         link.stop()
 
 
-def connect(board: SimulatedBoard, q: queue.Queue, links: list[HostLink], **kw: object) -> HostLink:
+def connect(board: SimulatedBoard, q: queue.Queue[Any], links: list[HostLink], **kw: object) -> HostLink:
     """A started HostLink on ``board`` whose LinkUp and first Snapshot have been posted."""
     kw.setdefault("backoff_max", 0.1)
     link = HostLink(board.url, q.put, **kw)  # type: ignore[arg-type]
@@ -86,16 +89,17 @@ def connect(board: SimulatedBoard, q: queue.Queue, links: list[HostLink], **kw: 
     pump = (lambda: board.advance(1)) if board.firmware.clock.__class__.__name__ == "ManualClock" else None
     wait_for(q, LinkUp, pump=pump)
     snap = wait_for(q, Snapshot, pump=pump)
-    assert list(snap.values) == board.values()  # type: ignore[attr-defined]
+    assert list(snap.values) == board.values()
     return link
 
 
 @pytest.mark.parametrize("transport", ["pty", "tcp"])
-def test_sensor_change_becomes_changed_event(transport: str, events: queue.Queue, links: list) -> None:
+def test_sensor_change_becomes_changed_event(transport: str, events: queue.Queue[Any], links: list[HostLink]) -> None:
     with SimulatedBoard(BLOCKS, "contigo", transport=transport) as board:
         board.set_many({7: 1, 290: 2})
         assert board.wait_idle()
         link = connect(board, events, links)
+        assert link.hello is not None
         assert link.hello.blocks == tuple(BLOCKS) and link.hello.board_kind == "contigo"
         t0 = time.monotonic()
         board.set(42, 1)
@@ -111,7 +115,7 @@ def test_sensor_change_becomes_changed_event(transport: str, events: queue.Queue
         assert isinstance(wait_for(events, LinkDown), LinkDown)
 
 
-def test_chatter_yields_exactly_one_change_over_pty(events: queue.Queue, links: list) -> None:
+def test_chatter_yields_exactly_one_change_over_pty(events: queue.Queue[Any], links: list[HostLink]) -> None:
     """A contact bouncing every 2 ms for 100 ms, scanned every 1 ms with debounce 3 (manual clock)."""
     with SimulatedBoard(BLOCKS, clock="manual", scan_ms=1.0, debounce_scans=3) as board:
         connect(board, events, links)
@@ -124,7 +128,8 @@ def test_chatter_yields_exactly_one_change_over_pty(events: queue.Queue, links: 
         assert [(e.channel, e.value) for e in got] == [(100, 1)]
 
 
-def test_unplug_and_replug_mid_stream_ends_with_a_matching_snapshot(events: queue.Queue, links: list) -> None:
+def test_unplug_and_replug_mid_stream_ends_with_a_matching_snapshot(events: queue.Queue[Any],
+                                                                    links: list[HostLink]) -> None:
     with SimulatedBoard(BLOCKS, transport="pty") as board:
         link = connect(board, events, links)
         url = board.url
@@ -150,7 +155,7 @@ def test_unplug_and_replug_mid_stream_ends_with_a_matching_snapshot(events: queu
             stop.set()
             churner.join()
         assert board.url == url
-        seen: list = []
+        seen: list[Any] = []
         wait_for(events, LinkDown, seen=seen)
         wait_for(events, LinkUp, seen=seen)
         snap = wait_for(events, Snapshot, seen=seen)
@@ -163,7 +168,7 @@ def test_unplug_and_replug_mid_stream_ends_with_a_matching_snapshot(events: queu
         assert link.stats["connects"] == 2 and link.stats["disconnects"] == 1
 
 
-def test_tcp_unplug_replug_keeps_the_url(events: queue.Queue, links: list) -> None:
+def test_tcp_unplug_replug_keeps_the_url(events: queue.Queue[Any], links: list[HostLink]) -> None:
     with SimulatedBoard(BLOCKS, transport="tcp") as board:
         connect(board, events, links)
         url = board.url
@@ -177,7 +182,7 @@ def test_tcp_unplug_replug_keeps_the_url(events: queue.Queue, links: list) -> No
         assert snap.values[3] == 1
 
 
-def test_garbage_between_firmware_frames_loses_no_frame(events: queue.Queue, links: list) -> None:
+def test_garbage_between_firmware_frames_loses_no_frame(events: queue.Queue[Any], links: list[HostLink]) -> None:
     rng = random.Random(7)
     with SimulatedBoard(BLOCKS) as board:
         link = connect(board, events, links)
@@ -185,7 +190,7 @@ def test_garbage_between_firmware_frames_loses_no_frame(events: queue.Queue, lin
             board.set(ch, 1)
             board.inject(bytes(rng.randrange(256) for _ in range(rng.randint(1, 40))) + b"\x00" * rng.randint(0, 1))
             time.sleep(0.003)
-        got = set()
+        got: set[int] = set()
         while len(got) < 60:
             event = wait_for(events, SensorChanged)
             got.add(event.channel)
@@ -239,7 +244,7 @@ class FakeMcu:
                 times += [time.monotonic() for _, msg in got if isinstance(msg, kind)]
         return times
 
-    def handshake(self, q: queue.Queue, channels: int = 10) -> None:
+    def handshake(self, q: queue.Queue[Any], channels: int = 10) -> None:
         self.expect(P.RequestHello)
         self.send(P.Hello(1, "fake", "0", (("presence", channels),), 1000, 3, 250))
         self.expect(P.RequestSnapshot)
@@ -248,7 +253,8 @@ class FakeMcu:
         wait_for(q, Snapshot)
 
 
-def test_sequence_gap_triggers_a_snapshot_request(pty_pair, events: queue.Queue, links: list) -> None:
+def test_sequence_gap_triggers_a_snapshot_request(pty_pair: tuple[int, str], events: queue.Queue[Any],
+                                                  links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
     link = HostLink(path, events.put)
@@ -262,7 +268,8 @@ def test_sequence_gap_triggers_a_snapshot_request(pty_pair, events: queue.Queue,
     assert link.stats["seq_gaps"] == 1
 
 
-def test_missed_heartbeat_triggers_snapshot_then_reconnect(pty_pair, events: queue.Queue, links: list) -> None:
+def test_missed_heartbeat_triggers_snapshot_then_reconnect(pty_pair: tuple[int, str], events: queue.Queue[Any],
+                                                           links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
     link = HostLink(path, events.put, heartbeat_timeout=0.15, reconnect_after=0.6, backoff_max=0.05)
@@ -276,7 +283,8 @@ def test_missed_heartbeat_triggers_snapshot_then_reconnect(pty_pair, events: que
     assert link.stats["connects"] == 2
 
 
-def test_heartbeats_keep_the_link_quiet(pty_pair, events: queue.Queue, links: list) -> None:
+def test_heartbeats_keep_the_link_quiet(pty_pair: tuple[int, str], events: queue.Queue[Any],
+                                        links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
     link = HostLink(path, events.put, heartbeat_timeout=0.15)
@@ -289,7 +297,8 @@ def test_heartbeats_keep_the_link_quiet(pty_pair, events: queue.Queue, links: li
     assert link.stats["missed_heartbeats"] == 0 and link.stats["heartbeats"] == 6
 
 
-def test_frames_before_hello_are_ignored_and_errors_posted(pty_pair, events: queue.Queue, links: list) -> None:
+def test_frames_before_hello_are_ignored_and_errors_posted(pty_pair: tuple[int, str], events: queue.Queue[Any],
+                                                           links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
     link = HostLink(path, events.put)
@@ -307,7 +316,8 @@ def test_frames_before_hello_are_ignored_and_errors_posted(pty_pair, events: que
     assert stats["ignored_before_hello"] == 1 and stats["mcu_errors"] == 1 and stats["bad_channel"] == 2
 
 
-def test_garbage_glued_to_frames_loses_none(pty_pair, events: queue.Queue, links: list) -> None:
+def test_garbage_glued_to_frames_loses_none(pty_pair: tuple[int, str], events: queue.Queue[Any],
+                                            links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
     link = HostLink(path, events.put)
@@ -323,7 +333,8 @@ def test_garbage_glued_to_frames_loses_none(pty_pair, events: queue.Queue, links
     assert link.stats["seq_gaps"] == 0
 
 
-def test_open_failure_posts_one_error_and_retries(tmp_path, events: queue.Queue, links: list) -> None:
+def test_open_failure_posts_one_error_and_retries(tmp_path: Path, events: queue.Queue[Any],
+                                                  links: list[HostLink]) -> None:
     link = HostLink(str(tmp_path / "ttyNOPE"), events.put, backoff_initial=0.01, backoff_max=0.02)
     links.append(link)
     link.start()
@@ -333,7 +344,7 @@ def test_open_failure_posts_one_error_and_retries(tmp_path, events: queue.Queue,
     assert events.empty()
 
 
-def test_configure_is_confirmed_by_hello(events: queue.Queue, links: list) -> None:
+def test_configure_is_confirmed_by_hello(events: queue.Queue[Any], links: list[HostLink]) -> None:
     with SimulatedBoard(BLOCKS) as board:
         link = connect(board, events, links)
         assert link.configure(2.0, 1, 100)
@@ -346,7 +357,7 @@ def test_configure_is_confirmed_by_hello(events: queue.Queue, links: list) -> No
             link.configure(0.01, 1)
 
 
-def test_loop_url_opens(events: queue.Queue, links: list) -> None:
+def test_loop_url_opens(events: queue.Queue[Any], links: list[HostLink]) -> None:
     """``loop://`` echoes the host's own REQUEST_HELLO, which is no HELLO: the link is never ready."""
     link = HostLink("loop://", events.put, heartbeat_timeout=0.1)
     links.append(link)
@@ -356,7 +367,8 @@ def test_loop_url_opens(events: queue.Queue, links: list) -> None:
     assert events.empty()
 
 
-def test_a_failing_post_does_not_kill_the_reader(pty_pair, events: queue.Queue, links: list) -> None:
+def test_a_failing_post_does_not_kill_the_reader(pty_pair: tuple[int, str], events: queue.Queue[Any],
+                                                 links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
 
@@ -373,7 +385,7 @@ def test_a_failing_post_does_not_kill_the_reader(pty_pair, events: queue.Queue, 
     assert wait_for(events, SensorChanged).channel == 2
 
 
-def test_mcu_reboot_is_a_new_link_up_and_snapshot(events: queue.Queue, links: list) -> None:
+def test_mcu_reboot_is_a_new_link_up_and_snapshot(events: queue.Queue[Any], links: list[HostLink]) -> None:
     with SimulatedBoard(BLOCKS) as board:
         link = connect(board, events, links)
         board.set(8, 1)
@@ -393,7 +405,7 @@ def test_mcu_reboot_is_a_new_link_up_and_snapshot(events: queue.Queue, links: li
 # -- issue 12.2: a lost HELLO or snapshot is asked for again; not ready until both -----------------
 
 
-def test_lost_hello_and_lost_snapshot_are_asked_for_again(events: queue.Queue, links: list) -> None:
+def test_lost_hello_and_lost_snapshot_are_asked_for_again(events: queue.Queue[Any], links: list[HostLink]) -> None:
     """The real firmware over a pty, its first HELLO answer and first snapshot lost on the wire.
 
     Heartbeats keep arriving all along, so only a retry timer brings the link up.
@@ -407,9 +419,9 @@ def test_lost_hello_and_lost_snapshot_are_asked_for_again(events: queue.Queue, l
         link = HostLink(board.url, events.put)  # default timings: heartbeats every 250 ms < 1 s
         links.append(link)
         link.start()
-        seen: list = []
+        seen: list[Any] = []
         up = wait_for(events, LinkUp, seen=seen, timeout=5)
-        assert up.hello.blocks == tuple(BLOCKS)  # type: ignore[attr-defined]
+        assert up.hello.blocks == tuple(BLOCKS)
         assert [type(e) for e in seen] == [LinkError]
         assert seen[0].message.startswith("not ready: no HELLO")
         assert events.get(timeout=1).values == tuple(board.values())  # the Snapshot, right after
@@ -419,7 +431,7 @@ def test_lost_hello_and_lost_snapshot_are_asked_for_again(events: queue.Queue, l
 
 
 def test_unanswered_requests_repeat_with_backoff_and_nothing_is_up_meanwhile(
-    pty_pair, events: queue.Queue, links: list
+    pty_pair: tuple[int, str], events: queue.Queue[Any], links: list[HostLink]
 ) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
@@ -433,7 +445,7 @@ def test_unanswered_requests_repeat_with_backoff_and_nothing_is_up_meanwhile(
     until(lambda: link.stats["ignored_not_ready"] == 1)
     assert not link.ready and not link.connected
     mcu.send(*P.split_snapshot([0, 1, 0, 0], 0))
-    seen: list = []
+    seen: list[Any] = []
     wait_for(events, LinkUp, seen=seen)
     assert events.get(timeout=1).values == (0, 1, 0, 0)
     assert [type(e) for e in seen] == [LinkError]  # said once, no LinkUp, Snapshot or SensorChanged
@@ -452,7 +464,7 @@ def test_unanswered_requests_repeat_with_backoff_and_nothing_is_up_meanwhile(
 
 
 def test_a_silent_board_is_down_within_the_heartbeat_timeout_and_up_again_when_it_speaks(
-    pty_pair, events: queue.Queue, links: list
+    pty_pair: tuple[int, str], events: queue.Queue[Any], links: list[HostLink]
 ) -> None:
     """The port stays open (reconnecting comes much later); the snapshot that ends the silence
     brings the link up again, on the same connection."""
@@ -465,9 +477,9 @@ def test_a_silent_board_is_down_within_the_heartbeat_timeout_and_up_again_when_i
     quiet_since = time.monotonic()
     down = wait_for(events, LinkDown, timeout=0.3 + 0.7)
     assert time.monotonic() - quiet_since < 0.3 + 0.7 and not link.connected
-    assert "no frame for" in down.reason  # type: ignore[attr-defined]
+    assert "no frame for" in down.reason
     mcu.expect(P.RequestSnapshot)
     mcu.send(*P.split_snapshot([0, 1] + [0] * 8, 0))
     wait_for(events, LinkUp)
-    assert wait_for(events, Snapshot).values[1] == 1  # type: ignore[attr-defined]
+    assert wait_for(events, Snapshot).values[1] == 1
     assert link.connected and link.stats["connects"] == 1 and link.stats["missed_heartbeats"] == 1

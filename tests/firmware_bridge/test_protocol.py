@@ -226,7 +226,7 @@ def test_decoder_never_raises_and_yields_only_crc_checked_frames(data: bytes, cu
     ),
     st.integers(1, 97),
 )
-def test_decoder_recovers_every_intact_frame(frames: list, chunk: int) -> None:
+def test_decoder_recovers_every_intact_frame(frames: list[tuple[P.Message, int, str, int, bytes]], chunk: int) -> None:
     """Truncated and bit-flipped frames are lost alone; garbage before a frame costs nothing."""
     stream = bytearray()
     expected = []

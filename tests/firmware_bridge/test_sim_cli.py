@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,7 @@ def test_console_commands() -> None:
 
 
 @pytest.fixture
-def sim_process(request) -> Iterator[subprocess.Popen]:
+def sim_process(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[str]]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "sim", *request.param],
         cwd=ROOT,
@@ -71,11 +72,11 @@ def sim_process(request) -> Iterator[subprocess.Popen]:
     [(["--channels", "presence:283,count:28"], 290), (["--channels", "piece:36,count:28", "--tcp", "0"], 40)],
     indirect=["sim_process"],
 )
-def test_arbitro_sim_process(sim_process: subprocess.Popen, analog: int) -> None:
+def test_arbitro_sim_process(sim_process: subprocess.Popen[str], analog: int) -> None:
     assert sim_process.stdin and sim_process.stdout
     url = sim_process.stdout.readline().strip()
     assert url.startswith("socket://127.0.0.1:") or Path(url).is_symlink()
-    events: queue.Queue = queue.Queue()
+    events: queue.Queue[Any] = queue.Queue()
     link = HostLink(url, events.put)
     link.start()
     try:

@@ -7,6 +7,7 @@ import queue
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -14,6 +15,9 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller.mqtt import set_nodelay
+
+Message = tuple[str, bytes, bool, Any]
+"""A message as a listener keeps it: topic, payload, retain, MQTT 5 properties."""
 
 
 class Listener:
@@ -26,7 +30,7 @@ class Listener:
     def __init__(self, port: int, topics: list[str], *, username: str | None = None, password: str | None = None,
                  client_id: str | None = None, reply_topic: str | None = None, tls_ca: str | None = None,
                  wait: bool = True) -> None:
-        self.messages: list[tuple[str, bytes, bool, Any]] = []
+        self.messages: list[Message] = []
         self.cond = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"t-{uuid.uuid4().hex[:8]}",
                                   protocol=mqtt.MQTTv5)
@@ -35,11 +39,11 @@ class Listener:
         self.connected = threading.Event()
         self.refused: list[Any] = []
         self.reply_topic = reply_topic or f"test/replies/{uuid.uuid4().hex}"
-        self._waiting: dict[bytes, queue.Queue] = {}
-        self._unacked: set[int] = set()  # SUBSCRIBEs of the current connection the broker has not acknowledged
+        self._waiting: dict[bytes, queue.Queue[mqtt.MQTTMessage]] = {}
+        self._unacked: set[int | None] = set()  # SUBSCRIBEs of the current connection the broker has not acknowledged
         self.subscribed = threading.Event()  # set once every one of them has been
 
-        def on_connect(c, u, f, reason, p=None):
+        def on_connect(c: mqtt.Client, u: Any, f: Any, reason: Any, p: Any = None) -> None:
             if reason.is_failure:
                 self.refused.append(reason)
                 return
@@ -49,19 +53,19 @@ class Listener:
             self._unacked = {c.subscribe(t, qos=1)[1] for t in [*topics, self.reply_topic]}
             self.connected.set()
 
-        def on_subscribe(c, u, mid, reason_codes, p=None):
+        def on_subscribe(c: mqtt.Client, u: Any, mid: int, reason_codes: Any, p: Any = None) -> None:
             self._unacked.discard(mid)
             if not self._unacked:
                 self.subscribed.set()
 
-        def on_message(c, u, m):
+        def on_message(c: mqtt.Client, u: Any, m: mqtt.MQTTMessage) -> None:
             if m.topic == self.reply_topic:
                 corr = getattr(m.properties, "CorrelationData", None)
                 if corr in self._waiting:
                     self._waiting.pop(corr).put(m)
                 return
             with self.cond:
-                self.messages.append((m.topic, m.payload, m.retain, getattr(m, "properties", None)))
+                self.messages.append((m.topic, bytes(m.payload), m.retain, getattr(m, "properties", None)))
                 self.cond.notify_all()
 
         self.client.on_connect = on_connect
@@ -78,7 +82,7 @@ class Listener:
         if self.connected.is_set() and not self.subscribed.wait(10):
             raise TimeoutError(f"the broker did not acknowledge the subscriptions to {topics}")
 
-    def wait_for(self, predicate, timeout: float = 10.0, since: int = 0):
+    def wait_for(self, predicate: Callable[..., object], timeout: float = 10.0, since: int = 0) -> Message:
         """The first message (topic, payload, retain, properties) from index ``since`` on for which
         ``predicate`` holds."""
         deadline = time.monotonic() + timeout
@@ -94,17 +98,20 @@ class Listener:
                     raise TimeoutError(f"no matching message; got {[(t, p[:80]) for t, p, *_ in self.messages[-5:]]}")
                 self.cond.wait(left)
 
-    def json_on(self, topic: str) -> list[dict]:
+    def json_on(self, topic: str) -> list[dict[str, Any]]:
         with self.cond:
             return [json.loads(p) for t, p, *_ in self.messages if t == topic]
 
-    def latest_state(self, base: str, timeout: float = 10.0, where=lambda s: True) -> dict:
-        return json.loads(self.wait_for(lambda m: m[0] == f"{base}/state" and where(json.loads(m[1])), timeout)[1])
+    def latest_state(self, base: str, timeout: float = 10.0,
+                     where: Callable[[dict[str, Any]], object] = lambda s: True) -> dict[str, Any]:
+        state: dict[str, Any] = json.loads(
+            self.wait_for(lambda m: m[0] == f"{base}/state" and where(json.loads(m[1])), timeout)[1])
+        return state
 
-    def request(self, base: str, command: str, payload: Any, timeout: float = 10.0) -> dict:
+    def request(self, base: str, command: str, payload: Any, timeout: float = 10.0) -> dict[str, Any]:
         """Send a request with an MQTT 5 response topic and correlation data; return the answer."""
         corr = uuid.uuid4().bytes
-        got: queue.Queue = queue.Queue()
+        got: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
         self._waiting[corr] = got
         props = Properties(PacketTypes.PUBLISH)
         props.ResponseTopic = self.reply_topic
@@ -115,7 +122,8 @@ class Listener:
             m = got.get(timeout=timeout)
         except queue.Empty:
             raise TimeoutError(f"no answer to {command} on {base} within {timeout}s") from None
-        return json.loads(m.payload)
+        answer: dict[str, Any] = json.loads(m.payload)
+        return answer
 
     def fence(self, base: str, timeout: float = 10.0) -> None:
         """A round trip through the service of board ``base``: once it returns, every message the

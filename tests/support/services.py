@@ -20,8 +20,14 @@ def mqtt_service(game: str, board_id: str, port: int, *, seed: int, board: dict[
                                          **(board or {})},
                                "inputs": {"enabled": False}, "mqtt": {"port": port, **(mqtt or {})}})
     layout = reference_layout(get_game(game))
-    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout,
-                      mqtt=MqttBridge(config.mqtt, board_id))
+    bridge = MqttBridge(config.mqtt, board_id)
+    service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
     service.start()
-    assert service.mqtt.connected.wait(10), "the service could not connect to the broker"
+    assert bridge.connected.wait(10), "the service could not connect to the broker"
     return service
+
+
+def bridge_of(service: Service) -> MqttBridge:
+    """The service's MQTT bridge (a service of :func:`mqtt_service` always has one)."""
+    assert isinstance(service.mqtt, MqttBridge), "the service has no MQTT bridge"
+    return service.mqtt

@@ -4,15 +4,19 @@ service with the host link, a recording LED strip, gpiozero's mock pins, and han
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from controller.app import build_service
 from controller.config import Config
-from controller.games import CHANCE, ChannelKind, State, get_game
+from controller.games import CHANCE, ChannelKind, Game, State, get_game
 from controller.hands import Hands
 from controller.ledview import player_colour
+from controller.referee import Verdict
+from controller.service import Service
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import load_layout
+from hardware.leds import RGB
 
 
 class Table:
@@ -65,7 +69,7 @@ class Table:
 
     # -- reading the service through its loop ---------------------------------------------------
 
-    def wait(self, predicate, what: str, timeout: float = 10.0, *, loop: bool = False) -> None:
+    def wait(self, predicate: Callable[[Any], object], what: str, timeout: float = 10.0, *, loop: bool = False) -> None:
         """Until ``predicate(session)`` holds (``loop``: ``predicate(service)``, the loop itself)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -77,15 +81,18 @@ class Table:
 
     @property
     def state(self) -> State:
-        return self.service.call(lambda: self.service.session.state)
+        state: State = self.service.call(lambda: self.service.session.state)
+        return state
 
     @property
     def moves(self) -> int:
-        return self.service.call(lambda: len(self.service.session.match.record.actions))
+        moves: int = self.service.call(lambda: len(self.service.session.match.record.actions))
+        return moves
 
     @property
-    def verdict(self):
-        return self.service.call(lambda: self.service.session.verdict)
+    def verdict(self) -> Verdict:
+        verdict: Verdict = self.service.call(lambda: self.service.session.verdict)
+        return verdict
 
     def idle(self, quiet: float = 0.0, timeout: float = 10.0) -> None:
         """Wait until the table is at rest: the simulated board has reported every sensor's value,
@@ -104,7 +111,7 @@ class Table:
         except TimeoutError as exc:
             raise TimeoutError(f"{exc}; still {self.service.call(lambda: self._unrest(self.service, quiet))}") from None
 
-    def _unrest(self, service, quiet: float) -> str | None:
+    def _unrest(self, service: Service, quiet: float) -> str | None:
         """Inside the loop: what keeps the table from being at rest (see :meth:`idle`), or None."""
         s = service.session
         if not s.board_known:
@@ -129,10 +136,11 @@ class Table:
             return "the next move table still being built (the LEDs' targets)"
         return None
 
-    def frame(self) -> tuple:
-        return self.service.call(lambda: self.service.strip.last)
+    def frame(self) -> tuple[RGB, ...]:
+        frame: tuple[RGB, ...] = self.service.call(lambda: self.service.strip.last)
+        return frame
 
-    def lit_in(self, colour) -> set[int]:
+    def lit_in(self, colour: RGB) -> set[int]:
         return {i for i, c in enumerate(self.frame()) if c == colour}
 
     # -- playing -------------------------------------------------------------------------------
@@ -156,7 +164,7 @@ class Table:
             self.hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
 
 
-def expected_targets(game, state: State) -> set[str]:
+def expected_targets(game: Game, state: State) -> set[str]:
     """Independently of the referee: every channel a legal action of the acting player puts
     something on (rings aside)."""
     before = state.physical_view()

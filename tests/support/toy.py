@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
-from controller.games.base import Message, Phrase, Point, ring_marks
+from controller.games.base import Message, Options, Phrase, Point, ring_marks
 
 TAKEN = Phrase("toy.taken", "that square is taken or the game is over")
 
@@ -92,7 +92,7 @@ class ToyGame(Game):
     def default_options(self) -> dict[str, Any]:
         return {}
 
-    def new_state(self, options=None, num_players=None) -> ToyState:
+    def new_state(self, options: Options | None = None, num_players: int | None = None) -> ToyState:
         self.options(options)
         if num_players not in (None, 2):
             raise ValueError("two players")
@@ -105,7 +105,7 @@ class ToyGame(Game):
         except ValueError as exc:
             raise BadPosition(text) from exc
 
-    def channels(self, options=None, num_players=None) -> list[Channel]:
+    def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         return [Channel(f"sq:{s}", ChannelKind.PIECE, 2) for s in SQUARES]
 
     def picture(self, public_view: dict[str, Any], marks: Any = ()) -> str:
@@ -119,10 +119,10 @@ class ToyGame(Game):
         square = name.removeprefix("sq:")
         return square_xy(SQUARES.index(square)) if square != name and square in SQUARES else None
 
-    def configurations(self):
+    def configurations(self) -> list[tuple[dict[str, Any], int]]:
         return [({}, 2)]
 
-    def max_game_length(self, options=None, num_players=None) -> int:
+    def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
         return 10
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +20,9 @@ from hardware.layout import load_layout
     (["layout", "--game", "contigo", "--out", "x.json", "--url", "/dev/arbitro-nowhere", "--timeout", "0.5"],
      "/dev/arbitro-nowhere"),
 ])
-def test_the_builders_commands_refuse_with_one_clear_line(argv, words, capsys, tmp_path, monkeypatch):
+def test_the_builders_commands_refuse_with_one_clear_line(argv: list[str], words: str,
+                                                          capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 1
     err = capsys.readouterr().err
@@ -27,7 +30,8 @@ def test_the_builders_commands_refuse_with_one_clear_line(argv, words, capsys, t
     assert not (tmp_path / "x.json").exists()
 
 
-def test_calibrate_on_a_board_with_no_analog_channels_says_so(capsys, monkeypatch, tmp_path):
+def test_calibrate_on_a_board_with_no_analog_channels_says_so(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     layout = load_layout("serpientes")  # presence sensors only: nothing to calibrate
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 20))
     with SimulatedBoard(layout.blocks, board_kind=layout.board_kind) as sim:

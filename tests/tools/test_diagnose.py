@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.cli import main
@@ -62,7 +63,7 @@ def test_diagnosis_names_stuck_and_silent_channels_and_missing_inputs() -> None:
     assert lit[strip.n: strip.n + len(by_element)] == by_element and lit[-1] == []
 
 
-def test_cli_diagnose_refuses_a_board_flashed_for_another_layout(capsys) -> None:
+def test_cli_diagnose_refuses_a_board_flashed_for_another_layout(capsys: pytest.CaptureFixture[str]) -> None:
     layout = load_layout("contigo")
     with SimulatedBoard(layout.blocks, board_kind="something-else") as sim:
         stdin = io.StringIO("\n\nn\n")

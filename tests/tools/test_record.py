@@ -109,6 +109,7 @@ def test_recorded_layout_finds_the_wiring_and_referees_a_game(tmp_path: Path) ->
             assert service.read(lambda s: s.verdict.kind) in ("applied", "in_sync")
         finally:
             service.stop()
-            service.inputs.close()
+            if service.inputs is not None:
+                service.inputs.close()
     finally:
         sim.close()

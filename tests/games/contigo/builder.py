@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from controller.games.contigo import GAME
 from controller.games.contigo.board import PIT_NAMES
+from controller.games.contigo.state import ContigoState
 
 LETTERS = "rbgy"
 COLORS = ("red", "blue", "green", "yellow")
@@ -12,7 +13,7 @@ COLORS = ("red", "blue", "green", "yellow")
 def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank: str = "nw", to: str = "red",
              phase: str = "move", players: int = 2, turn: int = 0, game: str = "alignment",
              form: str = "straight", win: str = "four", turn_limit: int = 200, spread_limit: int = 0,
-             spread: str = "either_side", hand: str = "-"):
+             spread: str = "either_side", hand: str = "-") -> ContigoState:
     """A state from pieces ({"r": "a1 c3", "R": "d1" (a red double), "b": ...}) and pit counts.
 
     Every pit not named holds 2 beads; ``bank`` (a corner by default, it governs no move) takes or
@@ -48,7 +49,7 @@ def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank
     return GAME.state_from_text(text)
 
 
-def moves_from(state, square: str) -> set[str]:
+def moves_from(state: ContigoState, square: str) -> set[str]:
     """Texts of the legal pawn actions starting on ``square``."""
     out = set()
     for a in state.legal_actions():
@@ -58,13 +59,13 @@ def moves_from(state, square: str) -> set[str]:
     return out
 
 
-def play(state, *texts: str):
+def play(state: ContigoState, *texts: str) -> ContigoState:
     for text in texts:
         state = state.apply(state.action_from_text(text))
     return state
 
 
-def refusal(state, text: str) -> str:
+def refusal(state: ContigoState, text: str) -> str:
     """The reason ``text`` is refused (fails the test if it is accepted)."""
     from controller.games import IllegalAction
 

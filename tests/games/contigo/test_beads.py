@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from controller.games.contigo.board import PIT_INDEX, PIT_NAMES
+from controller.games.contigo.state import ContigoState
 
 from .builder import play, position
 
@@ -10,16 +11,16 @@ ALIGN = {"r": "a1 b5 c3 d4 e2 f6", "b": "f1 e5 d3 c4 b2 a6"}
 CAP = {"r": "a1 b1 c1 e1 f1 a2 b2 c2 d2 e2", "R": "d1", "b": "a6 b6 d6 e6 f6 b5 c5 d5 e5 f5", "B": "c6"}
 
 
-def bead_texts(state, src: str) -> set[str]:
+def bead_texts(state: ContigoState, src: str) -> set[str]:
     return {t for t in map(state.action_to_text, state.legal_actions()) if t.startswith(f"beads {src}>")}
 
 
-def test_ring_runs_clockwise_through_the_corners():
+def test_ring_runs_clockwise_through_the_corners() -> None:
     assert PIT_NAMES[:8] == ("nw", "n-a", "n-b", "n-c", "n-d", "n-e", "n-f", "ne")
     assert PIT_NAMES[-1] == "w-6" and PIT_INDEX["se"] == 14 and PIT_INDEX["sw"] == 21
 
 
-def test_alignment_bead_move_goes_k_pits_either_way_wrapping_past_a_corner():
+def test_alignment_bead_move_goes_k_pits_either_way_wrapping_past_a_corner() -> None:
     state = position(ALIGN, phase="beads")
     # w-6 is just before the north-west corner going clockwise: 2 beads go to n-a (clockwise, past nw)
     # or to w-4 (anticlockwise); 1 bead goes to nw or w-5.
@@ -32,7 +33,7 @@ def test_alignment_bead_move_goes_k_pits_either_way_wrapping_past_a_corner():
     assert back.physical_view()["pit:w-5"] == 5 and back.physical_view()["pit:n-a"] == 0
 
 
-def test_alignment_bead_move_refusals():
+def test_alignment_bead_move_refusals() -> None:
     from .builder import refusal
 
     state = position(ALIGN, phase="beads")
@@ -44,7 +45,7 @@ def test_alignment_bead_move_refusals():
     assert "now move beads" in refusal(state, "a1-a3")
 
 
-def test_a_pit_can_hold_and_move_many_beads():
+def test_a_pit_can_hold_and_move_many_beads() -> None:
     # 20 beads in e-1: 20 pits clockwise is w-5 ... (e-1 is index 13, 13 + 20 = 33 = 5 -> n-e)
     state = position(ALIGN, phase="beads", pits={"e-1": 20}, bank="sw")
     texts = bead_texts(state, "e-1")
@@ -55,21 +56,21 @@ def test_a_pit_can_hold_and_move_many_beads():
     assert len(texts) == 2 * 20 - 1
 
 
-def test_bead_move_count_in_the_opening():
+def test_bead_move_count_in_the_opening() -> None:
     state = position(ALIGN, phase="beads")
     assert len(state.legal_actions()) == 28 * 4
 
 
-def _texts(state, prefix: str) -> set[str]:
+def _texts(state: ContigoState, prefix: str) -> set[str]:
     return {t for t in map(state.action_to_text, state.legal_actions()) if t.startswith(prefix)}
 
 
-def _pits(state, *names: str) -> tuple[int, ...]:
+def _pits(state: ContigoState, *names: str) -> tuple[int, ...]:
     view = state.physical_view()
     return tuple(view[f"pit:{n}"] for n in names)
 
 
-def test_capture_bead_move_takes_then_drops_within_range_one_direction():
+def test_capture_bead_move_takes_then_drops_within_range_one_direction() -> None:
     state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture", spread="one_way")
     assert _texts(state, "take n-f") == {"take n-f 1", "take n-f 2", "take n-f 3"}
     assert not _texts(state, "beads ")
@@ -88,7 +89,7 @@ def test_capture_bead_move_takes_then_drops_within_range_one_direction():
     assert after.current_player == 1 and after.phase == "move" and after.turn == 1
 
 
-def test_capture_any_pick_up_may_be_spread_over_its_range():
+def test_capture_any_pick_up_may_be_spread_over_its_range() -> None:
     # the seed: take any or all the beads of a pit and drop them in one or more pits within range;
     # 7 beads go 3 and 4, 12 beads one per pit over 12 pits
     state = position(CAP, phase="beads", pits={"n-f": 7}, game="capture")
@@ -102,14 +103,14 @@ def test_capture_any_pick_up_may_be_spread_over_its_range():
     assert "drop e-5 1" not in _texts(play(twelve, "take w-1 12"), "drop e-5")  # 13 pits away
 
 
-def test_capture_more_beads_may_be_picked_up_from_the_same_pit_before_the_first_drop():
+def test_capture_more_beads_may_be_picked_up_from_the_same_pit_before_the_first_drop() -> None:
     state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture")
     hand = play(state, "take n-f 2", "take n-f 3")
     assert hand.public_view()["hand"]["taken"] == 5 and _pits(hand, "n-f") == (0,)
     assert "drop e-3 5" in _texts(hand, "drop e-3")  # 5 pits clockwise: the range is all five beads
 
 
-def test_capture_spread_wraps_past_a_corner():
+def test_capture_spread_wraps_past_a_corner() -> None:
     state = position(CAP, phase="beads", game="capture")
     after = play(state, "take w-6 2", "drop nw 1", "drop n-a 1")
     assert _pits(after, "w-6", "nw", "n-a") == (0, 3, 3)
@@ -117,7 +118,7 @@ def test_capture_spread_wraps_past_a_corner():
     assert anti.physical_view()["pit:w-6"] == 4
 
 
-def test_capture_bead_refusals():
+def test_capture_bead_refusals() -> None:
     from .builder import refusal
 
     state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture")
@@ -142,7 +143,7 @@ def test_capture_bead_refusals():
     assert "one action: beads n-a>n-c 2" in refusal(position(ALIGN, phase="beads"), "take n-a 2")
 
 
-def test_capture_spread_goes_within_range_on_either_side_by_default():
+def test_capture_spread_goes_within_range_on_either_side_by_default() -> None:
     """The seed limits only the distance ("no podría mover ninguna canica a más de 5 hoyos de donde las
     recogió"): after a bead clockwise, the next may go anticlockwise; one_way is the variant."""
     state = position(CAP, phase="beads", pits={"n-f": 3}, game="capture")
@@ -158,12 +159,12 @@ def test_capture_spread_goes_within_range_on_either_side_by_default():
     assert _texts(one_way, "drop ") == {f"drop {p} {n}" for p in ("ne", "e-6", "e-5") for n in (1, 2)}
 
 
-def test_a_whole_spread_is_read_from_the_counts_in_one_go():
+def test_a_whole_spread_is_read_from_the_counts_in_one_go() -> None:
     """``actions_for_changes``: a pick-up and its drops, from the pit counts alone, in any phase of the
     bead move; nothing for a board that is no spread."""
     state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture")
 
-    def read(s, **pits):
+    def read(s: ContigoState, **pits: int) -> list[str]:
         view = s.physical_view()
         changes = {f"pit:{p.replace('_', '-')}": view[f"pit:{p.replace('_', '-')}"] + n for p, n in pits.items()}
         return [s.action_to_text(a) for a in s.actions_for_changes(changes) or []]
@@ -178,7 +179,7 @@ def test_a_whole_spread_is_read_from_the_counts_in_one_go():
     assert position(ALIGN, phase="beads").actions_for_changes({"pit:n-f": 0}) is None
 
 
-def test_spread_limit_variant_sends_larger_pick_ups_into_one_pit():
+def test_spread_limit_variant_sends_larger_pick_ups_into_one_pit() -> None:
     from .builder import refusal
 
     state = position(CAP, phase="beads", pits={"n-f": 7}, game="capture", spread_limit=5)
@@ -192,7 +193,7 @@ def test_spread_limit_variant_sends_larger_pick_ups_into_one_pit():
     assert play(state, "take n-f 5", "drop ne 2", "drop e-6 3").current_player == 1  # 5 may still be split
 
 
-def test_bead_actions_are_distinct_physical_changes():
+def test_bead_actions_are_distinct_physical_changes() -> None:
     for state in (position(CAP, phase="beads", pits={"n-f": 6, "e-3": 4}, bank="sw", game="capture"),
                   play(position(CAP, phase="beads", pits={"n-f": 20}, bank="sw", game="capture"), "take n-f 20"),
                   position(ALIGN, phase="beads", pits={"e-1": 20}, bank="sw")):

@@ -19,14 +19,14 @@ def _blocks() -> list[list[str]]:
     return [block.strip().splitlines() for block in re.findall(r"```text\n(.*?)```", text, re.S)]
 
 
-def test_the_doc_has_worked_examples():
+def test_the_doc_has_worked_examples() -> None:
     blocks = _blocks()
     assert len(blocks) >= 15
     assert all(block[0].startswith("position: ") for block in blocks)
 
 
 @pytest.mark.parametrize("block", _blocks(), ids=lambda b: b[1][:40] if len(b) > 1 else b[0][:40])
-def test_worked_example(block):
+def test_worked_example(block: list[str]) -> None:
     state = GAME.state_from_text(block[0].removeprefix("position: "))
     for line in block[1:]:
         head, _, rest = line.partition(":")

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from controller.games import BadPosition, ChannelKind, IllegalAction
 from controller.games.contigo import GAME
 from controller.games.contigo.board import NPITS, NSQ
+from controller.games.contigo.state import ContigoState
 from controller.games.record import sample_chance
 
 from .builder import position
 
 
-def test_initial_position_text():
+def test_initial_position_text() -> None:
     assert GAME.new_state().to_text() == (
         "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=0 spread=either_side players=2"
         " board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
@@ -23,7 +25,7 @@ def test_initial_position_text():
 
 
 @pytest.mark.parametrize(("options", "players"), GAME.configurations())
-def test_initial_positions_round_trip(options, players):
+def test_initial_positions_round_trip(options: dict[str, Any], players: int) -> None:
     state = GAME.new_state(options, players)
     assert GAME.state_from_text(state.to_text()).to_text() == state.to_text()
     assert state.options == options
@@ -46,7 +48,7 @@ def test_initial_positions_round_trip(options, players):
     ("captured=0,0", "captured=0"),
     ("contigo ", "contigo  "),
 ])
-def test_bad_positions_are_refused(change):
+def test_bad_positions_are_refused(change: tuple[str, str]) -> None:
     text = GAME.new_state().to_text()
     old, new = change
     assert old in text
@@ -54,7 +56,7 @@ def test_bad_positions_are_refused(change):
         GAME.state_from_text(text.replace(old, new, 1))
 
 
-def test_beads_in_the_hand_round_trip_and_bad_hands_are_refused():
+def test_beads_in_the_hand_round_trip_and_bad_hands_are_refused() -> None:
     from .test_beads import CAP
 
     state = position(CAP, phase="beads", pits={"n-f": 5}, game="capture", spread="one_way")
@@ -65,7 +67,8 @@ def test_beads_in_the_hand_round_trip_and_bad_hands_are_refused():
     either = text.replace("spread=one_way", "spread=either_side")  # either side: both ways stay open
     with pytest.raises(BadPosition, match="both ways stay open"):
         GAME.state_from_text(either)
-    assert GAME.state_from_text(either.replace(":cw ", ":both ")).hand.ways == 3
+    hand = GAME.state_from_text(either.replace(":cw ", ":both ")).hand
+    assert hand is not None and hand.ways == 3
     for old, new in (("hand=n-f:5:3:cw", "hand=-"),  # phase drop without a hand
                      ("hand=n-f:5:3:cw", "hand=n-f:5:4:cw"),  # 57 beads
                      ("hand=n-f:5:3:cw", "hand=n-f:2:3:cw"),  # more in the hand than taken
@@ -79,13 +82,13 @@ def test_beads_in_the_hand_round_trip_and_bad_hands_are_refused():
         GAME.state_from_text(text.replace("spread_limit=0", "spread_limit=4"))
 
 
-def play_texts(state, *texts: str) -> str:
+def play_texts(state: ContigoState, *texts: str) -> str:
     for t in texts:
         state = state.apply(state.action_from_text(t))
     return state.to_text()
 
 
-def test_capture_position_checks_captured_counts():
+def test_capture_position_checks_captured_counts() -> None:
     text = GAME.new_state({"game": "capture"}).to_text()
     assert "board=bbBbbb/.bbbbb/....../....../rrrrr./rrrRrr" in text
     with pytest.raises(BadPosition, match="captured"):
@@ -108,12 +111,12 @@ def test_capture_position_checks_captured_counts():
     ({"form": "l"}, 2, "form"),
     ({"game": "chess"}, 2, "game"),
 ])
-def test_bad_options_are_refused(options, players, message):
+def test_bad_options_are_refused(options: dict[str, Any], players: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         GAME.new_state(options, players)
 
 
-def test_action_texts_parse_and_refuse_garbage():
+def test_action_texts_parse_and_refuse_garbage() -> None:
     state = GAME.new_state()
     assert state.action_from_text(" C3-C5 ") == ("m", 14, 26)
     assert state.action_from_text("beads n-a>n-b 1, n-c 2") == ("b", 1, ((2, 1), (3, 2)))
@@ -124,14 +127,14 @@ def test_action_texts_parse_and_refuse_garbage():
             state.action_from_text(text)
 
 
-def test_foreign_actions_are_refused_cleanly():
+def test_foreign_actions_are_refused_cleanly() -> None:
     state = position({"r": "a1 b5 c3 d4 e2 f6", "b": "f1 e5 d3 c4 b2 a6"})
     for action in (None, (), ("m",), ("m", 1, 99), ("b", 0, ()), ("b", 0, ((0, 1),)), ("z", 1, 2), "c3-c5"):
         with pytest.raises(IllegalAction):
             state.apply(action)
 
 
-def test_channels_and_physical_codes():
+def test_channels_and_physical_codes() -> None:
     channels = {c.name: c for c in GAME.channels({"game": "capture"}, 2)}
     assert len(channels) == NSQ + NPITS
     assert channels["sq:a1"].kind == ChannelKind.PIECE and channels["sq:a1"].maximum == 4
@@ -144,7 +147,7 @@ def test_channels_and_physical_codes():
     assert (view4["sq:b1"], view4["sq:f2"], view4["sq:e6"], view4["sq:a5"]) == (1, 3, 5, 7)
 
 
-def test_public_view_and_picture():
+def test_public_view_and_picture() -> None:
     state = GAME.new_state({"game": "capture"})
     pub = state.public_view()
     json.dumps(pub)
@@ -155,7 +158,7 @@ def test_public_view_and_picture():
     assert "R" in picture and "B" in picture and len(picture.splitlines()) == 10
 
 
-def _candidates(state, rng):
+def _candidates(state: ContigoState, rng: random.Random) -> list[Any]:
     """Legal actions plus many near misses of every kind."""
     cands = list(state.legal_actions())
     for s in range(NSQ):
@@ -172,7 +175,7 @@ def _candidates(state, rng):
 
 
 @pytest.mark.parametrize(("options", "players"), GAME.configurations())
-def test_apply_accepts_exactly_the_legal_actions(options, players):
+def test_apply_accepts_exactly_the_legal_actions(options: dict[str, Any], players: int) -> None:
     rng = random.Random(7)
     for _game in range(2):
         state = GAME.new_state(options, players)
@@ -194,7 +197,7 @@ def test_apply_accepts_exactly_the_legal_actions(options, players):
             steps += 1
 
 
-def test_positions_of_finished_games_must_say_so():
+def test_positions_of_finished_games_must_say_so() -> None:
     with pytest.raises(BadPosition, match="winning line"):
         position({"r": "a1 b1 c1 d1 a5 f4", "b": "a6 b6 d5 e5 f2 c4"})
     with pytest.raises(BadPosition, match="exactly one double"):
@@ -204,7 +207,7 @@ def test_positions_of_finished_games_must_say_so():
         position({"r": "a1 b1 c1 d1 e1 f1 a2 b2 c2 d2", "R": "e2", "b": "a6 b6 d6", "B": "e6"}, game="capture")
 
 
-def test_problems_name_what_makes_a_position_impossible():
+def test_problems_name_what_makes_a_position_impossible() -> None:
     from controller.games.contigo.position import problems
 
     position = GAME.new_state({"game": "capture"}).position
@@ -213,7 +216,7 @@ def test_problems_name_what_makes_a_position_impossible():
     assert [(m.code, dict(m.params)) for m in found] == [("contigo.captured_missing", {"player": "red", "taken": "0"})]
 
 
-def test_the_game_draws_its_picture_from_the_public_view_with_marks_ringed():
+def test_the_game_draws_its_picture_from_the_public_view_with_marks_ringed() -> None:
     import xml.etree.ElementTree as ET
 
     view = GAME.new_state({"game": "capture"}).public_view()
@@ -222,6 +225,8 @@ def test_the_game_draws_its_picture_from_the_public_view_with_marks_ringed():
     ET.fromstring(marked)  # well-formed SVG
     assert plain.count('class="mark target"') == 0 and marked.count('class="mark target"') == 2
     assert "<title>d1: red double</title>" in plain
-    x, y = GAME.channel_xy("sq:c3")
+    xy = GAME.channel_xy("sq:c3")
+    assert xy is not None
+    x, y = xy
     assert f'cx="{x:.1f}" cy="{y:.1f}" r="25"' in marked
     assert GAME.channel_xy("pit:nw") is not None and GAME.channel_xy("sq:g9") is None

@@ -7,6 +7,7 @@ from collections import deque
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.position import board_to_text
+from controller.games.jeocinco.state import JeocincoState
 
 
 def slot(name: str) -> int:
@@ -26,7 +27,7 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
              phase: str = "place", roll: str = "3C", actor: int = 0, turn: int = 0, order: str | None = None,
              stage: str = "M", left: str = "1+0", queue: str = "-", disputed: int = 0, dispute: str = "-",
              tower: str = "-", fast: int = 0, rounds: int = 100, disputes: int = 4, diagonal: int = 1, round_: int = 0,
-             end: str = "-", rollorder: int = 0, ownbridges: int = 0):
+             end: str = "-", rollorder: int = 0, ownbridges: int = 0) -> JeocincoState:
     """A state from a few facts; a tower gets its owner's pieces on its five sides automatically."""
     own = [0] * players
     for name, p in (pieces or {}).items():
@@ -53,19 +54,19 @@ def position(players: int = 2, colours: str = "NE", pieces: dict[str, int] | Non
     return GAME.state_from_text(text)
 
 
-def texts(state) -> list[str]:
+def texts(state: JeocincoState) -> list[str]:
     return [state.action_to_text(a) for a in state.legal_actions()]
 
 
-def placements(state) -> set[str]:
+def placements(state: JeocincoState) -> set[str]:
     return {t.split()[1] for t in texts(state) if t.startswith("place ")}
 
 
-def disputable(state) -> set[str]:
+def disputable(state: JeocincoState) -> set[str]:
     return {t.split()[1] for t in texts(state) if t.startswith("dispute ")}
 
 
-def play(state, *actions: str):
+def play(state: JeocincoState, *actions: str) -> JeocincoState:
     for text in actions:
         state = state.apply(state.action_from_text(text))
     return state
@@ -79,9 +80,11 @@ def slot_path(start: int, goal: int, avoid: int = 0) -> list[int]:
     while todo:
         s = todo.popleft()
         if goal >> s & 1:
-            path = [s]
-            while prev[path[-1]] is not None:
-                path.append(prev[path[-1]])
+            path: list[int] = []
+            step: int | None = s
+            while step is not None:
+                path.append(step)
+                step = prev[step]
             return path[::-1]
         for t in B.SLOT_ADJ[s]:
             if t not in prev and not avoid >> t & 1:

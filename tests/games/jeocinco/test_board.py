@@ -2,26 +2,29 @@
 
 import json
 from collections import Counter
+from pathlib import Path
+
+import pytest
 
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
 
 
-def test_one_hundred_pentagons_twenty_five_per_colour():
+def test_one_hundred_pentagons_twenty_five_per_colour() -> None:
     assert B.NUM_PENTS == 100
     assert Counter(B.PENT_COLOUR) == {0: 25, 1: 25, 2: 25, 3: 25}
     assert all(len(s) == 5 for s in B.PENT_SLOTS)
     assert B.PENT_NAMES[:4] == ["A1N", "A1E", "A1S", "A1W"]
 
 
-def test_283_slots_217_shared_66_on_the_border():
+def test_283_slots_217_shared_66_on_the_border() -> None:
     assert B.NUM_SLOTS == 283
     counts = Counter(len(p) for p in B.SLOT_PENTS)
     assert counts == {2: 217, 1: 66}
     assert len(set(B.SLOT_NAMES)) == 283
 
 
-def test_a_shared_slot_joins_two_colours():
+def test_a_shared_slot_joins_two_colours() -> None:
     for pents in B.SLOT_PENTS:
         if len(pents) == 2:
             assert B.PENT_COLOUR[pents[0]] != B.PENT_COLOUR[pents[1]]
@@ -29,13 +32,13 @@ def test_a_shared_slot_joins_two_colours():
     assert [bin(m).count("1") for m in B.COLOUR_MASK] == [125, 125, 125, 125]
 
 
-def test_shared_slots_by_colour_pair():
+def test_shared_slots_by_colour_pair() -> None:
     pairs = Counter("".join(sorted(B.COLOURS[B.PENT_COLOUR[p]] for p in ps))
                     for ps in B.SLOT_PENTS if len(ps) == 2)
     assert pairs == {"EN": 43, "NW": 43, "ES": 43, "SW": 43, "NS": 25, "EW": 20}
 
 
-def test_adjacency_is_sharing_an_end_point_and_symmetric():
+def test_adjacency_is_sharing_an_end_point_and_symmetric() -> None:
     for s in range(B.NUM_SLOTS):
         for t in B.SLOT_ADJ[s]:
             assert s in B.SLOT_ADJ[t]
@@ -46,13 +49,13 @@ def test_adjacency_is_sharing_an_end_point_and_symmetric():
         "C3N-C3E", "C3N-C3W", "C3E-C3S", "C3S-C3W"}
 
 
-def test_names_of_slots_and_tower_sockets():
+def test_names_of_slots_and_tower_sockets() -> None:
     assert B.SLOT_NAMES[:5] == ("A1N-A1E", "A1N-A1S", "A1N-A1W", "A1N-A2W", "A1N-nw")
     assert [B.SLOT_NAMES[s] for s in B.PENT_SLOTS[B.PENT_INDEX["C3N"]]] == [
         "B4E-C3N", "C3N-C3E", "C3N-C3S", "C3N-C3W", "C3N-C4W"]
 
 
-def test_bridgeable_pairs_in_three_families():
+def test_bridgeable_pairs_in_three_families() -> None:
     assert B.NUM_BRIDGES == 262
     assert Counter(B.BRIDGE_FAMILY) == {"base": 50, "waist": 40, "diagonal": 172}
     # base: two per hexagon, across its N|S slot; waist: two per pair of horizontal neighbours,
@@ -65,27 +68,27 @@ def test_bridgeable_pairs_in_three_families():
     assert set(per_crossed) == {s for s in range(B.NUM_SLOTS) if len(B.SLOT_PENTS[s]) == 2}
 
 
-def test_with_the_half_slot_overlap_bound_only_ninety_pairs_remain():
+def test_with_the_half_slot_overlap_bound_only_ninety_pairs_remain() -> None:
     strict = B.find_bridges(min_overlap=0.5)
     assert len(strict) == 90
     assert {B.BRIDGE_FAMILY[B.BRIDGE_INDEX[frozenset((a, b))]] for a, b, *_ in strict} == {"base", "waist"}
 
 
-def test_only_diagonal_bridges_join_two_sides_of_one_colour():
-    def colours(s):
+def test_only_diagonal_bridges_join_two_sides_of_one_colour() -> None:
+    def colours(s: int) -> set[int]:
         return {B.PENT_COLOUR[p] for p in B.SLOT_PENTS[s]}
 
     same = Counter((B.BRIDGE_FAMILY[k], bool(colours(a) & colours(b))) for k, (a, b) in enumerate(B.BRIDGE_SLOTS))
     assert same == {("diagonal", True): 168, ("diagonal", False): 4, ("base", False): 50, ("waist", False): 40}
 
 
-def test_all_bridges_have_the_same_length():
+def test_all_bridges_have_the_same_length() -> None:
     import math
     lengths = {round(math.dist(*B.BRIDGE_POINTS[k]), 6) for k in range(B.NUM_BRIDGES)}
     assert len(lengths) == 1
 
 
-def test_bridge_geometry_parallel_facing_one_slot_between():
+def test_bridge_geometry_parallel_facing_one_slot_between() -> None:
     for k, (a, b) in enumerate(B.BRIDGE_SLOTS):
         assert not set(B.SLOT_ENDS[a]) & set(B.SLOT_ENDS[b])
         (pa, pb) = B.BRIDGE_POINTS[k]
@@ -93,7 +96,7 @@ def test_bridge_geometry_parallel_facing_one_slot_between():
         assert crossed == [B.BRIDGE_CROSSED[k]]
 
 
-def test_the_bridges_over_one_slot_cross_each_other():
+def test_the_bridges_over_one_slot_cross_each_other() -> None:
     for k in range(B.NUM_BRIDGES):
         for m in range(B.NUM_BRIDGES):
             if m != k and B.BRIDGE_CROSSED[m] == B.BRIDGE_CROSSED[k]:
@@ -102,35 +105,35 @@ def test_the_bridges_over_one_slot_cross_each_other():
     assert Counter(bin(c).count("1") for c in B.BRIDGE_CONFLICT) == {8: 90, 7: 42, 5: 66, 4: 50, 6: 10, 3: 4}
 
 
-def test_a_known_bridge():
+def test_a_known_bridge() -> None:
     k = B.BRIDGE_INDEX[frozenset((B.SLOT_INDEX["B3E-B3S"], B.SLOT_INDEX["C3N-C3W"]))]
     assert B.BRIDGE_NAMES[k] == "B3E-B3S~C3N-C3W"
     assert B.BRIDGE_FAMILY[k] == "waist"
     assert B.SLOT_NAMES[B.BRIDGE_CROSSED[k]] == "B3E-C3W"
 
 
-def test_rolls_reach_hexagons():
+def test_rolls_reach_hexagons() -> None:
     assert B.hexes_for_roll(3, 2) == (12,)  # 3C
     assert [B.hex_name(h) for h in B.hexes_for_roll(6, 1)] == ["B1", "B2", "B3", "B4", "B5"]
     assert [B.hex_name(h) for h in B.hexes_for_roll(4, 5)] == ["A4", "B4", "C4", "D4", "E4"]
     assert len(B.hexes_for_roll(6, 5)) == 25
 
 
-def test_channels_slots_towers_bridges():
+def test_channels_slots_towers_bridges() -> None:
     names = [c.name for c in GAME.channels()]
     assert len(names) == 283 + 100 + 262
     assert "slot:C3N-C3E" in names and "tower:C3N" in names and "bridge:B3E-B3S~C3N-C3W" in names
     assert all(c.kind == "presence" and c.maximum == 1 for c in GAME.channels())
 
 
-def test_a_bridge_over_a_hexagon_always_rests_on_a_slot_of_that_hexagon():
+def test_a_bridge_over_a_hexagon_always_rests_on_a_slot_of_that_hexagon() -> None:
     for k, (a, b) in enumerate(B.BRIDGE_SLOTS):
         for h in range(25):
             if B.HEX_MASK[h] >> B.BRIDGE_CROSSED[k] & 1:
                 assert B.HEX_MASK[h] >> a & 1 or B.HEX_MASK[h] >> b & 1
 
 
-def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry():
+def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry() -> None:
     # bridges.json spares every start-up the 0.6 s derivation; it must never disagree with it
     derived = B.derive_bridge_data()
     assert B.BRIDGE_DATA_FILE.read_text(encoding="utf-8") == B.bridge_data_text(), \
@@ -141,7 +144,8 @@ def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry():
     assert list(B.BRIDGE_CONFLICT) == [sum(1 << m for m in ms) for ms in derived["conflicts"]]
 
 
-def test_a_missing_or_stale_bridge_data_file_falls_back_to_the_derivation(tmp_path, monkeypatch):
+def test_a_missing_or_stale_bridge_data_file_falls_back_to_the_derivation(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     derived = B.derive_bridge_data()
     monkeypatch.setattr(B, "BRIDGE_DATA_FILE", tmp_path / "missing.json")
     assert B._bridge_data() == derived

@@ -8,7 +8,7 @@ from controller.games.jeocinco import board as B
 from .helpers import disputable, placements, play, position, slot
 
 
-def test_a_dispute_won_takes_the_slot_and_earns_an_extra_piece():
+def test_a_dispute_won_takes_the_slot_and_earns_an_extra_piece() -> None:
     s = position(pieces={"C3N-C3E": 1}, roll="3C")
     assert "C3N-C3E" in disputable(s)
     before = s.physical_view()
@@ -27,7 +27,7 @@ def test_a_dispute_won_takes_the_slot_and_earns_an_extra_piece():
     assert s.phase == "roll" and s.position.order[s.position.turn] == 1
 
 
-def test_a_dispute_lost_costs_the_piece_and_the_challenged_plays_his_extra_after_the_challenger():
+def test_a_dispute_lost_costs_the_piece_and_the_challenged_plays_his_extra_after_the_challenger() -> None:
     # three players in order 0, 1, 2; player 0 (N) rolled 3+ (two pieces) and challenges player 2 (S)
     s = position(players=3, colours="NES", pieces={"C3N-C3S": 2}, roll="3+", left="2+0")
     s = play(s, "dispute C3N-C3S", "roll 2", "roll *")  # the wildcard is the highest roll
@@ -41,15 +41,16 @@ def test_a_dispute_lost_costs_the_piece_and_the_challenged_plays_his_extra_after
     assert s.phase == "roll" and s.position.order[s.position.turn] == 1  # and play goes on with the next player
 
 
-def test_the_wildcard_beats_five_and_ties_are_rolled_again():
+def test_the_wildcard_beats_five_and_ties_are_rolled_again() -> None:
     s = position(pieces={"C3N-C3E": 1}, roll="3C")
     s = play(s, "dispute C3N-C3E", "roll 4", "roll 4")
-    assert s.phase == "challenge" and s.position.dispute[4] == 1  # tie: both roll again
+    assert s.phase == "challenge" and s.position.dispute is not None
+    assert s.position.dispute[4] == 1  # tie: both roll again
     s = play(s, "roll *", "roll 5")
     assert s.holder(slot("C3N-C3E")) == 0
 
 
-def test_endless_ties_leave_the_piece_with_the_challenged():
+def test_endless_ties_leave_the_piece_with_the_challenged() -> None:
     s = position(pieces={"C3N-C3E": 1}, roll="3C", phase="challenge", dispute="C3N-C3E:0:1:-:9", disputed=1,
                  left="0+0")
     s = play(s, "roll 3", "roll 3")  # the tenth tie
@@ -58,7 +59,7 @@ def test_endless_ties_leave_the_piece_with_the_challenged():
     assert (s.current_player, s.position.extra, s.position.queue) == (1, 1, ())
 
 
-def test_a_path_piece_can_be_disputed_by_a_player_whose_path_reaches_it():
+def test_a_path_piece_can_be_disputed_by_a_player_whose_path_reaches_it() -> None:
     # player 1's piece on C3S-C3W (an S|W slot: neither player's colour). Player 0 (N) reaches it
     # from his piece on C3N-C3W (on the rolled hexagon), player 0 with no piece near cannot.
     s = position(pieces={"C3S-C3W": 1, "C3N-C3W": 0}, roll="3C")
@@ -69,14 +70,14 @@ def test_a_path_piece_can_be_disputed_by_a_player_whose_path_reaches_it():
         s.apply(s.action_from_text("dispute C3S-C3W"))
 
 
-def test_a_completed_pentagon_can_never_be_disputed():
+def test_a_completed_pentagon_can_never_be_disputed() -> None:
     s = position(towers={"C3E": "C3E-C4S"}, roll="3C")  # C3N-C3E is a side of the completed C3E
     assert "C3N-C3E" not in disputable(s)
     with pytest.raises(IllegalAction, match=r"completed pentagon C3E .*never be disputed"):
         s.apply(s.action_from_text("dispute C3N-C3E"))
 
 
-def test_dispute_reasons():
+def test_dispute_reasons() -> None:
     s = position(pieces={"C3N-C3S": 0}, roll="3C")
     with pytest.raises(IllegalAction, match="empty: nothing to dispute"):
         s.apply(s.action_from_text("dispute C3N-C3E"))
@@ -84,7 +85,7 @@ def test_dispute_reasons():
         s.apply(s.action_from_text("dispute C3N-C3S"))
 
 
-def test_at_most_so_many_disputes_per_turn():
+def test_at_most_so_many_disputes_per_turn() -> None:
     s = position(pieces={"C3N-C3E": 1, "C3N-C3S": 1}, roll="3+", left="2+0", disputes=1)
     s = play(s, "dispute C3N-C3E", "roll 1", "roll 2")  # lost
     assert s.current_player == 0 and s.position.rolled == 1
@@ -93,7 +94,7 @@ def test_at_most_so_many_disputes_per_turn():
         s.apply(s.action_from_text("dispute C3N-C3S"))
 
 
-def test_a_bridge_falls_with_its_lost_support():
+def test_a_bridge_falls_with_its_lost_support() -> None:
     bridge = "C3N-C3E~D3S-D3W"
     s = position(pieces={"C3N-C3E": 1, "D3S-D3W": 1}, bridges=(bridge,), roll="3C")
     assert s.physical_view()[f"bridge:{bridge}"] == 1
@@ -104,7 +105,7 @@ def test_a_bridge_falls_with_its_lost_support():
     assert s.holder(slot("D3S-D3W")) == 1  # the other support stays
 
 
-def test_a_bridge_between_two_completed_pentagons_cannot_be_lost():
+def test_a_bridge_between_two_completed_pentagons_cannot_be_lost() -> None:
     # the diagonal bridge C3N-C4W~C4N-C4W... rests on sides of two N pentagons; use C3N and the N
     # pentagon facing it across a slanted slot
     k = next(k for k, (a, b) in enumerate(B.BRIDGE_SLOTS)
@@ -124,7 +125,7 @@ def test_a_bridge_between_two_completed_pentagons_cannot_be_lost():
         s.apply(("dispute", a))
 
 
-def test_a_bridge_with_one_support_in_a_completed_pentagon_can_still_fall():
+def test_a_bridge_with_one_support_in_a_completed_pentagon_can_still_fall() -> None:
     # player 0 (N) completed C3N; bridge C3N-C3E~D3S-D3W rests on C3N-C3E (completed) and D3S-D3W
     # (not completed, an S|W slot); player 1 reaches D3S-D3W along his path and wins it.
     bridge = "C3N-C3E~D3S-D3W"
@@ -135,7 +136,7 @@ def test_a_bridge_with_one_support_in_a_completed_pentagon_can_still_fall():
     assert s.holder(slot("D3S-D3W")) == 1 and s.position.bridges == ()
 
 
-def test_only_the_actor_disputes_and_only_with_a_piece_to_place():
+def test_only_the_actor_disputes_and_only_with_a_piece_to_place() -> None:
     s = position(pieces={"C3N-C3E": 1, "A1N-A1E": 0}, roll="3C", left="0+0", spare="10",
                  bridges=())
     with pytest.raises(IllegalAction, match="no piece left"):

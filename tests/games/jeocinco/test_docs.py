@@ -6,11 +6,12 @@ from pathlib import Path
 import pytest
 
 from controller.games.jeocinco import GAME
+from controller.games.jeocinco.state import JeocincoState
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "jeocinco.md"
 
 
-def _examples():
+def _examples() -> list[tuple[str, list[str], dict[str, str]]]:
     """(position, actions, expected fields) for each example: ``position:``, then optionally
     ``play: a; b`` and ``then: key=value ...`` (fields of the position the play ends in)."""
     lines = [line.strip() for line in DOC.read_text(encoding="utf-8").splitlines()]
@@ -28,7 +29,7 @@ def _examples():
 EXAMPLES = _examples()
 
 
-def _play(position, actions):
+def _play(position: str, actions: list[str]) -> JeocincoState:
     state = GAME.state_from_text(position)
     assert state.to_text() == position
     for text in actions:
@@ -36,18 +37,18 @@ def _play(position, actions):
     return state
 
 
-def test_the_document_has_examples():
+def test_the_document_has_examples() -> None:
     assert len(EXAMPLES) >= 15
     assert (DOC.parent / "jeocinco-example.svg").exists()
 
 
 @pytest.mark.parametrize(("position", "actions", "then"), EXAMPLES, ids=[str(i) for i in range(len(EXAMPLES))])
-def test_example(position, actions, then):
+def test_example(position: str, actions: list[str], then: dict[str, str]) -> None:
     fields = dict(word.split("=", 1) for word in _play(position, actions).to_text().split()[1:])
     assert {k: fields.get(k) for k in then} == then
 
 
-def test_the_win_examples_end_as_described():
+def test_the_win_examples_end_as_described() -> None:
     nowin, win = (e for e in EXAMPLES if "towers=A1N@" in e[0])
     for (position, actions, _), over in ((nowin, False), (win, True)):
         assert _play(position, actions).is_terminal() is over
@@ -59,7 +60,7 @@ def _shown(then: dict[str, str], actions: str = "", start: str = "") -> bool:
     return any(e[2].items() >= then.items() and start in e[0] and actions in "; ".join(e[1]) for e in EXAMPLES)
 
 
-def test_the_rulings_the_engine_makes_have_checked_examples():
+def test_the_rulings_the_engine_makes_have_checked_examples() -> None:
     # play round the table from the starter, and in roll order with the option
     assert _shown({"order": "1320", "actor": "2"}, start="rollorder=0")
     assert _shown({"order": "1320", "actor": "3"}, start="rollorder=1")

@@ -1,16 +1,18 @@
 """Seeded random games keep the board's invariants and refuse random illegal actions with reasons."""
 
 import random
+from typing import Any
 
 import pytest
 
 from controller.games import CHANCE, IllegalAction
 from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
+from controller.games.jeocinco.state import JeocincoState
 from controller.games.record import sample_chance
 
 
-def _check(s):
+def _check(s: JeocincoState) -> None:
     seen = 0
     for p in range(s.position.players):
         assert not seen & s.position.pieces[p], "a slot held by two players"
@@ -29,7 +31,7 @@ def _check(s):
 
 @pytest.mark.parametrize(("options", "players"), [({"fast": True, "max_rounds": 40}, 2),
                                                   ({"fast": True, "max_rounds": 25}, 4)])
-def test_random_games_keep_invariants(options, players):
+def test_random_games_keep_invariants(options: dict[str, Any], players: int) -> None:
     rng = random.Random(11)
     s = GAME.new_state(options, players)
     while not s.is_terminal():

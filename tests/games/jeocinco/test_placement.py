@@ -9,7 +9,7 @@ from controller.games.jeocinco import board as B
 from .helpers import disputable, placements, play, position, sides, slot
 
 
-def test_the_turn_starts_with_both_dice_as_one_chance_node():
+def test_the_turn_starts_with_both_dice_as_one_chance_node() -> None:
     s = position(phase="roll", roll="-", actor=-1, left="0+0")
     assert s.current_player == CHANCE and s.phase == "roll"
     outcomes = s.chance_outcomes()
@@ -19,7 +19,7 @@ def test_the_turn_starts_with_both_dice_as_one_chance_node():
     assert {"roll 1A", "roll 5E", "roll *C", "roll 4+", "roll *+"} <= texts
 
 
-def test_plain_roll_own_pentagon_in_the_rolled_hexagon():
+def test_plain_roll_own_pentagon_in_the_rolled_hexagon() -> None:
     # player 0 plays N (yellow): roll 3C -> the five sides of C3N, nothing else on an empty board
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0"), "roll 3C")
     assert s.current_player == 0 and s.phase == "place"
@@ -27,18 +27,18 @@ def test_plain_roll_own_pentagon_in_the_rolled_hexagon():
     assert s.position.rolled == 1
 
 
-def test_plain_roll_also_next_to_your_pieces_on_that_hexagon():
+def test_plain_roll_also_next_to_your_pieces_on_that_hexagon() -> None:
     s = position(pieces={"C3E-C3S": 0}, roll="3C")
     # the sides of C3N plus the empty slots sharing an end point with the piece on C3E-C3S
     assert placements(s) == set(sides("C3N")) | {"C2N-C2W", "C2N-C3E", "C2W-C3S"}
 
 
-def test_a_piece_elsewhere_does_not_help_a_plain_roll():
+def test_a_piece_elsewhere_does_not_help_a_plain_roll() -> None:
     s = position(pieces={"A1N-A1E": 0}, roll="3C")
     assert placements(s) == set(sides("C3N"))
 
 
-def test_a_placement_outside_the_roll_is_refused_with_the_rule():
+def test_a_placement_outside_the_roll_is_refused_with_the_rule() -> None:
     s = position(roll="3C")
     with pytest.raises(IllegalAction, match="hexagon C3"):
         s.apply(s.action_from_text("place A1N-A1E"))
@@ -46,7 +46,7 @@ def test_a_placement_outside_the_roll_is_refused_with_the_rule():
         s.apply(s.action_from_text("place C3E-C3S"))
 
 
-def test_wildcard_number_any_hexagon_of_the_letter_column():
+def test_wildcard_number_any_hexagon_of_the_letter_column() -> None:
     s = position(roll="*C")
     expected = set()
     for r in range(1, 6):
@@ -55,7 +55,7 @@ def test_wildcard_number_any_hexagon_of_the_letter_column():
     assert s.position.rolled == 1
 
 
-def test_plus_one_any_hexagon_of_the_number_row_and_two_pieces():
+def test_plus_one_any_hexagon_of_the_number_row_and_two_pieces() -> None:
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0"), "roll 4+")
     assert s.position.rolled == 2
     expected = set()
@@ -67,7 +67,7 @@ def test_plus_one_any_hexagon_of_the_number_row_and_two_pieces():
     assert s.holder(slot("A4N-A4E")) == 0 and s.holder(slot("E4N-E4E")) == 0
 
 
-def test_both_wildcards_two_pieces_anywhere_in_your_colour_or_next_to_your_pieces():
+def test_both_wildcards_two_pieces_anywhere_in_your_colour_or_next_to_your_pieces() -> None:
     s = position(roll="*+", left="2+0", pieces={"A1E-A1S": 0})
     allowed = placements(s)
     assert len(allowed) == 125 + 2  # every N side, plus the piece's two neighbours that are not N sides
@@ -75,7 +75,7 @@ def test_both_wildcards_two_pieces_anywhere_in_your_colour_or_next_to_your_piece
     assert "C3E-C3S" not in allowed
 
 
-def test_case_five_a_blocked_pentagon_frees_the_placement():
+def test_case_five_a_blocked_pentagon_frees_the_placement() -> None:
     # player 1 (E) completed C3E; its tower's side C3N-C3E is a side of player 0's C3N, which can
     # therefore never be completed: roll 3C lets player 0 play anywhere under the placement rules.
     s = position(towers={"C3E": "C3E-C3S"}, roll="3C")
@@ -85,18 +85,18 @@ def test_case_five_a_blocked_pentagon_frees_the_placement():
     assert len(allowed) == 123
 
 
-def test_case_five_refusal_names_the_case():
+def test_case_five_refusal_names_the_case() -> None:
     s = position(towers={"C3E": "C3E-C3S"}, roll="3C")
     with pytest.raises(IllegalAction, match=r"C3N, which can never be completed \(case 5\)"):
         s.apply(s.action_from_text("place D3E-D3S"))
 
 
-def test_case_five_needs_a_completed_pentagon():
+def test_case_five_needs_a_completed_pentagon() -> None:
     s = position(pieces={"C3N-C3E": 1}, roll="3C")
     assert placements(s) == set(sides("C3N")) - {"C3N-C3E"}
 
 
-def test_case_five_with_a_wildcard_if_any_reachable_hexagon_is_blocked():
+def test_case_five_with_a_wildcard_if_any_reachable_hexagon_is_blocked() -> None:
     s = position(towers={"C3E": "C3E-C3S"}, roll="3+", left="2+0")
     assert "A1N-A1E" in placements(s)
     s = position(towers={"C3E": "C3E-C3S"}, roll="2+", left="2+0")  # C2N is blocked too (C2N-C3E)
@@ -105,7 +105,7 @@ def test_case_five_with_a_wildcard_if_any_reachable_hexagon_is_blocked():
     assert "A1N-A1E" not in placements(s)
 
 
-def test_path_travel_along_your_connected_pieces():
+def test_path_travel_along_your_connected_pieces() -> None:
     # a path of player 0's pieces from C3 to D5: C3N-C3E (on C3) ... D5N-D5S
     path = ["C3N-C3E", "C4S-C4W", "C4N-C4S", "C4N-C4E", "D5S-D5W", "D5N-D5S"]
     s = position(pieces={n: 0 for n in path}, roll="3C")
@@ -117,7 +117,7 @@ def test_path_travel_along_your_connected_pieces():
     assert not far & placements(s2)
 
 
-def test_path_placement_reached_through_a_bridge():
+def test_path_placement_reached_through_a_bridge() -> None:
     # bridge B3E-B3S~C3N-C3W rests on two pieces of player 0; rolling B3 (where B3E-B3S is) lets
     # player 0 travel over the bridge to C3N-C3W and place next to it.
     pieces = {"B3E-B3S": 0, "C3N-C3W": 0}
@@ -131,7 +131,7 @@ def test_path_placement_reached_through_a_bridge():
     assert s.holder(slot(target)) == 0
 
 
-def test_fast_game_two_pieces_three_with_plus_one():
+def test_fast_game_two_pieces_three_with_plus_one() -> None:
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0", fast=1), "roll 3C")
     assert s.position.rolled == 2
     s = play(position(phase="roll", roll="-", actor=-1, left="0+0", fast=1), "roll 3+")
@@ -140,14 +140,14 @@ def test_fast_game_two_pieces_three_with_plus_one():
     assert state.options["fast"] is True
 
 
-def test_no_piece_left_is_refused():
+def test_no_piece_left_is_refused() -> None:
     s = position(roll="3C", left="0+0", spare="10", pieces={"A1N-A1E": 0, "B1S-B1W": 0})
     # only bridges/done would be offered; this position has no bridge option so we test the reason
     with pytest.raises(IllegalAction, match="no piece left"):
         s.apply(("place", slot("C3N-C3E")))
 
 
-def test_a_held_slot_cannot_take_a_piece():
+def test_a_held_slot_cannot_take_a_piece() -> None:
     s = position(pieces={"C3N-C3E": 1, "C3N-C3S": 0}, roll="3C")
     with pytest.raises(IllegalAction, match=r"held by player 1 .*dispute"):
         s.apply(s.action_from_text("place C3N-C3E"))
@@ -156,7 +156,7 @@ def test_a_held_slot_cannot_take_a_piece():
     assert "C3N-C3E" in disputable(s)
 
 
-def test_pieces_with_nowhere_to_go_are_forfeited():
+def test_pieces_with_nowhere_to_go_are_forfeited() -> None:
     # every side of C3N held by player 1 whose E pentagons... use a full hexagon held by player 1 with
     # disputes switched off: nothing to place, nothing to dispute -> the turn passes
     pieces = {n: 1 for n in sides("C3N")}
@@ -165,7 +165,7 @@ def test_pieces_with_nowhere_to_go_are_forfeited():
     assert s.phase == "roll" and s.position.turn == 1
 
 
-def test_chance_node_refuses_a_move_and_a_move_refuses_dice():
+def test_chance_node_refuses_a_move_and_a_move_refuses_dice() -> None:
     s = position(phase="roll", roll="-", actor=-1, left="0+0")
     with pytest.raises(IllegalAction, match="waiting for both dice"):
         s.apply(("place", slot("C3N-C3E")))

@@ -2,6 +2,7 @@
 
 import json
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 
@@ -10,11 +11,12 @@ from controller.games.jeocinco import GAME
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.picture import render_svg
 from controller.games.jeocinco.position import board_to_text
+from controller.games.jeocinco.state import JeocincoState
 
 from .helpers import play, position, slot
 
 
-def test_opening_roll_orders_play_and_colour_choice_wildcard_highest_ties_roll_again():
+def test_opening_roll_orders_play_and_colour_choice_wildcard_highest_ties_roll_again() -> None:
     s = GAME.new_state(None, 3)
     assert s.phase == "opening" and s.current_player == CHANCE
     assert [s.action_to_text(a) for a, _ in s.chance_outcomes()] == [
@@ -33,7 +35,7 @@ def test_opening_roll_orders_play_and_colour_choice_wildcard_highest_ties_roll_a
     assert s.phase == "roll" and s.position.order[s.position.turn] == 1  # the highest roll starts
 
 
-def _turns_after_an_opening(options, rounds=2):
+def _turns_after_an_opening(options: dict[str, Any], rounds: int = 2) -> tuple[JeocincoState, list[int]]:
     """Four players roll 1, 2, 3, 4: who plays each turn of the first rounds."""
     s = play(GAME.new_state(options, 4), "roll 1", "roll 2", "roll 3", "roll 4")
     assert s.position.order == (3, 2, 1, 0)
@@ -47,37 +49,37 @@ def _turns_after_an_opening(options, rounds=2):
         s = play(s, "roll *+")
         turns.append(s.current_player)
         while s.phase == "place":
-            s = s.apply(next(a for a in s.legal_actions() if a[0] == "place"))
+            s = s.apply(next(a for a in s.legal_actions() if isinstance(a, tuple) and a[0] == "place"))
     return s, turns
 
 
-def test_play_goes_round_the_table_from_the_highest_roll():
+def test_play_goes_round_the_table_from_the_highest_roll() -> None:
     s, turns = _turns_after_an_opening({})
     assert turns == [3, 0, 1, 2] * 2
     assert s.public_view()["order"] == [3, 0, 1, 2] and s.public_view()["opening_order"] == [3, 2, 1, 0]
 
 
-def test_roll_order_variant_plays_in_the_order_of_the_rolls():
+def test_roll_order_variant_plays_in_the_order_of_the_rolls() -> None:
     s, turns = _turns_after_an_opening({"roll_order": True})
     assert turns == [3, 2, 1, 0] * 2
     assert s.public_view()["order"] == [3, 2, 1, 0]
     assert "rollorder=1" in s.to_text() and GAME.state_from_text(s.to_text()).position.turn_order == (3, 2, 1, 0)
 
 
-def test_endless_opening_ties_fall_back_to_seat_order():
+def test_endless_opening_ties_fall_back_to_seat_order() -> None:
     s = GAME.new_state(None, 2)
     for _ in range(11):
         s = play(s, "roll 3", "roll 3")
     assert s.phase == "colour" and s.position.order == (0, 1)
 
 
-def test_a_colour_choice_is_refused_outside_the_choice():
+def test_a_colour_choice_is_refused_outside_the_choice() -> None:
     s = position(roll="3C")
     with pytest.raises(IllegalAction, match="colours were chosen"):
         s.apply(("colour", 2))
 
 
-def test_position_text_round_trips_and_refuses_junk():
+def test_position_text_round_trips_and_refuses_junk() -> None:
     s = position(towers={"C3N": "C3N-C3S"}, pieces={"D3S-D3W": 1}, bridges=(), roll="4+", left="2+0")
     text = s.to_text()
     assert "\n" not in text
@@ -89,7 +91,7 @@ def test_position_text_round_trips_and_refuses_junk():
             GAME.state_from_text(bad)
 
 
-def test_a_tower_without_its_five_pieces_is_not_a_position():
+def test_a_tower_without_its_five_pieces_is_not_a_position() -> None:
     s = position(towers={"C3N": "C3N-C3S"}, roll="3C")
     text = s.to_text()
     board = text.split("board=")[1].split(" ")[0]
@@ -98,7 +100,7 @@ def test_a_tower_without_its_five_pieces_is_not_a_position():
         GAME.state_from_text(text.replace(board, broken))
 
 
-def test_board_text_is_run_length():
+def test_board_text_is_run_length() -> None:
     s = position(pieces={"C3N-C3E": 0, "E5N-E5E": 1}, roll="3C")
     a, b = slot("C3N-C3E"), slot("E5N-E5E")
     assert s.to_text().split("board=")[1].split(" ")[0] == f"{a}a{b - a - 1}b{282 - b}"
@@ -108,7 +110,7 @@ def test_board_text_is_run_length():
             GAME.state_from_text(s.to_text().replace(f"{a}a{b - a - 1}b{282 - b}", bad))
 
 
-def test_action_texts():
+def test_action_texts() -> None:
     s = position(roll="3C")
     assert s.action_from_text("place C3N-C3E") == ("place", slot("C3N-C3E"))
     assert s.action_from_text("C3E-C3N") == ("place", slot("C3N-C3E"))  # either order, bare slot
@@ -126,7 +128,7 @@ def test_action_texts():
             s.action_from_text(bad)
 
 
-def test_options_are_validated():
+def test_options_are_validated() -> None:
     assert GAME.new_state().options == {"fast": False, "max_rounds": 100, "max_disputes_per_turn": 4,
                                         "diagonal_bridges": True, "roll_order": False, "own_turn_bridges": False}
     for bad in ({"fast": "yes"}, {"max_rounds": 0}, {"max_disputes_per_turn": -1}, {"diagonal_bridges": 1},
@@ -139,7 +141,7 @@ def test_options_are_validated():
     assert GAME.max_game_length() > GAME.max_game_length({"max_rounds": 10})
 
 
-def test_physical_view_is_presence_only():
+def test_physical_view_is_presence_only() -> None:
     s = position(towers={"C3N": "C3N-C3S"}, pieces={"D3S-D3W": 1, "C3E-D3W": 1},
                  bridges=(), roll="3C")
     view = s.physical_view()
@@ -149,7 +151,7 @@ def test_physical_view_is_presence_only():
     assert view["tower:C3N"] == 1 and sum(v for k, v in view.items() if k.startswith("tower:")) == 1
 
 
-def test_public_view_is_json_and_names_things():
+def test_public_view_is_json_and_names_things() -> None:
     s = position(towers={"C3N": "C3N-C3S"}, pieces={"D3S-D3W": 1}, roll="3C")
     pv = s.public_view()
     json.dumps(pv)
@@ -161,7 +163,7 @@ def test_public_view_is_json_and_names_things():
     assert "C3  N:" in picture and "T" in picture.split("C3  N:")[1].split()[0]
 
 
-def test_svg_picture():
+def test_svg_picture() -> None:
     bridge = "B3E-B3S~C3N-C3W"
     s = position(towers={"C3E": "C3E-C3S"}, pieces={"B3E-B3S": 0, "C3N-C3W": 0}, bridges=(bridge,),
                  roll="3C")

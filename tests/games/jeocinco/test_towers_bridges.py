@@ -1,21 +1,23 @@
 """Towers, bridges and the win: five towers in one connected group."""
 
 import itertools
+from typing import Any
 
 import pytest
 
 from controller.games import CHANCE, TERMINAL, IllegalAction
 from controller.games.jeocinco import board as B
+from controller.games.jeocinco.state import JeocincoState
 
 from .helpers import pent, placements, play, position, sides, slot, slot_path, texts
 
 
-def _changed(a, b):
+def _changed(a: JeocincoState, b: JeocincoState) -> set[str]:
     va, vb = a.physical_view(), b.physical_view()
     return {k for k in va if va[k] != vb[k]}
 
 
-def test_five_sides_make_a_tower_that_replaces_one_piece():
+def test_five_sides_make_a_tower_that_replaces_one_piece() -> None:
     four = {n: 0 for n in sides("C3N") if n != "C3N-C3E"}
     s = position(pieces=four, roll="3C")
     s = play(s, "place C3N-C3E")
@@ -34,14 +36,14 @@ def test_five_sides_make_a_tower_that_replaces_one_piece():
     assert after.phase == "roll" and after.position.order[after.position.turn] == 1  # no bridge to lay: the turn ends
 
 
-def test_the_slot_freed_by_a_tower_is_closed_to_everyone():
+def test_the_slot_freed_by_a_tower_is_closed_to_everyone() -> None:
     s = position(players=3, colours="NES", towers={"C3N": "C3N-C3S"}, roll="3C", actor=2, turn=2)
     assert "C3N-C3S" not in placements(s)
     with pytest.raises(IllegalAction, match="held by player 0"):
         s.apply(s.action_from_text("place C3N-C3S"))
 
 
-def test_only_your_own_colour_makes_a_tower():
+def test_only_your_own_colour_makes_a_tower() -> None:
     # player 0 (N) surrounds C3E (an E pentagon) with his path pieces: no tower
     four = {n: 0 for n in sides("C3E") if n != "C3E-D3W"}
     s = position(pieces=four, roll="*+")
@@ -49,19 +51,19 @@ def test_only_your_own_colour_makes_a_tower():
     assert s.phase == "roll" and s.tower_count(0) == 0
 
 
-def test_at_most_two_bridges_in_hand():
+def test_at_most_two_bridges_in_hand() -> None:
     four = {n: 0 for n in sides("C3N") if n != "C3N-C3E"}
     s = play(position(pieces=four, roll="3C", spare="20"), "place C3N-C3E", "tower C3N C3N-C3S")
     assert s.position.bridges_in_hand[0] == 2 and s.tower_count(0) == 1
 
 
-def _bridge_position(**kw):
+def _bridge_position(**kw: Any) -> JeocincoState:
     # player 0 holds both supports of the waist bridge B3E-B3S~C3N-C3W and of its crossing twin
     pieces = {"B3E-B3S": 0, "C3N-C3W": 0, "B3N-B3E": 0, "C3S-C3W": 0}
     return position(pieces=pieces, **kw)
 
 
-def test_a_bridge_is_laid_on_two_of_your_pieces_any_time_in_your_turn():
+def test_a_bridge_is_laid_on_two_of_your_pieces_any_time_in_your_turn() -> None:
     s = _bridge_position(roll="3C", left="1+0", spare="10")
     acts = texts(s)
     assert "bridge B3E-B3S~C3N-C3W" in acts and "bridge B3N-B3E~C3S-C3W" in acts
@@ -74,7 +76,7 @@ def test_a_bridge_is_laid_on_two_of_your_pieces_any_time_in_your_turn():
     assert s.phase == "roll"
 
 
-def test_own_turn_bridges_hold_the_turn_until_done_which_keeps_the_bridge_in_hand():
+def test_own_turn_bridges_hold_the_turn_until_done_which_keeps_the_bridge_in_hand() -> None:
     s = _bridge_position(roll="3C", left="0+0", spare="20", ownbridges=1)
     assert "done" in texts(s)
     s2 = play(s, "done")
@@ -89,7 +91,7 @@ def test_own_turn_bridges_hold_the_turn_until_done_which_keeps_the_bridge_in_han
         s4.apply(s4.action_from_text("bridge B3N-B3E~C3S-C3W"))
 
 
-def test_bridge_refusals_say_why():
+def test_bridge_refusals_say_why() -> None:
     s = _bridge_position(roll="3C", left="1+0", spare="00")
     with pytest.raises(IllegalAction, match=r"player 0 \(N\) has no bridge in hand"):
         s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
@@ -112,7 +114,7 @@ def test_bridge_refusals_say_why():
         s.apply(s.action_from_text("bridge B3E-B3S~C3N-C3W"))
 
 
-def test_diagonal_bridges_can_be_switched_off():
+def test_diagonal_bridges_can_be_switched_off() -> None:
     k = next(k for k in range(B.NUM_BRIDGES) if B.BRIDGE_FAMILY[k] == "diagonal")
     a, b = B.BRIDGE_SLOTS[k]
     pieces = {B.SLOT_NAMES[a]: 0, B.SLOT_NAMES[b]: 0}
@@ -124,7 +126,7 @@ def test_diagonal_bridges_can_be_switched_off():
         off.apply(("bridge", k))
 
 
-def test_with_diagonal_bridges_off_a_base_or_waist_bridge_is_laid():
+def test_with_diagonal_bridges_off_a_base_or_waist_bridge_is_laid() -> None:
     # the waist bridge of the section 7 example, in the two-family variant
     s = _bridge_position(roll="3C", left="1+0", spare="10", diagonal=0)
     assert "bridge B3E-B3S~C3N-C3W" in texts(s)
@@ -138,7 +140,7 @@ def test_with_diagonal_bridges_off_a_base_or_waist_bridge_is_laid():
     assert "B4E-B4S" in placements(path)
 
 
-def test_with_diagonal_bridges_off_all_ninety_base_and_waist_pairs_are_layable():
+def test_with_diagonal_bridges_off_all_ninety_base_and_waist_pairs_are_layable() -> None:
     layable = []
     for k in range(B.NUM_BRIDGES):
         a, b = B.BRIDGE_SLOTS[k]
@@ -155,7 +157,7 @@ def test_with_diagonal_bridges_off_all_ninety_base_and_waist_pairs_are_layable()
 TOWERS = ["A1N", "C1N", "C3N", "E3N", "E5N"]
 
 
-def _win_setup(connect_last: bool, last_complete: bool):
+def _win_setup(connect_last: bool, last_complete: bool) -> tuple[dict[str, int], dict[str, str], str]:
     """Player 0 (N): towers on the first four pentagons joined by paths; the fifth has four sides
     (or a tower) and is joined to the others only if ``connect_last``."""
     pieces: dict[str, int] = {}
@@ -183,7 +185,7 @@ def _win_setup(connect_last: bool, last_complete: bool):
     return pieces, towers, B.SLOT_NAMES[missing]
 
 
-def test_a_fifth_tower_not_connected_does_not_win():
+def test_a_fifth_tower_not_connected_does_not_win() -> None:
     pieces, towers, missing = _win_setup(connect_last=False, last_complete=False)
     s = position(pieces=pieces, towers=towers, roll="*+", left="2+0")
     s = play(s, f"place {missing}", f"tower E5N {missing}")
@@ -191,7 +193,7 @@ def test_a_fifth_tower_not_connected_does_not_win():
     assert not s.is_terminal() and s.returns() == [0.0, 0.0]
 
 
-def test_a_fifth_tower_connected_to_the_other_four_wins():
+def test_a_fifth_tower_connected_to_the_other_four_wins() -> None:
     pieces, towers, missing = _win_setup(connect_last=True, last_complete=False)
     s = position(pieces=pieces, towers=towers, roll="*+", left="2+0")
     s = play(s, f"place {missing}")
@@ -205,7 +207,7 @@ def test_a_fifth_tower_connected_to_the_other_four_wins():
         s.apply(("dice", 1, 1))
 
 
-def test_the_piece_that_joins_five_towers_wins():
+def test_the_piece_that_joins_five_towers_wins() -> None:
     pieces, towers, _ = _win_setup(connect_last=True, last_complete=True)
     path = [B.SLOT_NAMES[s] for s in slot_path(B.PENT_MASK[pent("E3N")], B.PENT_MASK[pent("E5N")])]
     gap = next(n for n in path[1:-1] if n in pieces)
@@ -217,7 +219,7 @@ def test_the_piece_that_joins_five_towers_wins():
     assert s.is_terminal() and s.winners() == [0]
 
 
-def test_five_towers_joined_by_a_bridge_win():
+def test_five_towers_joined_by_a_bridge_win() -> None:
     # the first four towers joined by paths; the fifth joined through a bridge laid now
     pieces, towers, _ = _win_setup(connect_last=False, last_complete=True)
     k = next(k for k, (a, b) in enumerate(B.BRIDGE_SLOTS)
@@ -242,14 +244,14 @@ def test_five_towers_joined_by_a_bridge_win():
 
 # ---- the round limit ----------------------------------------------------------------------------
 
-def test_the_round_limit_ends_the_game_most_towers_wins():
+def test_the_round_limit_ends_the_game_most_towers_wins() -> None:
     s = position(towers={"C3N": "C3N-C3S"}, rounds=5, round_=4, turn=1, actor=1, roll="1A")
     s = play(s, "place A1E-A1S")
     assert s.is_terminal() and s.position.end == ("limit", 0)
     assert s.returns() == [1.0, -1.0] and s.scores() == [1.0, 0.0]
 
 
-def test_the_round_limit_ties_share_and_all_equal_is_a_draw():
+def test_the_round_limit_ties_share_and_all_equal_is_a_draw() -> None:
     s = position(players=3, colours="NES", towers={"C3N": "C3N-C3S", "A1E": "A1E-s"}, rounds=5, round_=4,
                  turn=2, actor=2, roll="1A")
     s = play(s, "place A1S-se")
@@ -259,7 +261,7 @@ def test_the_round_limit_ties_share_and_all_equal_is_a_draw():
     assert s.is_terminal() and s.returns() == [0.0, 0.0] and s.winners() == []
 
 
-def test_the_round_limit_waits_for_the_last_turn():
+def test_the_round_limit_waits_for_the_last_turn() -> None:
     s = position(rounds=5, round_=4, turn=0, actor=0, roll="1A")
     s = play(s, "place A1N-A1E")
     assert s.current_player == CHANCE and s.position.order[s.position.turn] == 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from controller.games.scriptorium import GAME
+from controller.games.scriptorium import board as B
+from controller.games.scriptorium.state import ScriptoriumState
 
 KEYS = ("players", "outer_line", "round_limit", "start", "phase", "round", "first", "turn", "offsets", "active",
         "pawns", "pins", "die", "number", "pending", "winner")
@@ -20,22 +22,29 @@ def text(**fields: object) -> str:
     return "scriptorium " + " ".join(f"{k}={merged[k]}" for k in KEYS)
 
 
-def pos(**fields: object):
+def pos(**fields: object) -> ScriptoriumState:
     """The state of a position given by its fields (the rest from DEFAULTS)."""
     return GAME.state_from_text(text(**fields))
 
 
-def acts(state) -> list[str]:
+def acts(state: ScriptoriumState) -> list[str]:
     return [state.action_to_text(a) for a in state.legal_actions()]
 
 
-def play(state, *texts: str):
+def play(state: ScriptoriumState, *texts: str) -> ScriptoriumState:
     for t in texts:
         state = state.apply(state.action_from_text(t))
     return state
 
 
-def field(state, key: str) -> str:
+def location(name: str) -> int:
+    """The location a name such as ``i3`` or ``hub`` stands for (the test fails on a bad name)."""
+    found = B.parse_location(name)
+    assert found is not None, name
+    return found
+
+
+def field(state: ScriptoriumState, key: str) -> str:
     for word in state.to_text().split(" ")[1:]:
         k, _, v = word.partition("=")
         if k == key:

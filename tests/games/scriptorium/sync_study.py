@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from typing import Any
 
 from controller.games import CHANCE
 from controller.games.record import sample_chance
 from controller.games.scriptorium import GAME
 
 
-def rounds_to_alignment(seed: int, players: int, options: dict | None = None) -> int | None:
+def rounds_to_alignment(seed: int, players: int, options: dict[str, Any] | None = None) -> int | None:
     """The round in which a seeded random game first aligns, or None if it never does."""
     rng = random.Random(seed)
     state = GAME.new_state(options, players)
@@ -35,7 +36,7 @@ def rounds_to_alignment(seed: int, players: int, options: dict | None = None) ->
     return None
 
 
-def summary(values: list[int | None]) -> dict:
+def summary(values: list[int | None]) -> dict[str, Any]:
     done = sorted(v for v in values if v is not None)
 
     def pct(q: float) -> int:

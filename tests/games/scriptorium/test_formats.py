@@ -19,7 +19,7 @@ from .sync_study import rounds_to_alignment, summary
 A = "3,0,1,0"
 
 
-def test_initial_position_text():
+def test_initial_position_text() -> None:
     s = GAME.new_state(None, 3)
     assert s.to_text() == ("scriptorium players=3 outer_line=same round_limit=200 start=random phase=setup-centre"
                            " round=0 first=- turn=- offsets=0,0,0,0 active=centre pawns=hub,hub,hub pins=- die=-"
@@ -48,13 +48,13 @@ def test_initial_position_text():
     text() + " ",
     text().replace("players=2 outer_line", "outer_line"),
 ])
-def test_bad_positions_are_refused(bad):
+def test_bad_positions_are_refused(bad: str) -> None:
     assert GAME.state_from_text(text(pins="o1")).visited(1) == 1     # orange's pin is fine
     with pytest.raises(BadPosition):
         GAME.state_from_text(bad)
 
 
-def test_action_texts_round_trip_and_garbage_is_refused():
+def test_action_texts_round_trip_and_garbage_is_refused() -> None:
     s = pos(offsets=A, pawns="i3,hub")
     for t in ("roll blue", "number 6", "i3-m2", "hub-i11", "i3-hub", "turn outer left 11", "turn inner right 3",
               "set middle 0", "first orange"):
@@ -68,7 +68,7 @@ def test_action_texts_round_trip_and_garbage_is_refused():
     assert "not a Scriptorium action" in err.value.reason
 
 
-def test_options_are_validated():
+def test_options_are_validated() -> None:
     assert GAME.new_state().options == {"outer_line": "same", "round_limit": 200, "start": "random"}
     for bad in ({"outer_line": "both"}, {"round_limit": 0}, {"round_limit": "9"}, {"start": "0,0,0,12"},
                 {"colour": "red"}):
@@ -79,7 +79,7 @@ def test_options_are_validated():
             GAME.new_state(None, n)
 
 
-def test_channels_and_physical_view():
+def test_channels_and_physical_view() -> None:
     chans = {c.name: c for c in GAME.channels(None, 4)}
     assert len(chans) == 4 + 36 + 1
     assert chans["enc:middle"].kind == ChannelKind.OFFSET and chans["enc:middle"].maximum == 11
@@ -93,7 +93,7 @@ def test_channels_and_physical_view():
     assert [view[f"enc:{p}"] for p in ("centre", "inner", "middle", "outer")] == [3, 5, 1, 7]
 
 
-def test_the_referee_tells_every_move_and_turn_apart_by_the_sensors():
+def test_the_referee_tells_every_move_and_turn_apart_by_the_sensors() -> None:
     s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))           # yellow: two targets
     views = [s.apply(a).physical_view() for a in s.legal_actions()]
     assert views[0] != views[1] and all(v != s.physical_view() for v in views)
@@ -105,7 +105,7 @@ def test_the_referee_tells_every_move_and_turn_apart_by_the_sensors():
     assert all(s.apply(a).physical_view() != wrong for a in s.legal_actions())
 
 
-def test_public_view_is_json_and_shows_what_the_leds_need():
+def test_public_view_is_json_and_shows_what_the_leds_need() -> None:
     s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
     pv = s.public_view()
     json.dumps(pv)
@@ -116,7 +116,7 @@ def test_public_view_is_json_and_shows_what_the_leds_need():
     assert s.private_view(0) == {}
 
 
-def test_svg_rendering_is_well_formed():
+def test_svg_rendering_is_well_formed() -> None:
     s = pos(players=3, offsets=A, pawns="i3,hub,hub", pins="o0").apply(("colour", 2))
     svg = render_svg(s)
     root = ET.fromstring(svg)
@@ -126,7 +126,7 @@ def test_svg_rendering_is_well_formed():
     assert "render_text" not in svg and len(s.render_text().splitlines()) >= 7
 
 
-def test_rounds_to_sync_in_seeded_games():
+def test_rounds_to_sync_in_seeded_games() -> None:
     """A small sample of the study documented in docs/rules/scriptorium.md (die turns included)."""
     values = [rounds_to_alignment(seed, 4) for seed in range(40)]
     s = summary(values)
@@ -135,17 +135,17 @@ def test_rounds_to_sync_in_seeded_games():
     assert rounds_to_alignment(3, 4) == values[3]   # seeded: replays exactly
 
 
-def test_junk_actions_are_refused_with_a_reason():
+def test_junk_actions_are_refused_with_a_reason() -> None:
     s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
     for junk in (None, ("move", 999, 3), ("turn", 9, "left", 1), ("fly",), [1, 2], ("move",)):
         with pytest.raises(IllegalAction) as err:
-            s.apply(junk)
+            s.apply(junk)  # type: ignore[arg-type]  # junk on purpose
         assert err.value.reason
     with pytest.raises(BadPosition):
         GAME.state_from_text(text(phase="clock", turn="red", round=1, offsets=A))   # red did not close the round
 
 
-def test_actions_are_values_equal_to_their_tagged_tuples():
+def test_actions_are_values_equal_to_their_tagged_tuples() -> None:
     s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
     move = s.legal_actions()[0]
     assert isinstance(move, Move) and move == ("move", move.source, move.target)
@@ -153,7 +153,7 @@ def test_actions_are_values_equal_to_their_tagged_tuples():
     assert s.action_from_text(s.action_to_text(move)) == move
 
 
-def test_refusals_carry_a_code_and_params_in_the_games_notation():
+def test_refusals_carry_a_code_and_params_in_the_games_notation() -> None:
     s = pos(offsets=A, pawns="i3,hub").apply(("colour", 2))
     with pytest.raises(IllegalAction) as err:
         s.apply(s.action_from_text("i3-i4"))
@@ -166,7 +166,7 @@ def test_refusals_carry_a_code_and_params_in_the_games_notation():
     assert err.value.refusal.code == "scriptorium.no_such_text"
 
 
-def test_announcements_carry_a_code_and_params():
+def test_announcements_carry_a_code_and_params() -> None:
     s = pos(offsets=A, pawns="hub,o1", turn="orange").apply(("colour", 0))   # orange leaves its own Outer space
     after = s.apply(s.legal_actions()[0])
     pins = [a for a in s.announcements(s.legal_actions()[0], after) if a["type"] == "pin"]
@@ -174,7 +174,7 @@ def test_announcements_carry_a_code_and_params():
                      "params": {"space": "o1"}}]
 
 
-def test_problems_lists_everything_wrong_with_a_position_and_the_parser_names_the_first():
+def test_problems_lists_everything_wrong_with_a_position_and_the_parser_names_the_first() -> None:
     good = pos(offsets=A, pawns="i3,hub").position
     assert problems(good) == []
     broken = good._replace(winner=0, pending=1)            # a winner mid-game, a part pending at a roll
@@ -184,7 +184,7 @@ def test_problems_lists_everything_wrong_with_a_position_and_the_parser_names_th
         GAME.state_from_text(text(offsets=A, pawns="i3,hub", pending="inner", winner="red"))
 
 
-def test_the_picture_is_drawn_from_the_public_view_alone():
+def test_the_picture_is_drawn_from_the_public_view_alone() -> None:
     s = pos(players=3, offsets=A, pawns="i3,hub,hub", pins="o0").apply(("colour", 2))
     view = json.loads(json.dumps(s.public_view()))               # what a display receives
     assert GAME.picture(view) == render_svg(s)
@@ -197,7 +197,7 @@ def test_the_picture_is_drawn_from_the_public_view_alone():
     assert board_svg({"game": "scriptorium", "board_view": view, "targets": ["pos:inner:2", "enc:inner"]}) == marked
 
 
-def test_channel_xy_places_every_channel_in_the_pictures_coordinates():
+def test_channel_xy_places_every_channel_in_the_pictures_coordinates() -> None:
     assert GAME.channel_xy("hub") == (0.0, 0.0)
     x, y = GAME.channel_xy("pos:outer:0") or (0.0, 0.0)
     assert abs(x) < 1e-9 and y < -150                          # position 0 at the top of the Outer band

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from controller.games.serpientes import GAME
 from controller.games.serpientes.board import (
     ABSOLUTE_LETTERS,
@@ -9,13 +11,17 @@ from controller.games.serpientes.board import (
     RELATIVE_LETTERS,
     RELATIVE_PER_PLAYER,
 )
+from controller.games.serpientes.state import SerpientesState
 
 START = {2: "g1.g2/g13.g12", 3: "g1.g2/m7.l7/g13.g12", 4: "g1.g2/m7.l7/g13.g12/a7.b7"}
 
 
-def position(players=4, cards="relative", dealing="arbitro", tokens=15, rounds=1000, phase="play", player=0,
-             turns=1, toplace=0, tok="d4", snakes=None, supply=None, eaten=None, crashed=None, hands=None,
-             seqs=None, deck=None, discard=None, reshuffles=0, shown="-", last="-"):
+def position(players: int = 4, cards: str = "relative", dealing: str = "arbitro", tokens: int = 15,
+             rounds: int = 1000, phase: str = "play", player: int = 0, turns: int = 1, toplace: int = 0,
+             tok: str = "d4", snakes: str | None = None, supply: str | None = None, eaten: str | None = None,
+             crashed: str | None = None, hands: str | None = None, seqs: str | None = None,
+             deck: str | None = None, discard: str | None = None, reshuffles: int = 0, shown: str = "-",
+             last: str = "-") -> str:
     """A position text; the deck (arbitro dealing) defaults to every card not held elsewhere."""
     n = players
     absolute = cards == "absolute"
@@ -50,18 +56,18 @@ def position(players=4, cards="relative", dealing="arbitro", tokens=15, rounds=1
     return " ".join(fields)
 
 
-def state(**kw):
+def state(**kw: Any) -> SerpientesState:
     return GAME.state_from_text(position(**kw))
 
 
-def play(s, *texts):
+def play(s: SerpientesState, *texts: str) -> SerpientesState:
     """Apply action texts one after another."""
     for t in texts:
         s = s.apply(s.action_from_text(t))
     return s
 
 
-def field(s, key):
+def field(s: SerpientesState, key: str) -> str:
     for part in s.to_text().split(" "):
         if part.startswith(key + "="):
             return part[len(key) + 1:]

@@ -23,8 +23,11 @@ import argparse
 import random
 import statistics
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from controller.games import CHANCE
+from controller.games.base import Action
 from controller.games.record import sample_chance
 from controller.games.serpientes import GAME
 from controller.games.serpientes import board as B
@@ -34,7 +37,7 @@ from controller.games.serpientes.state import SerpientesState
 LIMIT = 500
 
 
-def _distance(n: int, tokens) -> int:
+def _distance(n: int, tokens: Iterable[int]) -> int:
     r, c = B.rc(n)
     return min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, tokens)), default=0)
 
@@ -76,7 +79,7 @@ def _plan(state: SerpientesState, p: int) -> list[int]:
     return plan
 
 
-def steer(state: SerpientesState, rng: random.Random, plans: dict[int, list[int]]):
+def steer(state: SerpientesState, rng: random.Random, plans: dict[int, list[int]]) -> Action:
     p, phase = state.turn_player, state.phase
     if phase == "half-turn":
         sn = state.snake(p)
@@ -95,7 +98,7 @@ def steer(state: SerpientesState, rng: random.Random, plans: dict[int, list[int]
     return state.legal_actions()[0]  # run: the sequence's next card
 
 
-def play(seed: int, players: int, options: dict, policy: str) -> SerpientesState:
+def play(seed: int, players: int, options: dict[str, Any], policy: str) -> SerpientesState:
     """The final state of a seeded game between ``policy`` players (``random`` or ``steer``)."""
     rng = random.Random(seed)
     state = GAME.new_state(options, players)

@@ -6,6 +6,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "serpientes.md"
 PHYSICAL = {"token", "step"}
 
 
-def _secret_free(view: dict) -> bool:
+def _secret_free(view: dict[str, Any]) -> bool:
     text = json.dumps(view)
     return '"hand"' not in text and '"sequence"' not in text and '"next_steps"' not in text
 
@@ -25,7 +26,7 @@ def _secret_free(view: dict) -> bool:
 @pytest.mark.parametrize(("options", "players", "seed"), [
     ({}, 4, 1), ({"cards": "absolute"}, 3, 2), ({"dealing": "physical"}, 5, 3), ({"two_players": True}, 2, 4),
 ])
-def test_random_games_keep_views_and_secrets_apart(options, players, seed):
+def test_random_games_keep_views_and_secrets_apart(options: dict[str, Any], players: int, seed: int) -> None:
     rng = random.Random(seed)
     s = GAME.new_state(options, players)
     while not s.is_terminal():
@@ -33,6 +34,7 @@ def test_random_games_keep_views_and_secrets_apart(options, players, seed):
         mover = s.turn_player
         t = s.apply(a)
         before, after = s.physical_view(), t.physical_view()
+        assert isinstance(a, tuple)
         kind = a[0]
         if kind not in PHYSICAL:
             assert before == after, f"{s.action_to_text(a)} is not physical but changed the board"
@@ -53,7 +55,7 @@ def test_random_games_keep_views_and_secrets_apart(options, players, seed):
     assert s.scores() == [float(x["eaten"] + x["sticks"] + x["supply"]) for x in s.public_view()["snakes"]]
 
 
-def test_every_example_position_in_the_rules_document_is_valid():
+def test_every_example_position_in_the_rules_document_is_valid() -> None:
     texts = re.findall(r"`(serpientes players=[^`\n]*)`", DOC.read_text())
     assert len(texts) >= 12
     for text in texts:

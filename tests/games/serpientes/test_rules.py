@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from controller.games import CHANCE, TERMINAL, BadPosition, IllegalAction
 from controller.games.serpientes import GAME
+from controller.games.serpientes.state import SerpientesState
 from tests.games.serpientes.builder import field, play, position, state
 from tests.games.serpientes.length_study import play as play_study
 
 
-def refused(s, text, *words):
+def refused(s: SerpientesState, text: str, *words: str) -> str:
     """``text`` is refused, with a reason holding every one of ``words``."""
     with pytest.raises(IllegalAction) as err:
         s.apply(s.action_from_text(text))
@@ -27,7 +30,7 @@ def refused(s, text, *words):
     (5, "g1.g2/m5.l5/l13.l12/b13.b12/a5.b5"),
     (6, "g1.g2/m3.l3/m11.l11/g13.g12/a11.b11/a3.b3"),
 ])
-def test_start_sticks_on_the_border_pointing_inwards(n, snakes):
+def test_start_sticks_on_the_border_pointing_inwards(n: int, snakes: str) -> None:
     s = GAME.new_state({"two_players": n == 2}, n)
     assert field(s, "snakes") == snakes
     assert field(s, "supply") == ",".join(["4"] * n)
@@ -35,7 +38,7 @@ def test_start_sticks_on_the_border_pointing_inwards(n, snakes):
     assert s.scores() == [5.0] * n  # one stick on the board and four in the supply
 
 
-def test_tokens_go_at_random_away_from_border_central_lines_and_sticks():
+def test_tokens_go_at_random_away_from_border_central_lines_and_sticks() -> None:
     s = GAME.new_state(None, 5)
     spots = {s.action_to_text(a)[6:] for a in s.legal_actions()}
     # 11x11 inner intersections minus the central row and column = 100, minus the four
@@ -52,7 +55,7 @@ def test_tokens_go_at_random_away_from_border_central_lines_and_sticks():
     assert "d4" not in {s.action_to_text(a)[6:] for a in s.legal_actions()}
 
 
-def test_setup_tokens_then_who_starts_then_deal_five_each_from_the_first_player():
+def test_setup_tokens_then_who_starts_then_deal_five_each_from_the_first_player() -> None:
     s = GAME.new_state({"tokens": 2}, 3)
     s = play(s, "token d4", "token j10")
     assert s.phase == "first" and [a for a, _ in s.chance_outcomes()] == [("first", p) for p in range(3)]
@@ -74,7 +77,7 @@ def test_setup_tokens_then_who_starts_then_deal_five_each_from_the_first_player(
 
 
 # ---------------------------------------------------------------- discard and draw
-def test_discard_whole_hand_then_draw_to_five():
+def test_discard_whole_hand_then_draw_to_five() -> None:
     s = state(phase="discard", hands="SLLRR/-/-/-")
     assert sorted(s.action_to_text(a) for a in s.legal_actions()) == ["discard", "keep"]
     s = play(s, "discard")
@@ -85,7 +88,7 @@ def test_discard_whole_hand_then_draw_to_five():
     assert s.phase == "play" and s.private_view(0)["hand"] == ["straight"] * 5
 
 
-def test_keep_draws_up_to_five_only():
+def test_keep_draws_up_to_five_only() -> None:
     s = state(phase="discard", hands="SLL/-/-/-")
     s = play(s, "keep")
     assert s.phase == "draw"
@@ -95,14 +98,14 @@ def test_keep_draws_up_to_five_only():
     assert full.phase == "play"  # nothing to draw
 
 
-def test_discard_only_at_the_start_of_the_turn():
+def test_discard_only_at_the_start_of_the_turn() -> None:
     s = state(phase="play", hands="SLLRR/-/-/-")
     refused(s, "discard", "only at the start of your turn")
     s = state(phase="discard", hands="SLLRR/-/-/-")
     refused(s, "add straight", "discard your whole hand or keep it")
 
 
-def test_reshuffle_the_discards_when_the_deck_runs_out():
+def test_reshuffle_the_discards_when_the_deck_runs_out() -> None:
     # 2 players: 12 straight, 6 left, 6 right; all but player 0's hand lie in the discards.
     s = state(players=2, phase="discard", hands="SLLRR/-", discard="11,4,4")
     assert field(s, "deck") == "0,0,0"
@@ -113,7 +116,7 @@ def test_reshuffle_the_discards_when_the_deck_runs_out():
         "draw straight": 0.5, "draw left": 0.25, "draw right": 0.25}
 
 
-def test_with_no_card_left_anywhere_the_hand_stays_short():
+def test_with_no_card_left_anywhere_the_hand_stays_short() -> None:
     s = state(players=2, phase="discard", hands="SSS/LLLRR", seqs="SSSSSSSSS/LLLRRRR")
     assert field(s, "deck") == "0,0,0"
     s = play(s, "keep")
@@ -121,7 +124,7 @@ def test_with_no_card_left_anywhere_the_hand_stays_short():
 
 
 # ---------------------------------------------------------------- programming
-def test_a_sequence_programmed_this_turn_runs_at_the_earliest_next_turn():
+def test_a_sequence_programmed_this_turn_runs_at_the_earliest_next_turn() -> None:
     s = state(players=2, phase="play", hands="SSLLR/SSLLR", seqs="L/-")
     assert ("run",) in s.legal_actions()
     s = play(s, "add straight")
@@ -143,13 +146,13 @@ def test_a_sequence_programmed_this_turn_runs_at_the_earliest_next_turn():
     assert field(s, "snakes").split("/")[0] == "g1.g2.h2"
 
 
-def test_running_adds_no_cards_that_turn():
+def test_running_adds_no_cards_that_turn() -> None:
     s = state(players=2, phase="run", hands="SSLLR/-", seqs="SS/-", turns=1)
     refused(s, "add straight", "running your sequence")
     refused(s, "done", "finish running")
 
 
-def test_run_needs_a_sequence_and_cards_come_from_the_hand():
+def test_run_needs_a_sequence_and_cards_come_from_the_hand() -> None:
     s = state(phase="play", hands="SSLLL/-/-/-")
     refused(s, "run", "no programmed sequence")
     refused(s, "add right", "no right card")
@@ -159,7 +162,7 @@ def test_run_needs_a_sequence_and_cards_come_from_the_hand():
 
 
 # ---------------------------------------------------------------- steps
-def test_step_takes_a_stick_from_the_supply_first():
+def test_step_takes_a_stick_from_the_supply_first() -> None:
     s = state(players=2, phase="run", hands="-/SSLLR", seqs="SR/-")
     s = play(s, "step straight")
     assert field(s, "snakes") == "g1.g2.g3/g13.g12" and field(s, "supply") == "3,4"
@@ -170,14 +173,14 @@ def test_step_takes_a_stick_from_the_supply_first():
     assert field(s, "discard") == "1,0,1"
 
 
-def test_step_moves_the_tail_to_the_head_when_the_supply_is_empty():
+def test_step_moves_the_tail_to_the_head_when_the_supply_is_empty() -> None:
     s = state(players=2, phase="run", snakes="c2.c3.c4/g13.g12", supply="0,4", seqs="L/-", tok="j9")
     s = play(s, "step left")  # heading south, left is east
     assert field(s, "snakes") == "c3.c4.d4/g13.g12" and field(s, "supply") == "0,4"
     assert s.scores()[0] == 2.0
 
 
-def test_absolute_cards_name_compass_directions():
+def test_absolute_cards_name_compass_directions() -> None:
     s = state(players=2, cards="absolute", phase="run", seqs="EW/-", hands="-/-")
     s = play(s, "step east")
     assert field(s, "snakes") == "g1.g2.h2/g13.g12"
@@ -185,7 +188,7 @@ def test_absolute_cards_name_compass_directions():
     assert field(s, "last") == "crash-taken"
 
 
-def test_the_tail_is_lifted_before_the_stick_is_placed():
+def test_the_tail_is_lifted_before_the_stick_is_placed() -> None:
     # A square: tail f3, g3, g2, head f2 heading west; left is south, onto the tail's spot f3.
     s = state(players=2, phase="run", snakes="f3.g3.g2.f2/g13.g12", supply="0,4", seqs="L/-", tok="j9")
     moved = play(s, "step left")
@@ -196,7 +199,7 @@ def test_the_tail_is_lifted_before_the_stick_is_placed():
 
 
 # ---------------------------------------------------------------- crashes
-def test_crash_off_the_board_loses_the_stick_and_discards_the_rest():
+def test_crash_off_the_board_loses_the_stick_and_discards_the_rest() -> None:
     s = state(players=2, phase="run", snakes="g2.g1/g13.g12", seqs="SLR/-", hands="-/SSLLR")
     before = s.physical_view()
     after = play(s, "step straight")
@@ -212,7 +215,7 @@ def test_crash_off_the_board_loses_the_stick_and_discards_the_rest():
     assert s.physical_view() == before  # a stick from the supply leaves no trace on the board
 
 
-def test_crash_on_a_taken_edge():
+def test_crash_on_a_taken_edge() -> None:
     # absolute cards: heading south from g3, north goes back along the snake's own stick g2-g3
     s = state(players=2, cards="absolute", phase="run", snakes="g1.g2.g3/g13.g12", seqs="N/-")
     s = play(s, "step north")
@@ -224,7 +227,7 @@ def test_crash_on_a_taken_edge():
     assert s.scores()[0] == 1.0
 
 
-def test_crash_jumping_another_snake_through_an_intersection():
+def test_crash_jumping_another_snake_through_an_intersection() -> None:
     # player 1 lies across g4 (f4-g4-h4); player 0's head g3 goes straight to g4: the edge is
     # free but its far end touches another snake.
     s = state(players=2, phase="run", snakes="g1.g2.g3/f4.g4.h4", seqs="S/-", tok="j9")
@@ -232,13 +235,13 @@ def test_crash_jumping_another_snake_through_an_intersection():
     assert field(s, "last") == "crash-jump" and field(s, "snakes") == "g1.g2.g3/f4.g4.h4"
 
 
-def test_crash_jumping_its_own_body():
+def test_crash_jumping_its_own_body() -> None:
     s = state(players=2, phase="run", snakes="h3.g3.g2.f2.f3/g13.g12", seqs="L/-", tok="j9")
     s = play(s, "step left")  # heading south, left is east: g3 is the snake's own intersection
     assert field(s, "last") == "crash-jump"
 
 
-def test_a_snake_with_no_stick_left_is_out_and_skipped():
+def test_a_snake_with_no_stick_left_is_out_and_skipped() -> None:
     s = state(players=2, phase="run", snakes="g2.g1/g13.g12", supply="0,4", seqs="S/-", eaten="2,0",
               turns=1, hands="-/SSLLR")
     s = play(s, "step straight")
@@ -249,14 +252,14 @@ def test_a_snake_with_no_stick_left_is_out_and_skipped():
     refused(s, "half-turn", "after a crash")
 
 
-def test_when_every_snake_is_out_the_game_ends():
+def test_when_every_snake_is_out_the_game_ends() -> None:
     s = state(players=2, phase="run", snakes="g2.g1/x", supply="0,0", seqs="S/-", eaten="0,3")
     s = play(s, "step straight")
     assert s.current_player == TERMINAL and s.returns() == [-1.0, 1.0]
 
 
 # ---------------------------------------------------------------- half-turn
-def test_half_turn_is_offered_the_turn_after_a_crash():
+def test_half_turn_is_offered_the_turn_after_a_crash() -> None:
     s = state(players=2, phase="run", snakes="g1.g2.g3/g13.g12", seqs="N/-", cards="absolute",
               hands="NNESW/NNESW")
     s = play(s, "step north")  # crash on its own stick
@@ -270,20 +273,20 @@ def test_half_turn_is_offered_the_turn_after_a_crash():
     assert field(kept, "snakes").split("/")[0] == "g1.g2.g3" and field(kept, "crashed") == "0,0"
 
 
-def test_after_a_half_turn_relative_cards_follow_the_new_head():
+def test_after_a_half_turn_relative_cards_follow_the_new_head() -> None:
     s = state(players=2, phase="half-turn", snakes="c2.c3.c4/g13.g12", crashed="1,0", hands="SSLLR/-",
               seqs="L/-", tok="j9")
     s = play(s, "half-turn", "keep", "run", "step left")  # new head c2 heads north; left is west
     assert field(s, "snakes") == "c4.c3.c2.b2/g13.g12"
 
 
-def test_no_half_turn_without_a_crash():
+def test_no_half_turn_without_a_crash() -> None:
     s = state(phase="discard", hands="SSLLR/-/-/-")
     refused(s, "half-turn", "only at the start of the turn after a crash")
 
 
 # ---------------------------------------------------------------- eating and the end
-def test_eating_scores_and_grows_the_snake():
+def test_eating_scores_and_grows_the_snake() -> None:
     s = state(players=2, phase="run", snakes="c2.c3/g13.g12", supply="0,4", seqs="SS/-", tok="c4,j9")
     s = play(s, "step straight")  # tail c2 moves to c4, where the token is
     assert field(s, "snakes") == "c3.c4/g13.g12" and field(s, "tok") == "j9"
@@ -294,7 +297,7 @@ def test_eating_scores_and_grows_the_snake():
     assert s.scores() == [3.0, 5.0]
 
 
-def test_the_game_ends_when_the_last_token_is_eaten():
+def test_the_game_ends_when_the_last_token_is_eaten() -> None:
     s = state(phase="run", snakes="c2.c3/m7.l7/g13.g12/a7.b7", seqs="SS/-/-/-", tok="c4", eaten="0,1,0,0")
     s = play(s, "step straight")
     assert s.is_terminal() and s.phase == "over" and s.legal_actions() == []
@@ -304,7 +307,7 @@ def test_the_game_ends_when_the_last_token_is_eaten():
     refused(s, "step straight", "game is over")
 
 
-def test_the_round_limit_ends_the_game_and_the_score_decides():
+def test_the_round_limit_ends_the_game_and_the_score_decides() -> None:
     s = state(players=2, rounds=3, turns=6, player=1, phase="play", hands="-/SSLLR", eaten="1,0")
     s = play(s, "done")
     assert s.is_terminal() and s.returns() == [1.0, -1.0]
@@ -314,7 +317,7 @@ def test_the_round_limit_ends_the_game_and_the_score_decides():
     assert not going.is_terminal() and going.current_player == 1
 
 
-def test_shared_best_score_wins_for_both():
+def test_shared_best_score_wins_for_both() -> None:
     s = state(players=3, snakes="c2.c3/m7.l7/g13.g12", phase="run", seqs="S/-/-", tok="c4",
               eaten="0,1,0", supply="4,3,4")
     s = play(s, "step straight")
@@ -325,7 +328,7 @@ def test_shared_best_score_wins_for_both():
 
 
 # ---------------------------------------------------------------- refusals and texts
-def test_illegal_actions_name_the_rule():
+def test_illegal_actions_name_the_rule() -> None:
     s = state(phase="play", hands="SSLLR/-/-/-")
     refused(s, "step straight", "reveal your sequence")
     refused(s, "draw straight", "chance outcome")
@@ -340,7 +343,7 @@ def test_illegal_actions_name_the_rule():
             s.action_from_text(junk)
 
 
-def test_refusals_are_codes_with_params_in_the_games_notation():
+def test_refusals_are_codes_with_params_in_the_games_notation() -> None:
     s = state(phase="tokens", player="-", turns=0, toplace=1, tok="d4")
     with pytest.raises(IllegalAction) as err:
         s.apply(s.action_from_text("token d4"))
@@ -357,7 +360,7 @@ def test_refusals_are_codes_with_params_in_the_games_notation():
     assert s.why_illegal(("token", 3)).params == {"node": "d1"}  # an index never shows
 
 
-def test_apply_leaves_the_state_untouched():
+def test_apply_leaves_the_state_untouched() -> None:
     s = state(players=2, phase="run", seqs="SS/-")
     text = s.to_text()
     s.apply(s.legal_actions()[0])
@@ -370,7 +373,7 @@ def test_apply_leaves_the_state_untouched():
     {"dealing": "physical", "players": 3, "seqs": "2/0/0", "phase": "run"},
     {"phase": "half-turn", "crashed": "1,0,0,0"},
 ])
-def test_positions_round_trip(kw):
+def test_positions_round_trip(kw: dict[str, Any]) -> None:
     text = position(**kw)
     assert GAME.state_from_text(text).to_text() == text
 
@@ -387,12 +390,12 @@ def test_positions_round_trip(kw):
     position() + " ",
     position().replace("phase=play", "phase=dance"),
 ])
-def test_bad_positions_are_refused(text):
+def test_bad_positions_are_refused(text: str) -> None:
     with pytest.raises(BadPosition):
         GAME.state_from_text(text)
 
 
-def test_two_players_play_only_with_the_option():
+def test_two_players_play_only_with_the_option() -> None:
     # the seed: "No he probado con 2 porque supongo que no funcionaría"; DESIGN plays 3 to 6
     with pytest.raises(ValueError, match="2 only with the option two_players"):
         GAME.new_state(None, 2)
@@ -405,7 +408,7 @@ def test_two_players_play_only_with_the_option():
         assert GAME.new_state(None, n).num_players == n
 
 
-def test_options_are_checked():
+def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="cards"):
         GAME.new_state({"cards": "hexagonal"})
     with pytest.raises(ValueError, match="dealing"):
@@ -424,7 +427,7 @@ def test_options_are_checked():
     assert GAME.new_state().num_players == 4
 
 
-def test_a_lone_tail_stick_played_backwards_only_reverses():
+def test_a_lone_tail_stick_played_backwards_only_reverses() -> None:
     # absolute cards, one stick c2-c3 heading south, empty supply: the stick is lifted first, so
     # north from c3 lies on the now free edge c3-c2.
     s = state(players=2, cards="absolute", phase="run", snakes="c2.c3/g13.g12", supply="0,4", seqs="N/-",
@@ -434,7 +437,7 @@ def test_a_lone_tail_stick_played_backwards_only_reverses():
     assert t.physical_view() == s.physical_view()
 
 
-def test_the_default_round_limit_lets_a_real_game_run_to_its_last_token():
+def test_the_default_round_limit_lets_a_real_game_run_to_its_last_token() -> None:
     # Two players who steer for the tokens (seed 0): under the old default limit of 40 rounds the
     # game was stopped at round 40 with tokens on the board; it now ends as the seed says, when the
     # last token is eaten.
@@ -444,7 +447,7 @@ def test_the_default_round_limit_lets_a_real_game_run_to_its_last_token():
     assert 40 < final.round < GAME.default_options()["max_rounds"]
 
 
-def test_round_forty_is_no_longer_the_end():
+def test_round_forty_is_no_longer_the_end() -> None:
     # the last turn of round 40 under the default limit: the game goes on into round 41
     limit = GAME.default_options()["max_rounds"]
     s = state(players=2, rounds=limit, player=1, turns=80, hands="-/SSLLR")

@@ -18,7 +18,7 @@ SECRET_A = dict(players=3, phase="program", hands="SSLLR/SSSSS/LLRRR", seqs="LLS
 SECRET_B = dict(players=3, phase="program", hands="SSSSS/LLRRR/SSLLR", seqs="SRR/LLL/-")
 
 
-def test_public_view_and_text_never_hold_hands_sequences_or_deck_order():
+def test_public_view_and_text_never_hold_hands_sequences_or_deck_order() -> None:
     a, b = state(**SECRET_A), state(**SECRET_B)
     assert a.to_text() != b.to_text()  # the omniscient texts differ...
     assert a.public_text() == b.public_text()  # ...what everyone sees does not
@@ -29,7 +29,7 @@ def test_public_view_and_text_never_hold_hands_sequences_or_deck_order():
     assert "SSLLR" not in pub and "LLS" not in pub
 
 
-def test_a_players_view_holds_only_his_own_secrets():
+def test_a_players_view_holds_only_his_own_secrets() -> None:
     a = state(**SECRET_A)
     v0, v1 = a.private_view(0), a.private_view(1)
     assert v0 == {"player": 0, "hand": ["straight", "straight", "left", "left", "right"],
@@ -42,7 +42,7 @@ def test_a_players_view_holds_only_his_own_secrets():
         a.private_view(3)
 
 
-def test_cards_drawn_or_programmed_are_public_only_as_counts():
+def test_cards_drawn_or_programmed_are_public_only_as_counts() -> None:
     s = state(players=2, phase="draw", hands="SSLL/-")
     a = s.action_from_text("draw right")
     assert s.public_action_text(a) == "draw" and s.action_to_text(a) == "draw right"
@@ -55,7 +55,7 @@ def test_cards_drawn_or_programmed_are_public_only_as_counts():
 
 
 # ---------------------------------------------------------------- physical view
-def test_channels_are_312_edges_and_169_intersections():
+def test_channels_are_312_edges_and_169_intersections() -> None:
     chans = GAME.channels()
     names = [c.name for c in chans]
     assert len(names) == 481 == len(set(names))
@@ -65,14 +65,14 @@ def test_channels_are_312_edges_and_169_intersections():
     assert {"edge:h:12:11", "edge:v:11:12", "pt:12:12"} <= set(names)
 
 
-def test_view_shows_sticks_on_edges_and_tokens_on_intersections():
+def test_view_shows_sticks_on_edges_and_tokens_on_intersections() -> None:
     s = state(players=2, snakes="c2.c3.d3/g13.g12", tok="j9")
     on = {k for k, v in s.physical_view().items() if v}
     # c2-c3 is vertical (r1,c2)-(r2,c2); c3-d3 horizontal (r2,c2)-(r2,c3); g13-g12 vertical at c6
     assert on == {"edge:v:1:2", "edge:h:2:2", "edge:v:11:6", "pt:8:9"}
 
 
-def test_each_step_changes_the_view_by_one_stick_and_other_actions_by_nothing():
+def test_each_step_changes_the_view_by_one_stick_and_other_actions_by_nothing() -> None:
     s = state(players=2, phase="play", hands="SSLLR/SSLLR", seqs="S/-", supply="0,4",
               snakes="c2.c3.c4/g13.g12", tok="j9")
     v0 = s.physical_view()
@@ -89,7 +89,7 @@ def test_each_step_changes_the_view_by_one_stick_and_other_actions_by_nothing():
 
 
 # ---------------------------------------------------------------- physical cards
-def test_physical_cards_the_referee_learns_the_card_from_the_stick():
+def test_physical_cards_the_referee_learns_the_card_from_the_stick() -> None:
     s = state(players=2, dealing="physical", phase="run", seqs="2/0", hands="3/5")
     assert [s.action_to_text(a) for a in s.legal_actions()] == ["step straight", "step left", "step right"]
     views = {}
@@ -102,7 +102,7 @@ def test_physical_cards_the_referee_learns_the_card_from_the_stick():
     assert s.public_view()["revealed"] == ["right"]
 
 
-def test_physical_cards_crashes_from_the_supply_look_alike():
+def test_physical_cards_crashes_from_the_supply_look_alike() -> None:
     # at the north edge heading north: straight goes off the board, left and right run along the
     # border and are fine; with a stick from the supply the crash leaves the board unchanged.
     s = state(players=2, dealing="physical", phase="run", seqs="1/0", snakes="g2.g1/g13.g12")
@@ -110,7 +110,7 @@ def test_physical_cards_crashes_from_the_supply_look_alike():
     assert field(crash, "last") == "crash-off" and crash.physical_view() == s.physical_view()
 
 
-def test_physical_cards_hands_are_counts_and_refill_to_five():
+def test_physical_cards_hands_are_counts_and_refill_to_five() -> None:
     s = state(players=2, dealing="physical", phase="discard", hands="2/5", seqs="3/0")
     s = play(s, "discard")
     assert s.phase == "play" and s.hand_size(0) == 5
@@ -121,7 +121,7 @@ def test_physical_cards_hands_are_counts_and_refill_to_five():
     assert s.private_view(0) == {"player": 0, "hand_size": 3, "sequence_length": 5, "cards": "physical"}
 
 
-def test_physical_cards_draw_only_what_is_left():
+def test_physical_cards_draw_only_what_is_left() -> None:
     # 2 players: 24 cards; 5 + 2 in hands and 16 in sequences leave 1 card to draw
     s = state(players=2, dealing="physical", phase="discard", hands="2/5", seqs="8/8")
     s = play(s, "keep")
@@ -129,7 +129,7 @@ def test_physical_cards_draw_only_what_is_left():
 
 
 # ---------------------------------------------------------------- pictures
-def test_svg_shows_grid_tokens_sticks_and_heads():
+def test_svg_shows_grid_tokens_sticks_and_heads() -> None:
     s = state(players=2, snakes="c2.c3.d3/g13.g12", tok="d4,j9")
     svg = render_svg(s)
     root = ET.fromstring(svg)
@@ -140,7 +140,7 @@ def test_svg_shows_grid_tokens_sticks_and_heads():
     assert hidden == render_svg(state(**SECRET_B))  # no secrets in the picture
 
 
-def test_picture_from_the_public_view_is_the_displays_board_with_its_target_rings():
+def test_picture_from_the_public_view_is_the_displays_board_with_its_target_rings() -> None:
     from controller.display.render import board_svg
 
     s = state(players=3, snakes="c2.c3.d3/m7.l7/g13.g12", tok="d4,j9")
@@ -154,7 +154,7 @@ def test_picture_from_the_public_view_is_the_displays_board_with_its_target_ring
     assert all(GAME.channel_xy(c.name) is not None for c in GAME.channels())
 
 
-def test_render_text_draws_the_board():
+def test_render_text_draws_the_board() -> None:
     s = state(players=2, snakes="c2.c3.d3/g13.g12", tok="j9")
     pic = s.render_text()
     lines = pic.splitlines()
@@ -164,7 +164,7 @@ def test_render_text_draws_the_board():
     assert "o" in next(line for line in lines if line.startswith(" 9 "))
 
 
-def test_the_running_player_sees_where_the_next_stick_goes():
+def test_the_running_player_sees_where_the_next_stick_goes() -> None:
     s = state(players=2, phase="run", snakes="g2.g1/g13.g12", seqs="LS/-", hands="-/SSLLR")
     assert s.private_view(0)["next_steps"] == [{
         "action": "step left", "from": "g1", "to": "f1", "edge": "edge:h:0:5", "stick_from": "supply",
@@ -175,7 +175,7 @@ def test_the_running_player_sees_where_the_next_stick_goes():
     assert outcomes == {"step straight": "crash-off", "step left": "placed", "step right": "placed"}
 
 
-def test_a_players_position_text_shows_his_cards_and_only_counts_of_the_others():
+def test_a_players_position_text_shows_his_cards_and_only_counts_of_the_others() -> None:
     a, b = state(**SECRET_A), state(**SECRET_B)
     assert "hands=SSLLR/#5/#5" in a.private_text(0) and "seqs=LLS/#3/#0" in a.private_text(0)
     assert "hands=#5/SSSSS/#5" in a.private_text(1) and "seqs=#3/SRL/#0" in a.private_text(1)
