@@ -247,14 +247,23 @@ def _take_actions(position: Position, only: int | None = None) -> list[Action]:
     return [take for src in srcs for take in _TAKES[src][: pits[src]]]
 
 
+@cache
+def _drop_pits(pit: int, taken: int, ways: int) -> tuple[int, ...]:
+    """The pits a hand of beads from ``pit`` may go into, in order (within range ``taken``, the
+    ``ways`` still open): a few thousand hands in all, each worked out once."""
+    hand = Hand(pit, taken, taken, ways)
+    return tuple(dst for dst in range(NPITS) if dst != pit and hand.reaches(dst))
+
+
 def _drop_actions(position: Position) -> list[Action]:
     """Capture game: drop some of the beads in the hand into one pit within range."""
     hand = position.hand
     assert hand is not None, "the drop phase has beads in the hand"
+    left = hand.left
     limit = position.variant.spread_limit
-    whole = limit and hand.taken > limit  # the spread limit (a variant): all into one pit
-    return [drop for dst in range(NPITS) if dst != hand.pit and hand.reaches(dst)
-            for drop in (_DROPS[dst][hand.left - 1 : hand.left] if whole else _DROPS[dst][: hand.left])]
+    if limit and hand.taken > limit:  # the spread limit (a variant): all into one pit
+        return [_DROPS[dst][left - 1] for dst in _drop_pits(hand.pit, hand.taken, hand.ways)]
+    return [drop for dst in _drop_pits(hand.pit, hand.taken, hand.ways) for drop in _DROPS[dst][:left]]
 
 
 def legal_actions(position: Position) -> list[Action]:
