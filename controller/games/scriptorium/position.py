@@ -84,9 +84,10 @@ class Position(NamedTuple):
 
     def targets(self, player: int, colour: int) -> list[int]:
         """Where the player's pawn may go on this colour (empty: no move); pins and pawns make spaces dead."""
-        dead = set(self.pins)
-        dead.update(p for p in self.pawns if p != HUB)
-        return reachable(self.offsets, self.pawns[player], colour, dead)
+        pawns = self.pawns
+        dead = {*self.pins, *pawns}
+        dead.discard(HUB)  # pins stand on Outer spaces, never on the hub
+        return reachable(self.offsets, pawns[player], colour, dead)
 
     @property
     def aligned(self) -> bool:
