@@ -26,7 +26,7 @@ player enters for a physical die), so every game replays exactly from its secret
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Literal, NotRequired, TypedDict, TypeGuard, TypeVar, get_args
@@ -224,6 +224,23 @@ def write_fields(game: str, fields: Iterable[tuple[str, object]]) -> str:
 
 S = TypeVar("S", bound="State")
 A = TypeVar("A", bound=Hashable)
+P = TypeVar("P")
+
+
+def read_checked(text: str, title: str, parse: Callable[[str], P], problems: Callable[[P], Sequence[Message]]) -> P:
+    """The position ``parse`` reads from ``text``, if the game's validity check ``problems`` finds
+    nothing wrong with it; else a :class:`BadPosition` saying the first problem, or what stopped the
+    parser (``not a <title> position: ...``)."""
+    try:
+        position = parse(text)
+    except BadPosition:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise BadPosition(f"not a {title} position: {exc}") from None
+    found = problems(position)
+    if found:
+        raise BadPosition(found[0].text)
+    return position
 
 
 def find_action(action: object, legal: Sequence[A]) -> A | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from controller.games.base import BadPosition, Message, Options, Phrase, read_fields, write_fields
+from controller.games.base import BadPosition, Message, Options, Phrase, read_checked, read_fields, write_fields
 from controller.games.scriptorium.actions import whole_number
 from controller.games.scriptorium.board import (
     CENTRE,
@@ -143,11 +143,7 @@ def _locations(text: str) -> tuple[int, ...] | None:
 def position_from_text(text: str, resolve: Callable[[Options, int], tuple[dict[str, Any], int]]) -> Position:
     """The position a text describes (``resolve`` checks the variant's options); :class:`BadPosition`
     naming the first thing wrong otherwise."""
-    position = _read(text, resolve)
-    found = problems(position)
-    if found:
-        raise BadPosition(found[0].text)
-    return position
+    return read_checked(text, "Scriptorium", lambda t: _read(t, resolve), problems)
 
 
 def _read(text: str, resolve: Callable[[Options, int], tuple[dict[str, Any], int]]) -> Position:
