@@ -7,12 +7,12 @@ from __future__ import annotations
 import importlib
 import random
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 from controller.games import CHANCE, BadPosition, game_names, get_game
-from controller.games.base import Message, Phrase, read_checked
+from controller.games.base import Message, Phrase, quick_replace, read_checked
 from controller.games.record import sample_chance
 
 LEGAL_LISTS = {"contigo": "legal_actions", "jeocinco": "_legal_actions", "scriptorium": "legal_actions",
@@ -76,3 +76,24 @@ def test_read_checked_names_the_first_problem_or_what_stopped_the_parser() -> No
         read_checked("a b c", "Toy", _words, _problems)
     with pytest.raises(BadPosition, match=r"^not a Toy position: a question is not a position$"):
         read_checked("?", "Toy", _words, _problems)
+
+
+def test_quick_replace_copies_as_collections_does() -> None:
+    @quick_replace
+    class Pair(NamedTuple):
+        left: int
+        right: tuple[int, ...]
+
+    class Stock(NamedTuple):
+        left: int
+        right: tuple[int, ...]
+
+    pair, stock = Pair(1, (2,)), Stock(1, (2,))
+    assert pair._replace(right=(3,)) == stock._replace(right=(3,)) == (1, (3,))
+    assert type(pair._replace(left=5)) is Pair
+    assert pair._replace() == pair
+    with pytest.raises(TypeError):
+        pair._replace(middle=0)  # type: ignore[call-arg]
+    for name in game_names():  # every engine's position copies this way
+        position = getattr(get_game(name).new_state(), "position")  # noqa: B009 (not in the State API)
+        assert type(position)._replace.__code__ is not Stock._replace.__code__, name

@@ -12,6 +12,7 @@ from controller.games.base import (
     Message,
     Phrase,
     parse_int,
+    quick_replace,
     read_checked,
     read_fields,
     write_fields,
@@ -108,6 +109,7 @@ class Hand(NamedTuple):
         return out
 
 
+@quick_replace
 class Position(NamedTuple):
     """Everything a Contigo position is: the piece code per square, the beads per pit, who acts
     (a player, CHANCE or TERMINAL) in which phase, the turn, the men each captured, the result

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from controller.games.base import BadPosition, Message, Phrase, read_checked, read_fields
+from controller.games.base import BadPosition, Message, Phrase, quick_replace, read_checked, read_fields
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import (
     letter_from_text,
@@ -37,6 +37,7 @@ class RollOff(NamedTuple):
     ties: int
 
 
+@quick_replace
 class JeocincoPosition(NamedTuple):
     # the variant
     players: int

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from controller.games.base import BadPosition, Message, Options, Phrase, read_checked, read_fields, write_fields
+from controller.games.base import (
+    BadPosition,
+    Message,
+    Options,
+    Phrase,
+    quick_replace,
+    read_checked,
+    read_fields,
+    write_fields,
+)
 from controller.games.scriptorium.actions import whole_number
 from controller.games.scriptorium.board import (
     CENTRE,
@@ -39,6 +48,7 @@ NOBODY = -1
 """``first``, ``turn`` and ``winner`` before there is one; ``die`` before a roll, ``pending`` when no part waits."""
 
 
+@quick_replace
 class Position(NamedTuple):
     options: dict[str, Any]
     players: int

@@ -17,6 +17,7 @@ from controller.games.base import (
     Options,
     Phrase,
     parse_int,
+    quick_replace,
     read_checked,
     read_fields,
     write_fields,
@@ -39,6 +40,7 @@ Cards = int | tuple[int, ...]
 is a count per kind and a sequence the kinds in order."""
 
 
+@quick_replace
 class Position(NamedTuple):
     options: dict[str, Any]
     players: int
