@@ -11,12 +11,10 @@ referee. Per configuration, the medians over the runs of:
 
 * ``legal``: microseconds of ``legal_actions()`` per decision, as the referee calls it (the mean
   over the decisions of ``--games`` seeded random games), and ``uncached``: the same from scratch,
-  on a fresh state read from the position's text (see bench.games);
+  on a fresh state read from the position's text (see bench.games); each decision's the fastest of
+  three plays of its game (a seeded game takes the same positions every time);
 * ``games/s``: complete random games per CPU second, over the same ``--games`` seeded games in
-  both trees (the behaviour is the same, so the games are);
-
-each the fastest of three (per decision for the legal lists: a seeded game takes the same
-positions every time), and
+  both trees (the behaviour is the same, so the games are), the fastest of three;
 * ``judge``: the worst judgement of bench.judge's boards at ``--positions`` positions (CPU ms,
   each board's the fastest of three fresh referees).
 
