@@ -286,6 +286,43 @@ def write_fields(game: str, fields: Iterable[tuple[str, object]]) -> str:
 
 S = TypeVar("S", bound="State")
 A = TypeVar("A", bound=Hashable)
+P = TypeVar("P")
+
+
+T = TypeVar("T", bound=tuple[Any, ...])
+_KEEP: Final = object()
+
+
+def quick_replace(cls: type[T]) -> type[T]:
+    """A ``NamedTuple`` position class, its ``_replace`` written out for its own fields.
+
+    ``position._replace(field=value, ...)`` is the one way every engine copies a position (a frozen
+    value). collections' generic ``_replace`` takes twice as long as the constructor given every
+    field, and random games spend 8-28% of their time copying (docs/performance.md); this one takes
+    what the constructor does, and means the same (an unknown field is a ``TypeError``)."""
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    keywords = ", ".join(f"{f}=_KEEP" for f in fields)
+    values = "".join(f"self[{i}] if {f} is _KEEP else {f}, " for i, f in enumerate(fields))
+    namespace: dict[str, Any] = {"_KEEP": _KEEP, "_new": tuple.__new__, "_cls": cls}
+    exec(f"def _replace(self, /, *, {keywords}):\n    return _new(_cls, ({values}))", namespace)
+    cls._replace = namespace["_replace"]  # type: ignore[attr-defined]
+    return cls
+
+
+def read_checked(text: str, title: str, parse: Callable[[str], P], problems: Callable[[P], Sequence[Message]]) -> P:
+    """The position ``parse`` reads from ``text``, if the game's validity check ``problems`` finds
+    nothing wrong with it; else a :class:`BadPosition` saying the first problem, or what stopped the
+    parser (``not a <title> position: ...``)."""
+    try:
+        position = parse(text)
+    except BadPosition:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise BadPosition(f"not a {title} position: {exc}") from None
+    found = problems(position)
+    if found:
+        raise BadPosition(found[0].text)
+    return position
 
 
 def find_action(action: object, legal: Sequence[A]) -> A | None:

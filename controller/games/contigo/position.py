@@ -5,7 +5,18 @@ from __future__ import annotations
 import contextlib
 from typing import Any, NamedTuple
 
-from controller.games.base import CHANCE, TERMINAL, BadPosition, Message, Phrase, parse_int, read_fields, write_fields
+from controller.games.base import (
+    CHANCE,
+    TERMINAL,
+    BadPosition,
+    Message,
+    Phrase,
+    parse_int,
+    quick_replace,
+    read_checked,
+    read_fields,
+    write_fields,
+)
 from controller.games.contigo.board import (
     CAPTURE_MEN,
     CAPTURE_WIN,
@@ -98,6 +109,7 @@ class Hand(NamedTuple):
         return out
 
 
+@quick_replace
 class Position(NamedTuple):
     """Everything a Contigo position is: the piece code per square, the beads per pit, who acts
     (a player, CHANCE or TERMINAL) in which phase, the turn, the men each captured, the result
@@ -137,6 +149,10 @@ def position_text(position: Position) -> str:
 def read_position(text: str, variant_of: Any) -> Position:
     """The position a text describes, checked by :func:`problems` (the first one is the
     :class:`BadPosition`); ``variant_of(options, n)`` resolves and checks the variant."""
+    return read_checked(text, "Contigo", lambda t: _parse(t, variant_of), problems)
+
+
+def _parse(text: str, variant_of: Any) -> Position:
     fields = read_fields(text, "contigo", POSITION_KEYS)
     try:
         options = {
@@ -173,12 +189,8 @@ def read_position(text: str, variant_of: Any) -> Position:
     results: dict[str, int | None] = {"none": None, "draw": -1, **{c: p for p, c in enumerate(COLORS[:n])}}
     if result_text not in results:
         raise BadPosition("result= must be none, draw or a player's colour")
-    position = Position(variant, tuple(board), pits, players[to], fields["phase"], turn, captured,
-                        results[result_text], _read_hand(fields["hand"]))
-    found = problems(position)
-    if found:
-        raise BadPosition(found[0].text)
-    return position
+    return Position(variant, tuple(board), pits, players[to], fields["phase"], turn, captured, results[result_text],
+                    _read_hand(fields["hand"]))
 
 
 def _read_hand(text: str) -> Hand | None:

@@ -94,8 +94,7 @@ SPREAD_LIMIT = Phrase("contigo.spread_limit", "more than {limit} beads (the spre
 CAPTURES = Phrase("contigo.captures", "{player} captures on {square}")
 
 
-@cache
-def bead_tables() -> tuple[tuple[tuple[Beads, ...], ...], tuple[tuple[int, ...], ...]]:
+def _bead_tables() -> tuple[tuple[tuple[Beads, ...], ...], tuple[tuple[int, ...], ...]]:
     """The alignment game's bead actions from each pit, ordered by beads taken, and prefix lengths.
 
     Returns (ACTIONS, END): ACTIONS[src] lists the bead actions taking k = 1, 2, ... beads from
@@ -124,11 +123,14 @@ def bead_tables() -> tuple[tuple[tuple[Beads, ...], ...], tuple[tuple[int, ...],
     return tuple(actions_all), tuple(ends_all)
 
 
+_BEADS, _BEAD_ENDS = _bead_tables()
+
+
 # --------------------------------------------------------------------------- legal actions
 # ----------------------------------------------------------------- move generation
-def _targets(position: Position, s: int) -> list[int]:
-    """Squares the piece on s may move to (the current player's piece)."""
-    board, pits, variant = position.board, position.pits, position.variant
+def _targets(board: tuple[int, ...], pits: tuple[int, ...], variant: Variant, s: int) -> list[int]:
+    """Squares the piece on s may move to (the current player's piece). Takes the position's parts,
+    read once by the caller: it runs for every piece of every legal list."""
     code = board[s]
     p = owner(code)
     capture = variant.capture
@@ -181,9 +183,8 @@ def _targets(position: Position, s: int) -> list[int]:
     return out
 
 
-def _passes(position: Position, s: int) -> list[int]:
+def _passes(board: tuple[int, ...], pits: tuple[int, ...], s: int) -> list[int]:
     """Squares of friendly singles the double on s may pass its second man to."""
-    board, pits = position.board, position.pits
     p = owner(board[s])
     out = []
     for d in range(4):
@@ -200,8 +201,13 @@ def _passes(position: Position, s: int) -> list[int]:
     return out
 
 
+_MOVES = tuple(tuple(Move("m", s, t) for t in range(NSQ)) for s in range(NSQ))
+_PASSES = tuple(tuple(Pass("p", s, t) for t in range(NSQ)) for s in range(NSQ))
+"""Every pawn move and pass, by square and target: legal lists are built of these, made once."""
+
+
 def _pawn_actions(position: Position, p: int) -> list[Action]:
-    board = position.board
+    variant, board, pits = position[:3]
     single_code = 1 + 2 * p
     double_code = 2 + 2 * p
     out: list[Action] = []
@@ -209,30 +215,33 @@ def _pawn_actions(position: Position, p: int) -> list[Action]:
         code = board[s]
         if code != single_code and code != double_code:
             continue
-        for t in _targets(position, s):
-            out.append(Move("m", s, t))
+        moves = _MOVES[s]
+        for t in _targets(board, pits, variant, s):
+            out.append(moves[t])
         if code == double_code:
-            for t in _passes(position, s):
-                out.append(Pass("p", s, t))
+            passes = _PASSES[s]
+            for t in _passes(board, pits, s):
+                out.append(passes[t])
     return out
 
 
 def has_pawn_move(position: Position, p: int) -> bool:
-    board = position.board
+    variant, board, pits = position[:3]
     for s in range(NSQ):
         code = board[s]
-        if code and owner(code) == p and (_targets(position, s) or (not code & 1 and _passes(position, s))):
+        if code and owner(code) == p and (_targets(board, pits, variant, s)
+                                          or (not code & 1 and _passes(board, pits, s))):
             return True
     return False
 
 
 def _bead_actions(position: Position) -> list[Action]:
     out: list[Action] = []
-    acts, ends = bead_tables()
     for src, c in enumerate(position.pits):
         if c:
-            out += acts[src][: ends[src][c]]
+            out += _BEADS[src][: _BEAD_ENDS[src][c]]
     return out
+
 
 _TAKES = tuple(tuple(Take("t", pit, j) for j in range(1, TOTAL_BEADS + 1)) for pit in range(NPITS))
 _DROPS = tuple(tuple(Drop("d", pit, c) for c in range(1, TOTAL_BEADS + 1)) for pit in range(NPITS))
@@ -247,14 +256,23 @@ def _take_actions(position: Position, only: int | None = None) -> list[Action]:
     return [take for src in srcs for take in _TAKES[src][: pits[src]]]
 
 
+@cache
+def _drop_pits(pit: int, taken: int, ways: int) -> tuple[int, ...]:
+    """The pits a hand of beads from ``pit`` may go into, in order (within range ``taken``, the
+    ``ways`` still open): a few thousand hands in all, each worked out once."""
+    hand = Hand(pit, taken, taken, ways)
+    return tuple(dst for dst in range(NPITS) if dst != pit and hand.reaches(dst))
+
+
 def _drop_actions(position: Position) -> list[Action]:
     """Capture game: drop some of the beads in the hand into one pit within range."""
     hand = position.hand
     assert hand is not None, "the drop phase has beads in the hand"
+    left = hand.left
     limit = position.variant.spread_limit
-    whole = limit and hand.taken > limit  # the spread limit (a variant): all into one pit
-    return [drop for dst in range(NPITS) if dst != hand.pit and hand.reaches(dst)
-            for drop in (_DROPS[dst][hand.left - 1 : hand.left] if whole else _DROPS[dst][: hand.left])]
+    if limit and hand.taken > limit:  # the spread limit (a variant): all into one pit
+        return [_DROPS[dst][left - 1] for dst in _drop_pits(hand.pit, hand.taken, hand.ways)]
+    return [drop for dst in _drop_pits(hand.pit, hand.taken, hand.ways) for drop in _DROPS[dst][:left]]
 
 
 def legal_actions(position: Position) -> list[Action]:
@@ -424,7 +442,7 @@ def _explain_pawn(position: Position, action: Move | Pass) -> Message | None:
     reason = _explain_l(position, s, t, is_double) if is_double or variant.lform else _explain_straight(position, s, t)
     if reason:
         return reason
-    if t not in _targets(position, s):  # the final guard; the checks above should have said why
+    if t not in _targets(board, position.pits, variant, s):  # the final guard; the checks above should have said why
         return NOT_LEGAL(move=f"{sn}-{tn}")
     return None
 

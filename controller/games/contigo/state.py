@@ -24,10 +24,12 @@ from controller.games.contigo.position import Hand, Position, get_variant, posit
 
 
 class ContigoState(State):
-    __slots__ = ("position",)
+    __slots__ = ("_legal", "position")
 
     def __init__(self, position: Position) -> None:
         self.position = position
+        self._legal: list[Action] | None = None
+        """The legal actions, listed once (``apply`` looks its action up in them)."""
 
     # ----------------------------------------------------------------- the position, as callers read it
     @property
@@ -90,7 +92,9 @@ class ContigoState(State):
 
     # ----------------------------------------------------------------- rules
     def legal_actions(self) -> list[Action]:
-        return rules.legal_actions(self.position)
+        if self._legal is None:
+            self._legal = rules.legal_actions(self.position)
+        return list(self._legal)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return rules.chance_outcomes(self.position)

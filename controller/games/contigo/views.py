@@ -42,6 +42,10 @@ def bead_changes(position: Position, action: Action) -> dict[str, int] | None:
     """The pits a bead action changes, with their counts after it; None for any other action.
     The referee asks this for every legal action, and a capture-game bead phase can have
     thousands: a bead move only changes pit counts, read straight off the action."""
+    if type(action) is Take:  # legal_actions()' own values, told apart by type before any shape check
+        return {PIT_CHANNELS[action.pit]: position.pits[action.pit] - action.beads}
+    if type(action) is Drop:
+        return {PIT_CHANNELS[action.pit]: position.pits[action.pit] + action.beads}
     if is_hand_action(action):
         change = -action[2] if action[0] == "t" else action[2]
         return {PIT_CHANNELS[action[1]]: position.pits[action[1]] + change}

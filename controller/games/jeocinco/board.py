@@ -125,8 +125,10 @@ def bits(mask: int) -> Iterator[int]:
 def adjacent(mask: int) -> int:
     """Every slot sharing an end point with a slot of ``mask``."""
     out = 0
-    for s in bits(mask):
-        out |= ADJ_MASK[s]
+    while mask:  # bits() written out: this runs for every player's pieces in every legal list
+        low = mask & -mask
+        out |= ADJ_MASK[low.bit_length() - 1]
+        mask ^= low
     return out
 
 

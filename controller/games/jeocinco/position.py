@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from controller.games.base import BadPosition, Message, Phrase, read_fields
+from controller.games.base import BadPosition, Message, Phrase, quick_replace, read_checked, read_fields
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import (
     letter_from_text,
@@ -37,6 +37,7 @@ class RollOff(NamedTuple):
     ties: int
 
 
+@quick_replace
 class JeocincoPosition(NamedTuple):
     # the variant
     players: int
@@ -239,16 +240,7 @@ _FLAG = {"0": False, "1": True}
 def from_text(text: str) -> JeocincoPosition:
     """The position a text writes, if it is one (its variant options still to be checked by the
     game); :class:`BadPosition` naming what is wrong otherwise (the first of :func:`problems`)."""
-    try:
-        position = _read(text)
-    except BadPosition:
-        raise
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-        raise BadPosition(f"not a Jeocinco position: {e}") from None
-    found = problems(position)
-    if found:
-        raise BadPosition(found[0].text)
-    return position
+    return read_checked(text, "Jeocinco", _read, problems)
 
 
 def _read(text: str) -> JeocincoPosition:

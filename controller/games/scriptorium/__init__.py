@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import BadPosition, Channel, ChannelKind, Game, Option, Options, canonical
+from controller.games.base import Channel, ChannelKind, Game, Option, Options, canonical
 from controller.games.scriptorium import picture
 from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, RINGS, SPACE_CHANNELS, N
 from controller.games.scriptorium.position import (
@@ -54,13 +54,7 @@ class ScriptoriumGame(Game):
                                          NOBODY, 0, NOBODY, 0, NOBODY, NOBODY))
 
     def state_from_text(self, text: str) -> ScriptoriumState:
-        try:
-            state = ScriptoriumState(position_from_text(text, self.resolve))
-        except BadPosition:
-            raise
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise BadPosition(f"not a Scriptorium position: {exc}") from None
-        return canonical(state, text)
+        return canonical(ScriptoriumState(position_from_text(text, self.resolve)), text)
 
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         _, n = self.resolve(options, num_players)

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from controller.games.base import BadPosition, Message, Options, Phrase, read_fields, write_fields
+from controller.games.base import (
+    BadPosition,
+    Message,
+    Options,
+    Phrase,
+    quick_replace,
+    read_checked,
+    read_fields,
+    write_fields,
+)
 from controller.games.scriptorium.actions import whole_number
 from controller.games.scriptorium.board import (
     CENTRE,
@@ -39,6 +48,7 @@ NOBODY = -1
 """``first``, ``turn`` and ``winner`` before there is one; ``die`` before a roll, ``pending`` when no part waits."""
 
 
+@quick_replace
 class Position(NamedTuple):
     options: dict[str, Any]
     players: int
@@ -84,9 +94,10 @@ class Position(NamedTuple):
 
     def targets(self, player: int, colour: int) -> list[int]:
         """Where the player's pawn may go on this colour (empty: no move); pins and pawns make spaces dead."""
-        dead = set(self.pins)
-        dead.update(p for p in self.pawns if p != HUB)
-        return reachable(self.offsets, self.pawns[player], colour, dead)
+        pawns = self.pawns
+        dead = {*self.pins, *pawns}
+        dead.discard(HUB)  # pins stand on Outer spaces, never on the hub
+        return reachable(self.offsets, pawns[player], colour, dead)
 
     @property
     def aligned(self) -> bool:
@@ -142,11 +153,7 @@ def _locations(text: str) -> tuple[int, ...] | None:
 def position_from_text(text: str, resolve: Callable[[Options, int], tuple[dict[str, Any], int]]) -> Position:
     """The position a text describes (``resolve`` checks the variant's options); :class:`BadPosition`
     naming the first thing wrong otherwise."""
-    position = _read(text, resolve)
-    found = problems(position)
-    if found:
-        raise BadPosition(found[0].text)
-    return position
+    return read_checked(text, "Scriptorium", lambda t: _read(t, resolve), problems)
 
 
 def _read(text: str, resolve: Callable[[Options, int], tuple[dict[str, Any], int]]) -> Position:

@@ -108,7 +108,8 @@ def current_player(position: Position) -> int:
 _LOCATIONS = (HUB, *range(N, 4 * N))
 _MOVES = {a: {b: Move("move", a, b) for b in _LOCATIONS} for a in _LOCATIONS}
 """``_MOVES[source][target]``."""
-_TURNS = {(part, k): Turn("turn", part, "left", k) for part in range(4) for k in range(1, N)}
+_TURNS = tuple(tuple((Turn("turn", part, "left", k),) for k in range(N)) for part in range(4))
+"""``_TURNS[part][spaces]``: the one legal action of a part that must turn (spaces 1..N-1)."""
 _ROLLS = tuple(RollColour("colour", c) for c in range(len(COLOURS)))
 _NUMBERS = tuple(RollNumber("number", k) for k in DIE_FACES)
 _FIRSTS = tuple(First("first", p) for p in range(len(COLOURS)))
@@ -121,15 +122,15 @@ def legal_actions(position: Position) -> Sequence[ScriptoriumAction]:
     if phase == "roll":
         return _ROLLS
     if phase == "move":
-        source = position.pawns[position.turn]
-        moves = _MOVES[source]
-        return [moves[d] for d in position.targets(position.turn, position.die)]
+        turn = position.turn
+        moves = _MOVES[position.pawns[turn]]
+        return [moves[d] for d in position.targets(turn, position.die)]
     if phase == "number":
         return _NUMBERS
     if phase == "rotate":
-        return (_TURNS[position.pending, position.number],)
+        return _TURNS[position.pending][position.number]
     if phase == "clock":
-        return (_TURNS[position.active, 1],)
+        return _TURNS[position.active][1]
     if phase == "first":
         return _FIRSTS[:position.players]
     if phase in SETUP_PHASES:

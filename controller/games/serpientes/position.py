@@ -11,7 +11,17 @@ import itertools
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
-from controller.games.base import BadPosition, Message, Options, Phrase, parse_int, read_fields, write_fields
+from controller.games.base import (
+    BadPosition,
+    Message,
+    Options,
+    Phrase,
+    parse_int,
+    quick_replace,
+    read_checked,
+    read_fields,
+    write_fields,
+)
 from controller.games.serpientes import board as B
 
 PLAYER_PHASES: Final = frozenset({"half-turn", "discard", "play", "program", "run"})
@@ -30,6 +40,7 @@ Cards = int | tuple[int, ...]
 is a count per kind and a sequence the kinds in order."""
 
 
+@quick_replace
 class Position(NamedTuple):
     options: dict[str, Any]
     players: int
@@ -159,16 +170,7 @@ Resolve = Callable[[Options, int], tuple[dict[str, Any], int]]
 def read_position(text: str, resolve: Resolve) -> Position:
     """The position ``text`` writes (canonical form is the caller's check); :class:`BadPosition`
     for a text that is not one, or a position with :func:`problems` (the first one says why)."""
-    try:
-        position = _parse(text, resolve)
-    except BadPosition:
-        raise
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise BadPosition(f"not a Serpientes position: {exc}") from None
-    found = problems(position)
-    if found:
-        raise BadPosition(found[0].text)
-    return position
+    return read_checked(text, "Serpientes", lambda t: _parse(t, resolve), problems)
 
 
 def _ints(text: str, n: int) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ and why an action is not legal (see ``docs/rules/serpientes.md``)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any, Final
 
 from controller.games.base import CHANCE, TERMINAL, Message, Phrase
@@ -99,47 +100,51 @@ def _free_token_spots(position: Position) -> list[int]:
     return [n for n in B.TOKEN_SPOTS if n not in taken]
 
 
-_ADDS_FOR_HAND: Final[dict[tuple[int, ...], tuple[SerpientesAction, ...]]] = {
-    hand: tuple(ADDS[k] for k, c in enumerate(hand) if c > 0)
+def _offers(adds: tuple[SerpientesAction, ...]) -> tuple[tuple[SerpientesAction, ...], tuple[SerpientesAction, ...]]:
+    """What a hand that may add ``adds`` offers: (when programming or with nothing to run, with a
+    sequence to run)."""
+    return (*adds, DONE), (*adds, RUN, DONE)
+
+
+_DEALT_OFFERS: Final = {
+    hand: _offers(tuple(ADDS[k] for k, c in enumerate(hand) if c > 0))
     for count in (len(B.RELATIVE_KINDS), len(B.ABSOLUTE_KINDS))
     for hand in itertools.product(range(B.HAND_SIZE + 1), repeat=count)}
-"""The cards a dealt hand (a count per kind) may add: looked up, as the legal list is asked often."""
+"""By dealt hand (a count per kind): the legal list is asked often, so every one is made at import."""
+_COUNTED_OFFERS: Final = (_offers(()), _offers((ADD_UNSEEN,)))
+"""Physical cards, by whether the hand holds any."""
+_PHYSICAL_STEPS: Final = (STEPS[:len(B.RELATIVE_KINDS)], STEPS[:len(B.ABSOLUTE_KINDS)])
+"""Physical cards, by whether they are absolute: the card is seen when the stick moves."""
+_DEALT_STEP: Final = tuple((step,) for step in STEPS)
+"""Dealt cards: the one step the sequence's next card makes."""
+_HALF_TURN_CHOICE: Final = (HALF_TURN, NO_HALF_TURN)
+_DISCARD_CHOICE: Final = (DISCARD, KEEP)
 
 
-def _adds(position: Position) -> list[SerpientesAction]:
-    h = position.hands[position.player]
-    if isinstance(h, int):
-        return [ADD_UNSEEN] if h > 0 else []
-    return list(_ADDS_FOR_HAND[h])
-
-
-def legal_actions(position: Position) -> list[SerpientesAction]:
-    """Every legal action of the player on turn, in a stable order (chance: the outcomes)."""
+def legal_actions(position: Position) -> Sequence[SerpientesAction]:
+    """Every legal action of the player on turn, in a stable order (chance: the outcomes); often a
+    shared tuple, so copy it before changing it."""
     phase = position.phase
-    if phase == "over":
-        return []
+    if phase == "play" or phase == "program":
+        hand = position.hands[position.player]
+        offers = _COUNTED_OFFERS[hand > 0] if isinstance(hand, int) else _DEALT_OFFERS[hand]
+        return offers[phase == "play" and sequence_length(position, position.player) > 0]
+    if phase == "run":
+        sequence = position.sequences[position.player]
+        if isinstance(sequence, int):
+            return _PHYSICAL_STEPS[position.absolute]
+        return _DEALT_STEP[sequence[0]]
+    if phase == "discard":
+        return _DISCARD_CHOICE
+    if phase == "half-turn":
+        return _HALF_TURN_CHOICE
+    if phase in ("deal", "draw"):
+        return [DRAWS[k] for k, c in enumerate(position.deck) if c > 0]
     if phase == "tokens":
         return [TOKENS[n] for n in _free_token_spots(position)]
     if phase == "first":
-        return list(FIRSTS[:position.players])
-    if phase in ("deal", "draw"):
-        return [DRAWS[k] for k, c in enumerate(position.deck) if c > 0]
-    if phase == "half-turn":
-        return [HALF_TURN, NO_HALF_TURN]
-    if phase == "discard":
-        return [DISCARD, KEEP]
-    if phase == "play":
-        actions = _adds(position)
-        if sequence_length(position, position.player):
-            actions.append(RUN)
-        actions.append(DONE)
-        return actions
-    if phase == "program":
-        return [*_adds(position), DONE]
-    sequence = position.sequences[position.player]  # run
-    if isinstance(sequence, int):  # physical cards: the card is seen when the stick moves
-        return list(STEPS[:len(kinds(position))])
-    return [STEPS[sequence[0]]]
+        return FIRSTS[:position.players]
+    return ()
 
 
 def chance_outcomes(position: Position) -> list[tuple[SerpientesAction, float]]:

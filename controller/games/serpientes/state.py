@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from controller.games.base import Action, Announcement, ColourName, Message, State
@@ -18,7 +19,7 @@ class SerpientesState(State):
 
     def __init__(self, position: Position) -> None:
         self.position = position
-        self._legal: list[SerpientesAction] | None = None
+        self._legal: Sequence[SerpientesAction] | None = None
 
     # ------------------------------------------------------------------ who, what
     @property
