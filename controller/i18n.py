@@ -216,11 +216,13 @@ def speak_event(event: Mapping[str, Any], people: People, language: str) -> dict
 
 
 def speak_state(state: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
-    """A public state as published: what its violation or set-up says, in ``language`` (with code
-    and params)."""
+    """A public state as published: what its violation, set-up and notes say, in ``language``
+    (with code and params)."""
     out = dict(state)
     for key in ("violation", "setup"):
         marked = state.get(key)
         if marked is not None and "code" in marked:
             out[key] = {**marked, "message": say(message_of(marked["code"], marked["params"]), language, people)}
+    out["notes"] = [{**note, "message": say(message_of(note["code"], note["params"]), language, people)}
+                    for note in state.get("notes", [])]
     return out

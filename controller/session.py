@@ -597,6 +597,7 @@ class Session:
         if state.current_player == CHANCE and not over:
             pending = {"outcomes": sorted({state.public_action_text(a) for a, _ in state.chance_outcomes()})[:64]}
         v = self.verdict
+        view = state.public_view()
         return {
             "schema": STATE_SCHEMA,
             "seq": seq,
@@ -610,7 +611,8 @@ class Session:
             "phase": "over" if over else state.phase,
             "moves": len(self.match.record.actions),
             "last_action": self.match.public_log[-1] if self.match.public_log else None,
-            "board_view": state.public_view(),
+            "board_view": view,
+            "notes": [told(note) for note in self.game.notes(view)],
             "scores": list(state.scores()),
             "over": over,
             "winners": self.winners() if over else [],

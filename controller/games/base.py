@@ -642,6 +642,11 @@ class Game(ABC):
         y down); None for a name that is no channel. Displays ring channels there, and the demo
         draws the LEDs there."""
 
+    def notes(self, public_view: dict[str, Any]) -> list[Message]:
+        """What a display says beside :meth:`picture`, from ``public_view`` alone: the dice, the
+        cards shown, a dispute, a clock (MQTT's ``state.notes``). None unless the game says."""
+        return []
+
     def channel_label(self, channel: str) -> str:
         """How people name the place of a sensor channel, in the game's own notation (what a
         violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``)."""

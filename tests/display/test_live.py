@@ -69,6 +69,9 @@ def test_every_game_is_drawn_live_and_the_hall_lists_every_board(broker: Broker,
             expect(page.locator("#picture svg")).to_be_visible()
             expect(page.locator("#turn")).not_to_be_empty()
             assert page.locator("#moves li").count() > 0
+            notes = table.service.call(table.service.public_state)["notes"]
+            for note in notes:  # what the game says beside its picture, drawn from its code
+                expect(page.locator("#dice")).to_contain_text(note["message"])
             page.screenshot(path=str(screenshots / f"{game}.png"), full_page=True)
 
             before = page.locator("#picture").inner_html()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -14,6 +15,7 @@ from controller.display.model import BoardModel
 from controller.display.render import board_svg
 from controller.games import game_names, get_game, registry
 from controller.games.record import Match, Record
+from controller.i18n import say
 
 DISPLAY = Path(controller.display.__file__).parent
 GAME_API = {"controller.games", "controller.games.base", "controller.games.registry"}
@@ -31,6 +33,36 @@ def test_no_display_module_names_a_game_or_reaches_into_an_engine():
                 [a.name for a in node.names] if isinstance(node, ast.Import) else []
             inside = [m for m in imported if m.startswith("controller.games") and m not in GAME_API]
             assert not inside, f"{module.name} imports {inside}: only the game API ({sorted(GAME_API)})"
+
+
+def test_no_page_or_script_of_the_display_names_a_game() -> None:
+    """What the pages say about a game (its dice, cards, clock) comes from the game's notes."""
+    static = sorted([*(DISPLAY / "static").glob("*.html"), *(DISPLAY / "static").glob("*.js")])  # not the catalogue
+    assert {p.suffix for p in static} >= {".html", ".js"}
+    named = re.compile("|".join(game_names()), re.IGNORECASE)
+    for page in static:
+        found = named.search(page.read_text())
+        assert not found, f"{page.name} names a game: {found}"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_game_says_its_notes_in_spanish_from_the_public_view(game: str) -> None:
+    g = get_game(game)
+    match = Match(Record.seeded(game, g.options({}), g.players(None), 3))
+    said: set[str] = set()
+    for _ in range(400):
+        if match.state.is_terminal():
+            break
+        for note in g.notes(match.state.public_view()):
+            spanish, english = say(note, "es"), say(note, "en")
+            assert spanish != english and "{" not in spanish, f"{note.code}: {spanish!r}"
+            assert not re.search(r"player \d", spanish), f"{note.code} names a seat by its index: {spanish!r}"
+            said.add(note.code)
+        if match.state.current_player < 0:
+            match.resolve_chance()
+        else:
+            match.apply(random.Random(len(match.record.actions)).choice(match.state.legal_actions()))
+    assert said, f"{game} said nothing beside its picture in a whole game"
 
 
 def a_state(game: str) -> Match:

@@ -331,30 +331,9 @@ function board() {
 }
 
 function dice(s, names) {
-  // Dice, draws and the sync state, from the game's public view.
-  const v = s.board_view || {};
+  // What the game says beside its picture (its notes: dice, cards, a dispute, a clock), then chance.
   const out = [];
-  const w = (word) => words[`word.${word}`] ?? word;
-  const who = (p) => playerName(names, p, s.players);
-  if (s.game === "jeocinco") {
-    if (v.roll) out.push(t("display.dice.roll", "Roll: {roll}", { roll: v.roll }));
-    if (v.pieces_to_place) out.push(t("display.dice.pieces", "Pieces to place: {rolled} + {extra} extra", v.pieces_to_place));
-    if (v.dispute) out.push(t("display.dice.dispute", "Dispute over {slot}: {challenger} challenges {challenged}",
-      { slot: v.dispute.slot, challenger: who(v.dispute.challenger), challenged: who(v.dispute.challenged) }));
-  } else if (s.game === "scriptorium") {
-    if (v.die) out.push(v.number ? t("display.dice.colour_number", "Colour die: {colour}, number die: {number}", { colour: w(v.die), number: v.number })
-      : t("display.dice.colour", "Colour die: {colour}", { colour: w(v.die) }));
-    out.push(v.aligned ? t("display.dice.aligned", "Sync: ALIGNED, the board is frozen")
-      : t("display.dice.clock", "Sync clock: the {part} turns next (round {round})", { part: w(v.active_part), round: v.round }));
-    if (v.required_turn) out.push(t("display.dice.turn", "Turn the {part} {direction} by {spaces} ({why})",
-      { ...v.required_turn, part: w(v.required_turn.part), direction: w(v.required_turn.direction) }));
-  } else if (s.game === "serpientes") {
-    if (v.revealed && v.revealed.length) out.push(t("display.dice.revealed", "Revealed: {cards}", { cards: v.revealed.map(w).join(", ") }));
-    if (v.deck_size !== null && v.deck_size !== undefined) out.push(t("display.dice.deck", "Deck {deck} cards, discards {discards}", { deck: v.deck_size, discards: v.discard_size }));
-    out.push(t("display.dice.tokens", "Tokens left: {tokens} · round {round} of {rounds}", { tokens: (v.tokens || []).length, round: v.round, rounds: v.max_rounds }));
-  } else if (s.game === "contigo") {
-    if (v.phase) out.push(v.phase === "move" ? t("display.dice.pawn", "Move a pawn") : t("display.dice.beads", "Move beads"));
-  }
+  for (const note of s.notes || []) out.push(say(note.code, note.params, names, s.players) ?? note.message);
   if (s.pending_chance) out.push(t("display.dice.pending", "Pending: {count} possible outcomes", { count: s.pending_chance.outcomes.length }));
   if (s.last_action) out.push(t("display.dice.last", "Last: {action}", { action: s.last_action }));
   return out;

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import Channel, ChannelKind, Game, Options
-from controller.games.contigo import picture
+from controller.games.base import Channel, ChannelKind, Game, Message, Options
+from controller.games.contigo import picture, views
 from controller.games.contigo.board import OPTIONS, PIT_NAMES, SQUARE_NAMES, TOTAL_BEADS, validate
 from controller.games.contigo.state import ContigoState, new_state, state_from_text
 
@@ -57,6 +57,9 @@ class ContigoGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where channel ``name`` sits in :meth:`picture`'s coordinates (None: not a channel)."""
         return picture.channel_xy(name)
+
+    def notes(self, public_view: dict[str, Any]) -> list[Message]:
+        return views.notes(public_view)
 
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
         return [

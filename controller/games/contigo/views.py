@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.games.base import CHANCE, Action, Announcement, announcement
+from controller.games.base import CHANCE, Action, Announcement, Message, Phrase, announcement
 from controller.games.contigo.actions import Drop, Take, is_beads, is_hand_action, is_pawn
 from controller.games.contigo.board import (
     COLORS,
@@ -140,3 +140,14 @@ def render_text(position: Position) -> str:
     extra = f", captured {'/'.join(map(str, position.captured))}" if position.variant.capture else ""
     lines.append(f"turn {position.turn}/{position.variant.turn_limit}{extra}; {status}")
     return "\n".join(lines)
+
+
+PAWN_NOTE = Phrase("contigo.note.pawn", "Move a pawn")
+BEADS_NOTE = Phrase("contigo.note.beads", "Move beads")
+
+
+def notes(view: dict[str, Any]) -> list[Message]:
+    """What a display says beside the picture: what the player on turn moves now."""
+    if not view.get("phase"):
+        return []
+    return [PAWN_NOTE() if view["phase"] == "move" else BEADS_NOTE()]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import BadPosition, Channel, ChannelKind, Game, Option, Options, canonical
+from controller.games.base import BadPosition, Channel, ChannelKind, Game, Message, Option, Options, canonical
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco import picture
+from controller.games.jeocinco import picture, views
 from controller.games.jeocinco.position import from_text, initial
 from controller.games.jeocinco.rules import TIE_CAP, Facts
 from controller.games.jeocinco.state import JeocincoState
@@ -59,6 +59,9 @@ class JeocincoGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where a channel sits in :meth:`picture` (None for a name that is not a channel)."""
         return picture.channel_xy(name)
+
+    def notes(self, public_view: dict[str, Any]) -> list[Message]:
+        return views.notes(public_view)
 
     def configurations(self) -> list[tuple[dict[str, Any], int]]:
         # Three and four players with a shorter round limit, to keep the suite quick.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import Announcement, Phrase, announcement
+from controller.games.base import Announcement, Message, Phrase, announcement
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import JeocincoAction, number_text, roll_text
 from controller.games.jeocinco.position import JeocincoPosition, to_text
@@ -143,3 +143,22 @@ def render_text(pos: JeocincoPosition) -> str:
 def _slot_char(pos: JeocincoPosition, s: int) -> str:
     holder = pos.holder(s)
     return "." if holder < 0 else str(holder)
+
+
+ROLL_NOTE = Phrase("jeocinco.note.roll", "Roll: {roll}")
+PIECES_NOTE = Phrase("jeocinco.note.pieces", "Pieces to place: {rolled} + {extra} extra")
+DISPUTE_NOTE = Phrase("jeocinco.note.dispute", "Dispute over {slot}: {challenger} challenges {challenged}")
+
+
+def notes(view: dict[str, Any]) -> list[Message]:
+    """What a display says beside the picture: the roll, the pieces to place, a dispute."""
+    out: list[Message] = []
+    if view.get("roll"):
+        out.append(ROLL_NOTE(roll=view["roll"]))
+    if view.get("pieces_to_place"):
+        out.append(PIECES_NOTE(**view["pieces_to_place"]))
+    if view.get("dispute"):
+        d = view["dispute"]
+        out.append(DISPUTE_NOTE(slot=d["slot"], challenger=f"player {d['challenger']}",
+                                challenged=f"player {d['challenged']}"))
+    return out

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import Channel, ChannelKind, Game, Option, Options, canonical
-from controller.games.scriptorium import picture
+from controller.games.base import Channel, ChannelKind, Game, Message, Option, Options, canonical
+from controller.games.scriptorium import picture, views
 from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, RINGS, SPACE_CHANNELS, N
 from controller.games.scriptorium.position import (
     NOBODY,
@@ -71,6 +71,9 @@ class ScriptoriumGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where a channel sits in :meth:`picture`'s coordinates (None: not drawn)."""
         return picture.channel_xy(name)
+
+    def notes(self, public_view: dict[str, Any]) -> list[Message]:
+        return views.notes(public_view)
 
     def configurations(self) -> Sequence[tuple[dict[str, Any], int]]:
         base = self.default_options()

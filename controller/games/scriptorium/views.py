@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import CHANCE, Announcement, Phrase, announcement
+from controller.games.base import CHANCE, Announcement, Message, Phrase, announcement
 from controller.games.scriptorium.board import (
     CENTRE,
     COLOUR,
@@ -144,3 +144,22 @@ def render_text(position: Position) -> str:
     else:
         lines.append(f"waiting for: {waiting_for(position)}")
     return "\n".join(lines)
+
+
+COLOUR_NOTE = Phrase("scriptorium.note.colour", "Colour die: {colour}")
+COLOUR_NUMBER_NOTE = Phrase("scriptorium.note.colour_number", "Colour die: {colour}, number die: {number}")
+ALIGNED_NOTE = Phrase("scriptorium.note.aligned", "Sync: ALIGNED, the board is frozen")
+CLOCK_NOTE = Phrase("scriptorium.note.clock", "Sync clock: the {part} turns next (round {round})")
+TURN_NOTE = Phrase("scriptorium.note.turn", "Turn the {part} {direction} by {spaces} ({why})")
+
+
+def notes(view: dict[str, Any]) -> list[Message]:
+    """What a display says beside the picture: the dice, the sync clock, a turn the rings owe."""
+    out: list[Message] = []
+    if view.get("die"):
+        out.append(COLOUR_NUMBER_NOTE(colour=view["die"], number=view["number"]) if view.get("number")
+                   else COLOUR_NOTE(colour=view["die"]))
+    out.append(ALIGNED_NOTE() if view.get("aligned") else CLOCK_NOTE(part=view["active_part"], round=view["round"]))
+    if view.get("required_turn"):
+        out.append(TURN_NOTE(**view["required_turn"]))
+    return out

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from controller.games.base import Channel, Game, Option, Options, canonical
+from controller.games.base import Channel, Game, Message, Option, Options, canonical
 from controller.games.serpientes import board as B
-from controller.games.serpientes import picture
+from controller.games.serpientes import picture, views
 from controller.games.serpientes.position import initial_position, read_position
 from controller.games.serpientes.state import SerpientesState
 
@@ -71,6 +71,9 @@ class SerpientesGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where the channel ``name`` sits in :meth:`picture`."""
         return picture.channel_xy(name)
+
+    def notes(self, public_view: dict[str, Any]) -> list[Message]:
+        return views.notes(public_view)
 
     def configurations(self) -> list[tuple[dict[str, Any], int]]:
         # The default round limit is a safety net that random games never reach (they end when every

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from controller.games.base import Announcement, Phrase, announcement
+from controller.games.base import Announcement, Message, Phrase, announcement
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction
 from controller.games.serpientes.position import CHANCE_PHASES, PLAYER_PHASES, Position, card_kinds, position_to_text
@@ -163,3 +163,20 @@ def render_text(position: Position) -> str:
                       f"{position.supply[p]} eaten {position.eaten[p]} score {int(points[p])} "
                       f"hand {hand_size(position, p)} sequence {sequence_length(position, p)}")
     return "\n".join(lines + status)
+
+
+REVEALED_NOTE = Phrase("serpientes.note.revealed", "Revealed: {cards}")
+CARD_NOTE = Phrase("serpientes.note.card", "{card}")  # each card said in its turn
+DECK_NOTE = Phrase("serpientes.note.deck", "Deck {deck} cards, discards {discards}")
+TOKENS_NOTE = Phrase("serpientes.note.tokens", "Tokens left: {tokens} · round {round} of {rounds}")
+
+
+def notes(view: dict[str, Any]) -> list[Message]:
+    """What a display says beside the picture: the cards revealed, the deck, the tokens and round."""
+    out: list[Message] = []
+    if view.get("revealed"):
+        out.append(REVEALED_NOTE(cards=tuple(CARD_NOTE(card=c) for c in view["revealed"])))
+    if view.get("deck_size") is not None:
+        out.append(DECK_NOTE(deck=view["deck_size"], discards=view["discard_size"]))
+    out.append(TOKENS_NOTE(tokens=len(view.get("tokens") or []), round=view["round"], rounds=view["max_rounds"]))
+    return out
