@@ -1,4 +1,5 @@
-"""What the shared engine shape promises every game (issue 20): a state works out its legal actions
+"""What the shared engine shape promises every game (issue 20): the same modules in every package,
+none over 650 lines; a state works out its legal actions
 once (``apply`` looks its action up in that list, never in a second one), and a position text is
 read one way, every failure a :class:`BadPosition`."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -18,6 +20,20 @@ from controller.games.record import sample_chance
 LEGAL_LISTS = {"contigo": "legal_actions", "jeocinco": "_legal_actions", "scriptorium": "legal_actions",
                "serpientes": "legal_actions"}
 """Each game's function in its ``rules`` that works a legal list out."""
+
+
+SHAPE = {"__init__", "board", "actions", "position", "rules", "views", "state", "picture"}
+"""The modules of a game package (docs/adding-a-game.md): copy the package, fill them in."""
+
+
+def test_every_game_package_has_the_same_modules_none_over_650_lines() -> None:
+    games = Path(__file__).parents[2] / "controller" / "games"
+    for name in game_names():
+        modules = {p.stem: p for p in (games / name).glob("*.py")}
+        assert set(modules) == SHAPE, f"{name}: {sorted(set(modules) ^ SHAPE)} against the shape"
+        for stem, path in modules.items():
+            lines = len(path.read_text().splitlines())
+            assert lines <= 650, f"{name}/{stem}.py has {lines} lines"
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -137,7 +137,7 @@ def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry() -> No
     # bridges.json spares every start-up the 0.6 s derivation; it must never disagree with it
     derived = B.derive_bridge_data()
     assert B.BRIDGE_DATA_FILE.read_text(encoding="utf-8") == B.bridge_data_text(), \
-        "bridges.json is stale: run python -m controller.games.jeocinco.bridgegen"
+        "bridges.json is stale: run python scripts/jeocinco_bridges.py"
     assert [list(ab) for ab in B.BRIDGE_SLOTS] == [[a, b] for a, b, *_ in derived["bridges"]]
     assert list(B.BRIDGE_CROSSED) == [c for _, _, c, *_ in derived["bridges"]]
     assert [[list(pa), list(pb)] for pa, pb in B.BRIDGE_POINTS] == [[pa, pb] for *_, pa, pb in derived["bridges"]]
