@@ -36,7 +36,7 @@ from collections import defaultdict
 
 from controller.games import CHANCE, State, game_names, get_game
 from controller.games.base import Action
-from controller.games.record import Match, Record
+from controller.games.record import Match
 from controller.referee import Referee
 
 _clock = time.process_time  # CPU time: the machine is shared, and other processes' load is not ours
@@ -48,18 +48,6 @@ MUST_APPLY = {"legal1": ("applied", "ambiguous"), "legal2": ("applied",), "legal
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _clone(match: Match) -> Match:
-    """A copy of a match that judging can change without touching the original (states are immutable)."""
-    copy = Match.__new__(Match)
-    r = match.record
-    copy.record = Record(r.game, dict(r.options), r.num_players, list(r.keys), list(r.actions), dict(r.drawn))
-    copy.history = list(match.history)
-    copy._chance_nodes = list(match._chance_nodes)
-    copy.public_log = list(match.public_log)
-    copy.announced = list(match.announced)
-    return copy
 
 
 def positions(game: str, options: dict, players: int, seed: int, count: int) -> list[Match]:
@@ -77,7 +65,7 @@ def positions(game: str, options: dict, players: int, seed: int, count: int) -> 
     picked = sorted({marks[i * (len(marks) - 1) // max(1, count - 1)] for i in range(count)}) if marks else []
     out = []
     for n in picked:
-        m = _clone(match)
+        m = match.copy()
         while len(m.history) > n:
             m.undo()
         out.append(m)
@@ -138,7 +126,7 @@ def judge_once(match: Match, channels, board: dict[str, int], repeat: int = 3) -
     """The fastest of ``repeat`` judgements of ``board``, each by a fresh referee."""
     best = float("inf")
     for _ in range(repeat):
-        ref = Referee(_clone(match), channels)
+        ref = Referee(match.copy(), channels)
         ref.targets()  # the service has built this state's move table already, to light the LEDs
         t0 = _clock()
         verdict = ref.judge(board)
@@ -192,7 +180,7 @@ def long_game(decisions: int, seed: int, trace: bool) -> tuple[float, int, list[
             if nxt.current_player == state.current_player and rng.random() < 0.5:
                 actions.append(rng.choice(nxt.legal_actions()))
             right = _after(state, actions)
-            saved = _clone(match)
+            saved = match.copy()
             for board in boards(match, channels, rng).values():
                 if board == right:
                     continue
@@ -217,7 +205,7 @@ def long_game(decisions: int, seed: int, trace: bool) -> tuple[float, int, list[
 
 def _reset(match: Match, saved: Match) -> None:
     """Put ``match`` back (in place: the referee holds it) to the copy ``saved``."""
-    copy = _clone(saved)
+    copy = saved.copy()
     for name in ("record", "history", "_chance_nodes", "public_log", "announced"):
         setattr(match, name, getattr(copy, name))
 

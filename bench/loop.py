@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable
 
-from bench.judge import _clone, boards, positions
+from bench.judge import boards, positions
 from controller.games import game_names, get_game
 from controller.games.record import Match
 from controller.referee import Referee
@@ -37,7 +37,7 @@ def board_step(match: Match, channels, board: dict[str, int], repeat: int = 3) -
     """(the board's step, the worst idle step after it), each the fastest of ``repeat`` fresh referees."""
     best_board = best_idle = float("inf")
     for _ in range(repeat):
-        ref = Referee(_clone(match), channels)
+        ref = Referee(match.copy(), channels)
         ref.lazy = True
         ref.targets()
         while ref.prepare():  # the position's table, built while the loop was idle

@@ -43,6 +43,7 @@ from controller.service import Service
 from controller.session import REFUSED
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
+from hardware.leds import RGB
 
 log = logging.getLogger("arbitro.demo")
 NOTES: list[str] = []  # lines under the terminal picture (the display's address)
@@ -76,7 +77,7 @@ class Requester:
     def __init__(self, host: str, port: int, base: str) -> None:
         self.base = base
         self.answers: dict[str, threading.Event] = {}
-        self.results: dict[str, dict] = {}
+        self.results: dict[str, dict[str, Any]] = {}
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"demo-op-{random.getrandbits(32):x}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -92,14 +93,14 @@ class Requester:
         set_nodelay(client)
         client.subscribe(f"{self.base}/response/+", 1)
 
-    def _on_message(self, client, userdata, msg) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         body = json.loads(msg.payload)
         key = str(body.get("id"))
         if key in self.answers:
             self.results[key] = body
             self.answers[key].set()
 
-    def request(self, command: str, **args: Any) -> dict:
+    def request(self, command: str, **args: Any) -> dict[str, Any]:
         self.n += 1
         key = f"demo-{self.n}"
         self.answers[key] = threading.Event()
@@ -113,7 +114,7 @@ class Requester:
         self.client.disconnect()
 
 
-def led_picture(layout: Layout, frame: tuple, place: Callable[[str], Point | None], ansi: bool) -> list[str]:
+def led_picture(layout: Layout, frame: tuple[RGB, ...], place: Callable[[str], Point | None], ansi: bool) -> list[str]:
     """The LED frame drawn where each LED's channel sits in the game's picture (``Game.channel_xy``;
     a channel with several LEDs, such as a ring's turn indicator, as a row of its own under the
     board): lit LEDs as coloured dots, dark ones as faint dots."""
@@ -198,7 +199,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
             op = Requester(broker[0], broker[1], f"{config.mqtt.base_topic}/{board_id}")
             _play(service, hands, op, rng, seat, pace, headless, max_actions, events,
                   ask or functools.partial(_ask_person, language=language))
-            final = service.call(service.public_state)
+            final: dict[str, Any] = service.call(service.public_state)
             if at_end is not None:
                 at_end(final)
         finally:
@@ -232,6 +233,8 @@ def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: 
 
 def _wait_for_change(service: Service, moves: int, timeout: float = 10.0) -> str:
     deadline = time.monotonic() + timeout
+    n: int
+    verdict: str
     while time.monotonic() < deadline:
         n, verdict = service.read(lambda s: (len(s.match.record.actions), s.verdict.kind))
         if n != moves:

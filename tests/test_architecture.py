@@ -216,28 +216,11 @@ def test_the_tree_is_read() -> None:
                                     "controller.games.scriptorium", "controller.games.serpientes"]
 
 
-CIRCLES_TODAY = [["controller.journal", "controller.session"]]
-"""Circles a parallel refactor ends: the journal names the session's type (issue 20.6 moves request
-idempotency beside the commands, and the journal only stores the rows)."""
-
-
 def test_no_import_circle() -> None:
-    new = [circle for circle in import_circles(GRAPH) if circle not in CIRCLES_TODAY]
-    assert new == [], "modules that import each other"
+    assert import_circles(GRAPH) == [], "modules that import each other"
 
 
-@pytest.mark.xfail(strict=True, reason="the journal <-> session circle ends with the session refactor (issue 20.6)")
-def test_the_circles_of_today_are_gone() -> None:
-    assert import_circles(GRAPH) == []
-
-
-UPWARD_TODAY = {"controller.games.jeocinco": "its picture reads the position text: drawn from the public view "
-                                             "by the display refactor (issue 20.5)"}
-
-
-@pytest.mark.parametrize("package", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=UPWARD_TODAY[p])) if p in UPWARD_TODAY else p
-    for p in game_packages(GRAPH)])
+@pytest.mark.parametrize("package", game_packages(GRAPH))
 def test_a_game_package_imports_downward_only(package: str) -> None:
     wrong = upward_imports(GRAPH, package)
     assert not wrong, f"upward imports (order {' <- '.join(LAYERS)}, picture <- board):\n{_lines(wrong)}"
@@ -248,15 +231,11 @@ def test_engines_import_no_io_clock_randomness_or_the_rest_of_arbitro() -> None:
     assert not wrong, _lines(wrong)
 
 
-@pytest.mark.xfail(strict=True, reason="the session still reads sensor and encoder messages: the shell "
-                                       "translates them after the session refactor (issue 20.6)")
 def test_the_session_imports_nothing_of_the_hardware_side() -> None:
     wrong = imports_from(GRAPH, "controller.session", ("firmware_bridge", "hardware"))
     assert not wrong, _lines(wrong)
 
 
-@pytest.mark.xfail(strict=True, reason="render.py still draws each game by name: the generic display "
-                                       "(issue 20.5) asks the registry")
 def test_the_display_reaches_games_only_through_the_registry() -> None:
     wrong = display_game_imports(GRAPH)
     assert not wrong, _lines(wrong)

@@ -14,6 +14,7 @@ from controller.demo import _game_over, play_game
 from controller.games import game_names, get_game
 from controller.games.base import VOCABULARY, Message, Param
 from controller.i18n import LANGUAGES, WORD_OF, People, message_of, say, speak_event
+from controller.localbroker import Broker
 from controller.session import NOTHING_TO_UNDO
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
@@ -55,14 +56,14 @@ def skeleton(message: Message) -> Message:
     return Message(message.code, message.template, {k: keep(v) for k, v in message.params.items()})
 
 
-def test_every_text_has_spanish_and_the_catalogues_are_built():
+def test_every_text_has_spanish_and_the_catalogues_are_built() -> None:
     """Fails on any msgid without Spanish (or a fuzzy one), and on a .mo, the display's JSON or the
     table of codes in docs/mqtt.md that is not what the .po files make."""
     assert locale.untranslated("es") == []
     assert locale.stale() == []
 
 
-def test_every_phrase_of_the_code_is_in_the_catalogue_with_its_params():
+def test_every_phrase_of_the_code_is_in_the_catalogue_with_its_params() -> None:
     for name in game_names():
         get_game(name)
     import controller.demo
@@ -78,7 +79,7 @@ def test_every_phrase_of_the_code_is_in_the_catalogue_with_its_params():
         assert sorted(re.findall(r"\{[^}]*\}", spanish[code])) == fields, code
 
 
-def test_a_message_is_said_in_each_language_with_its_params_and_people():
+def test_a_message_is_said_in_each_language_with_its_params_and_people() -> None:
     people = People.of([{"index": 0, "name": "red", "colour": "#d62728"},
                         {"index": 1, "name": "player 1", "colour": "#888888"}], "es")
     assert people.labels == ("rojo", "jugador 2")  # by colour, else the seat from 1
@@ -94,14 +95,14 @@ def test_a_message_is_said_in_each_language_with_its_params_and_people():
     assert refused["message"] == refused["text"] == "no hay nada que deshacer"
 
 
-def test_the_display_catalogue_has_every_code_in_both_languages():
+def test_the_display_catalogue_has_every_code_in_both_languages() -> None:
     table = json.loads(locale.JSON_CATALOGUE.read_text("utf-8"))
     assert set(table) == set(LANGUAGES)
     assert set(table["es"]) == set(table["en"]) >= {c for c in VOCABULARY if not c.startswith("toy.")}
     assert table["es"]["board.missing"] == "falta una pieza en {place}"
 
 
-def test_a_violation_is_told_in_spanish_at_the_places_of_the_board(broker):
+def test_a_violation_is_told_in_spanish_at_the_places_of_the_board(broker: Broker) -> None:
     """'a piece should not be at 0:0' must read in the board's notation (a1), in the board's language."""
     listener = Listener(broker.port, ["arbitro/t-serpientes/#"])
     try:
@@ -125,7 +126,8 @@ def test_a_violation_is_told_in_spanish_at_the_places_of_the_board(broker):
 
 
 @pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
-def test_a_whole_game_in_spanish_says_nothing_in_english(game, broker, capsys):
+def test_a_whole_game_in_spanish_says_nothing_in_english(game: str, broker: Broker,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
     board = f"es-{game}"
     listener = Listener(broker.port, [f"arbitro/{board}/events", f"arbitro/{board}/state"])
     try:
@@ -160,7 +162,7 @@ def test_a_whole_game_in_spanish_says_nothing_in_english(game, broker, capsys):
         assert not re.search(r"jugador 0\b", _game_over(final, "es"))  # numbers shown to people start at 1
 
 
-def test_a_request_a_rule_refuses_is_answered_in_spanish_with_its_code(broker):
+def test_a_request_a_rule_refuses_is_answered_in_spanish_with_its_code(broker: Broker) -> None:
     service = mqtt_service("contigo", "es-refused", broker.port, seed=3, board={"chance": "auto", "language": "es"})
     listener = Listener(broker.port, ["arbitro/es-refused/response/#"])
     try:

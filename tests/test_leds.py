@@ -97,7 +97,7 @@ def test_the_service_tells_a_move_while_its_leds_are_still_on_the_wire(tmp_path:
         assert started and min(started) <= at, "the move was told before its LEDs started"
 
 
-def test_a_request_is_answered_after_its_leds_started_and_the_journal_holds_it(tmp_path) -> None:
+def test_a_request_is_answered_after_its_leds_started_and_the_journal_holds_it(tmp_path: Path) -> None:
     """The order LEDs start, journal, answer, for a request, with a strip that blocks for the wire."""
     with Table("contigo", journal=str(tmp_path / "journal.sqlite"), leds="sim-wire") as table:
         service = table.service
@@ -105,10 +105,12 @@ def test_a_request_is_answered_after_its_leds_started_and_the_journal_holds_it(t
         assert table.state.current_player == CHANCE  # who starts: the roll button's, or a request's
         assert service.strip.flush()
         sent = len(pixels.transmit_times)
-        answered: queue.Queue = queue.Queue()
+        journal = service.journal
+        assert journal is not None
+        answered: queue.Queue[tuple[float, bool, int, object]] = queue.Queue()
 
         def reply(ok: bool, result: object) -> None:  # in the loop
-            journaled = service.journal.db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+            journaled = journal.db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
             answered.put((time.monotonic(), ok, journaled, result))
 
         service.post(Command("roll", {}, reply))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from controller.games import CHANCE, State, get_game
-from controller.games.base import Action
+from controller.games.base import Action, Channel
 from controller.games.contigo.state import ContigoState
 from controller.games.jeocinco.state import JeocincoState
 from controller.games.record import Match
@@ -252,7 +252,7 @@ def test_over_a_capture_game_the_referee_keeps_few_states_and_none_off_the_game(
     assert most <= 16  # the old cache held up to 65 states, most of them second-level ones
 
 
-def _decisions(game: str, options: dict, players: int, seed: int, count: int) -> Iterator[Match]:
+def _decisions(game: str, options: dict[str, Any], players: int, seed: int, count: int) -> Iterator[Match]:
     """``count`` decision positions of a seeded random game, a few moves apart (each a match of its own)."""
     rules = get_game(game)
     match = Match.new(game, options, players, seed=seed)
@@ -269,7 +269,7 @@ def _decisions(game: str, options: dict, players: int, seed: int, count: int) ->
         match.apply(rng.choice(match.state.legal_actions()))
 
 
-def _adversarial(state: State, channels, rng: random.Random) -> dict[str, dict[str, int]]:
+def _adversarial(state: State, channels: list[Channel], rng: random.Random) -> dict[str, dict[str, int]]:
     view = state.physical_view()
     legal = state.legal_actions()
     out = {"random": {c.name: rng.randint(0, c.maximum) for c in channels},
@@ -283,7 +283,7 @@ def _adversarial(state: State, channels, rng: random.Random) -> dict[str, dict[s
 
 
 @pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
-def test_no_board_in_any_variant_makes_a_step_of_the_loop_exceed_its_bound(game, calls):
+def test_no_board_in_any_variant_makes_a_step_of_the_loop_exceed_its_bound(game: str, calls: Counter[str]) -> None:
     """Through the loop as the service drives a lazy referee: a board judged, then the LEDs, the state
     and the seat drawn for the game it leaves; later, while idle, one step of the next move table at a
     time. The next state's table never costs more than one step on the board's path."""

@@ -70,7 +70,8 @@ def session_for(game: str, seed: int = 1, wiring: Wiring | None = None, **board:
     readings = wiring.readings(board_values(wiring.layout, s.state.physical_view()))
     assert isinstance(readings, dict)
     s.snapshot(readings)
-    assert s.judge().verdict.kind == "in_sync"
+    judged = s.judge().verdict
+    assert judged is not None and judged.kind == "in_sync"
     return s
 
 
@@ -247,7 +248,7 @@ def test_a_sensor_board_flashed_from_another_layout_is_told_but_refereed() -> No
     assert error is not None and "channels" in error  # another board's sensors: nothing can be refereed
 
 
-def test_the_session_imports_no_hardware_no_link_and_no_io():
+def test_the_session_imports_no_hardware_no_link_and_no_io() -> None:
     """The pure session is handed channels and checks, never the sensor board's link, the hardware or
     the journal: importing it loads none of them (and so no journal <-> session circle)."""
     code = "import sys, controller.session; print('\\n'.join(sorted(sys.modules)))"
@@ -258,14 +259,14 @@ def test_the_session_imports_no_hardware_no_link_and_no_io():
     assert not sorted(m for m in loaded if m.split(".")[0] in forbidden or m in forbidden)
 
 
-def test_generic_code_names_no_game():
+def test_generic_code_names_no_game() -> None:
     root = Path(__file__).parents[1] / "controller"
     for part in ("session.py", "ledview.py", "service.py", "teller.py", "wiring.py"):
         text = (root / part).read_text().lower()
         assert not [g for g in registry.game_names() if g in text], part
 
 
-def test_an_outcome_carries_the_events_states_scene_answer_and_effects(twin):
+def test_an_outcome_carries_the_events_states_scene_answer_and_effects(twin: None) -> None:
     s = session_for("twin")
     rolled = s.request("roll", {}, "r1")
     assert rolled.answer is not None and rolled.answer[0] and kinds(rolled.events) == ["chance"]
@@ -283,7 +284,7 @@ def test_an_outcome_carries_the_events_states_scene_answer_and_effects(twin):
     assert again.effects == (TakeBoard("twin"), CalibrateRings({}))
 
 
-def test_another_games_board_is_wired_up_and_read_afresh():
+def test_another_games_board_is_wired_up_and_read_afresh() -> None:
     wiring = wiring_for("contigo")
     s = session_for("contigo", wiring=wiring)
     other = load_layout("serpientes")
@@ -296,7 +297,7 @@ def test_another_games_board_is_wired_up_and_read_afresh():
     assert wiring.take("serpientes") is not wiring.layout_for("contigo") and wiring.layout.game == "serpientes"
 
 
-def test_the_game_lights_its_own_status_led(twin):
+def test_the_game_lights_its_own_status_led(twin: None) -> None:
     s = session_for("twin")
     s.request("roll", {})
     assert not s.scene().status_light
@@ -307,7 +308,7 @@ def test_the_game_lights_its_own_status_led(twin):
     assert s.scene().player != TERMINAL
 
 
-def test_a_refused_request_still_takes_the_move_the_board_held(twin):
+def test_a_refused_request_still_takes_the_move_the_board_held(twin: None) -> None:
     s = session_for("twin")
     s.request("roll", {})
     show(s, {"sq:c3": s.state.current_player + 1})
@@ -318,7 +319,7 @@ def test_a_refused_request_still_takes_the_move_the_board_held(twin):
     assert s.request("state", {}).answer == (True, s.public_state())  # asking for the state commits nothing
 
 
-def test_scriptorium_lights_its_status_while_the_rings_are_aligned():
+def test_scriptorium_lights_its_status_while_the_rings_are_aligned() -> None:
     """What the fourth status LED showed before the game said it itself: the public view's ``aligned``."""
     rng = random.Random(5)
     lit = 0

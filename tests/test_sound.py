@@ -13,6 +13,7 @@ from gpiozero.tones import Tone
 
 from controller.app import make_sound
 from controller.config import Config, ConfigError, check_pins
+from controller.localbroker import Broker
 from controller.sound import TUNES, Cue, TableSound, cues
 from hardware.buzzer import MID_TONE, OCTAVES, WAITING, Buzzer, Tune
 from hardware.layout import load_layout
@@ -22,7 +23,7 @@ from tests.support.table import Table
 PIN = 12
 
 
-class RecordingPWMPin(MockPWMPin):
+class RecordingPWMPin(MockPWMPin):  # type: ignore[misc]  # gpiozero has no type information
     """gpiozero's mock PWM pin, also keeping every frequency it was set to (None: silent)."""
 
     def __init__(self, factory: MockFactory, info: object) -> None:
@@ -80,11 +81,12 @@ SITUATIONS = [
 
 @pytest.mark.parametrize(("told", "last", "turn", "expected"), [s[1:] for s in SITUATIONS],
                          ids=[s[0] for s in SITUATIONS])
-def test_each_situation_has_its_cue(told, last, turn, expected):
+def test_each_situation_has_its_cue(told: list[dict[str, object]], last: int | None, turn: int | None,
+                                    expected: list[Cue]) -> None:
     assert cues(told, last, turn) == expected
 
 
-def test_every_cue_is_short_distinct_and_in_the_buzzers_range():
+def test_every_cue_is_short_distinct_and_in_the_buzzers_range() -> None:
     lowest, highest = Tone(MID_TONE).frequency / 2 ** OCTAVES, Tone(MID_TONE).frequency * 2 ** OCTAVES
     assert set(TUNES) == set(Cue)
     assert len({tuple(heard(t)) for t in TUNES.values()}) == len(TUNES), "two cues sound alike"
@@ -94,7 +96,7 @@ def test_every_cue_is_short_distinct_and_in_the_buzzers_range():
 
 
 @pytest.mark.parametrize("cue", list(Cue))
-def test_the_buzzer_plays_each_cue_on_its_pwm_pin(pins, cue):
+def test_the_buzzer_plays_each_cue_on_its_pwm_pin(pins: MockFactory, cue: Cue) -> None:
     buzzer = Buzzer(PIN, pin_factory=pins)
     pin = pins.pin(PIN)
     pin.tones.clear()
@@ -110,7 +112,7 @@ def test_the_buzzer_plays_each_cue_on_its_pwm_pin(pins, cue):
         buzzer.close()
 
 
-def test_a_burst_of_cues_keeps_the_newest_waiting(pins):
+def test_a_burst_of_cues_keeps_the_newest_waiting(pins: MockFactory) -> None:
     buzzer = Buzzer(PIN, pin_factory=pins)
     try:
         buzzer.play("long", (("A5", 2.0),))
@@ -124,7 +126,7 @@ def test_a_burst_of_cues_keeps_the_newest_waiting(pins):
         buzzer.close()
 
 
-def test_table_sound_remembers_whose_turn_it_was_across_a_roll(pins):
+def test_table_sound_remembers_whose_turn_it_was_across_a_roll(pins: MockFactory) -> None:
     buzzer = Buzzer(PIN, pin_factory=pins)
     sound = TableSound(buzzer)
     try:
@@ -138,7 +140,7 @@ def test_table_sound_remembers_whose_turn_it_was_across_a_roll(pins):
         sound.close()
 
 
-def test_the_sound_section_is_checked_and_the_buzzer_pin_has_one_user():
+def test_the_sound_section_is_checked_and_the_buzzer_pin_has_one_user() -> None:
     assert Config.from_dict({}).sound.buzzer is False  # a board without a buzzer wired stays quiet
     for bad, says in (({"voice": "loud"}, "sound.voice"), ({"pin": 28}, "sound.pin"), ({"volume": 3}, "sound.volume")):
         with pytest.raises(ConfigError, match=says):
@@ -149,7 +151,7 @@ def test_the_sound_section_is_checked_and_the_buzzer_pin_has_one_user():
     check_pins(Config.from_dict({"sound": {"buzzer": True}}), load_layout("contigo"))  # GPIO12 is free
 
 
-def test_a_simulated_table_sounds_the_turn_a_violation_and_the_end(broker):
+def test_a_simulated_table_sounds_the_turn_a_violation_and_the_end(broker: Broker) -> None:
     base = "arbitro/t-contigo"
     answers = Listener(broker.port, [f"{base}/response/#"])
     with Table("contigo", seed=1, mqtt_port=broker.port, sound={"buzzer": True, "pin": PIN}) as table:
@@ -173,7 +175,7 @@ def test_a_simulated_table_sounds_the_turn_a_violation_and_the_end(broker):
     answers.close()
 
 
-def test_the_service_gets_the_sound_its_configuration_asks_for():
+def test_the_service_gets_the_sound_its_configuration_asks_for() -> None:
     assert make_sound(Config.from_dict({})) is None  # both off: nothing is made, no thread runs
     sound = make_sound(Config.from_dict({"inputs": {"pin_factory": "mock"}, "sound": {"buzzer": True, "voice": "on"}}))
     try:

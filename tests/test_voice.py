@@ -10,8 +10,10 @@ import math
 import shutil
 import time
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +39,11 @@ def rms(path: Path) -> float:
     return math.sqrt(sum(s * s for s in samples) / len(samples)) if samples else 0.0
 
 
+def attempted(voice: Voice, n: int) -> bool:
+    """Whether espeak-ng was started ``n`` times (and, the first time, failed)."""
+    return voice.started == n and (n > 1 or voice.failed)
+
+
 @pytest.fixture
 def espeak() -> str:
     """The espeak-ng the voice starts."""
@@ -58,15 +65,15 @@ def espeak() -> str:
     ({"type": "link", "up": True}, "es", None),
     ({"type": "setup", "message": "place the tokens"}, "es", None),
 ])
-def test_what_is_said_for_each_event(event, language, said):
+def test_what_is_said_for_each_event(event: Mapping[str, Any], language: str, said: str | None) -> None:
     assert announcement(event, STATE, language) == said
 
 
-def test_a_resignation_names_who_won():
+def test_a_resignation_names_who_won() -> None:
     assert announcement({"type": "resign", "player": 1}, {**STATE, "winners": [0]}, "en") == "red wins"
 
 
-def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(espeak, tmp_path):
+def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(espeak: str, tmp_path: Path) -> None:
     voice = Voice("es", program=espeak, wav_dir=tmp_path)
     try:
         voice.say(".")  # a control: a full stop says nothing, so the check below can fail
@@ -79,22 +86,23 @@ def test_espeak_speaks_an_announcement_into_a_wav_that_is_not_silent(espeak, tmp
     assert rms(spoken) > LOUD
 
 
-def test_the_table_sound_says_the_move_the_roll_and_the_violation(espeak, tmp_path):
-    sound = TableSound(voice=Voice("en", program=espeak, wav_dir=tmp_path))
+def test_the_table_sound_says_the_move_the_roll_and_the_violation(espeak: str, tmp_path: Path) -> None:
+    voice = Voice("en", program=espeak, wav_dir=tmp_path)
+    sound = TableSound(voice=voice)
     try:
         sound.hear([{"type": "chance", "outcome": "first 0"}], {**STATE, "turn": 0})
-        wait_until(lambda: len(sound.voice.spoken) == 1, "the roll")  # one at a time: none is pushed out
+        wait_until(lambda: len(voice.spoken) == 1, "the roll")  # one at a time: none is pushed out
         sound.hear([{"type": "action", "action": "b2"}, {"type": "link", "up": True}], STATE)
-        wait_until(lambda: len(sound.voice.spoken) == 2, "the move")
+        wait_until(lambda: len(voice.spoken) == 2, "the move")
         sound.hear([{"type": "violation", "message": "b3 is not a legal move"}], STATE)
-        wait_until(lambda: len(sound.voice.spoken) == 3, "the violation")
-        assert list(sound.voice.spoken) == ["Rolled first 0", "Move b2", "Attention: b3 is not a legal move"]
+        wait_until(lambda: len(voice.spoken) == 3, "the violation")
+        assert list(voice.spoken) == ["Rolled first 0", "Move b2", "Attention: b3 is not a legal move"]
         assert all(rms(wav) > LOUD for wav in tmp_path.glob("*.wav"))
     finally:
         sound.close()
 
 
-def test_a_burst_of_announcements_keeps_the_newest_waiting(espeak, tmp_path):
+def test_a_burst_of_announcements_keeps_the_newest_waiting(espeak: str, tmp_path: Path) -> None:
     voice = Voice("en", program=espeak, wav_dir=tmp_path)
     try:
         voice.say("one more move on the board " * 100)  # keeps espeak-ng busy a while
@@ -108,7 +116,7 @@ def test_a_burst_of_announcements_keeps_the_newest_waiting(espeak, tmp_path):
         voice.close()
 
 
-def test_a_missing_espeak_warns_once_and_stays_silent(tmp_path, caplog):
+def test_a_missing_espeak_warns_once_and_stays_silent(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="arbitro"):
         voice = Voice("es", program="espeak-ng-not-installed", wav_dir=tmp_path)
         voice.say("hola")
@@ -120,13 +128,13 @@ def test_a_missing_espeak_warns_once_and_stays_silent(tmp_path, caplog):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_espeak_that_cannot_speak_warns_once(espeak, tmp_path, caplog):
+def test_espeak_that_cannot_speak_warns_once(espeak: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="arbitro"):
         voice = Voice("zz", program=espeak, wav_dir=tmp_path)  # a language espeak-ng has no voice for
         try:
             for n, text in enumerate(["one", "two", "three"], 1):
                 voice.say(text)
-                wait_until(lambda n=n: voice.started == n and (n > 1 or voice.failed), f"attempt {n}")
+                wait_until(partial(attempted, voice, n), f"attempt {n}")
         finally:
             voice.close()
     assert [r.getMessage() for r in caplog.records] == [

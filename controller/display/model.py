@@ -49,7 +49,7 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     if kind in ("action", "chance", "choice"):
         return None  # moves are in the move list; 'choice' says nothing a public page may show
     if "code" in event and "text" in event:  # said in the board's language, players named (controller.i18n)
-        return event["text"]
+        return str(event["text"])
     if kind in ("violation", "ambiguous", "setup", "refused", "error"):
         return f"{kind}: {event.get('message')}"
     if kind == "resolved":

@@ -32,10 +32,12 @@ def board_svg(state: dict[str, Any]) -> str:
     return _cached_svg(key, view, marks)
 
 
-_cache: dict[tuple, str] = {}  # the hall page and every open board page share one picture per state
+PictureKey = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]
+"""A picture's game, its public view as JSON, and its marks."""
+_cache: dict[PictureKey, str] = {}  # the hall page and every open board page share one picture per state
 
 
-def _cached_svg(key: tuple, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
+def _cached_svg(key: PictureKey, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
     svg = _cache.get(key)
     if svg is None:
         svg = _draw(key[0], view, marks)

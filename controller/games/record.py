@@ -150,6 +150,18 @@ class Match:
         players = g.players(num_players)
         return cls(Record(game, opts, players, [ChanceKey.of(secret if secret is not None else seed_secret(seed))]))
 
+    def copy(self) -> Match:
+        """A copy that can play on without touching this match (states are immutable: shared, not
+        replayed, which rebuilding from the record would do)."""
+        copy: Match = Match.__new__(Match)  # typed, so ruff sees the class reading its own fields
+        r = self.record
+        copy.record = Record(r.game, dict(r.options), r.num_players, list(r.keys), list(r.actions), dict(r.drawn))
+        copy.history = list(self.history)
+        copy._chance_nodes = list(self._chance_nodes)
+        copy.public_log = list(self.public_log)
+        copy.announced = list(self.announced)
+        return copy
+
     @property
     def state(self) -> State:
         return self.history[-1]

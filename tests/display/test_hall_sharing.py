@@ -11,12 +11,13 @@ import aiohttp
 
 from bench.display import public_states
 from controller.display.server import Display, DisplayConfig, Subscriber
+from controller.localbroker import Broker
 from tests.display.conftest import start_display
 from tests.display.test_server_limits import in_a_thread, wait_until
 from tests.support.mqttc import Listener
 
 
-def test_the_display_keeps_one_copy_of_a_boards_line_however_many_viewers():
+def test_the_display_keeps_one_copy_of_a_boards_line_however_many_viewers() -> None:
     display = Display(DisplayConfig())  # not started: its messages handed over as paho's thread would
     viewers = [Subscriber() for _ in range(200)]
     display.hall.update(viewers)
@@ -31,7 +32,7 @@ def test_the_display_keeps_one_copy_of_a_boards_line_however_many_viewers():
     assert len(line) < 2000 < len(thumb.svg)  # the picture is fetched apart, the line stays small
 
 
-def test_a_thumbnail_is_served_once_per_version_cached_for_good_and_gzipped(broker):
+def test_a_thumbnail_is_served_once_per_version_cached_for_good_and_gzipped(broker: Broker) -> None:
     display = start_display(broker.port)
     client = Listener(broker.port, [])
     try:

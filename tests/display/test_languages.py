@@ -5,10 +5,13 @@ are named by colour, never by index."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from controller.display.server import RunningDisplay
+from controller.localbroker import Broker
 from tests.support.services import mqtt_service
 
 # What each page says, in each language: a heading of the page and the turn line.
@@ -23,13 +26,13 @@ PAGES = {
 
 
 @pytest.fixture
-def contigo(broker, display):
+def contigo(broker: Broker, display: RunningDisplay) -> Iterator[RunningDisplay]:
     service = mqtt_service("contigo", "l1", broker.port, seed=3, board={"chance": "auto", "language": "es"})
     yield display
     service.stop()
 
 
-def open_page(browser, contigo, page: str, locale: str):
+def open_page(browser: Browser, contigo: RunningDisplay, page: str, locale: str) -> tuple[BrowserContext, Page]:
     context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 860})
     tab = context.new_page()
     tab.set_default_timeout(10_000)
@@ -39,7 +42,7 @@ def open_page(browser, contigo, page: str, locale: str):
     return context, tab
 
 
-def shows(tab, page: str, language: str) -> None:
+def shows(tab: Page, page: str, language: str) -> None:
     heading, turn = PAGES[page][language]
     expect(tab.locator("html")).to_have_attribute("lang", language)
     if page == "hall":
@@ -52,7 +55,7 @@ def shows(tab, page: str, language: str) -> None:
 
 
 @pytest.mark.parametrize("page", ["hall", "board", "seat"])
-def test_every_page_in_both_languages_and_the_switch(browser, contigo, page):
+def test_every_page_in_both_languages_and_the_switch(browser: Browser, contigo: RunningDisplay, page: str) -> None:
     for locale, language in (("es-ES", "es"), ("en-GB", "en")):
         context, tab = open_page(browser, contigo, page, locale)
         try:
@@ -66,7 +69,8 @@ def test_every_page_in_both_languages_and_the_switch(browser, contigo, page):
             context.close()
 
 
-def test_a_browser_in_another_language_gets_spanish_the_players_language(browser, contigo):
+def test_a_browser_in_another_language_gets_spanish_the_players_language(browser: Browser,
+                                                                            contigo: RunningDisplay) -> None:
     context, tab = open_page(browser, contigo, "board", "fr-FR")
     try:
         shows(tab, "board", "es")

@@ -21,7 +21,7 @@ DISPLAY = Path(controller.display.__file__).parent
 GAME_API = {"controller.games", "controller.games.base", "controller.games.registry"}
 
 
-def test_no_display_module_names_a_game_or_reaches_into_an_engine():
+def test_no_display_module_names_a_game_or_reaches_into_an_engine() -> None:
     modules = sorted(DISPLAY.rglob("*.py"))
     assert len(modules) >= 4
     named = re.compile("|".join(game_names()), re.IGNORECASE)
@@ -74,7 +74,7 @@ def a_state(game: str) -> Match:
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_the_display_shows_the_targets_as_the_games_picture_does(game):
+def test_the_display_shows_the_targets_as_the_games_picture_does(game: str) -> None:
     match = a_state(game)
     view = match.state.public_view()
     channels = [c.name for c in get_game(game).channels(match.record.options, match.record.num_players)]
@@ -87,7 +87,7 @@ def test_the_display_shows_the_targets_as_the_games_picture_does(game):
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_every_channel_has_its_place_inside_the_picture(game):
+def test_every_channel_has_its_place_inside_the_picture(game: str) -> None:
     g = get_game(game)
     for options, players in g.configurations():
         svg = g.picture(g.new_state(options, players).public_view())
@@ -99,7 +99,7 @@ def test_every_channel_has_its_place_inside_the_picture(game):
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_names_that_are_no_channel_in_a_mark_are_passed_over(game):
+def test_names_that_are_no_channel_in_a_mark_are_passed_over(game: str) -> None:
     junk = ["pt:a:b", "edge:h:x:1", "sq:", "pos:inner:x", "slot:", "tower:zz", "enc:", "nothing", ""]
     match = a_state(game)
     picture = board_svg({"game": game, "board_view": match.state.public_view(), "targets": junk,
@@ -108,7 +108,7 @@ def test_names_that_are_no_channel_in_a_mark_are_passed_over(game):
     assert 'class="mark' not in picture
 
 
-def test_a_game_the_display_has_never_heard_of_is_drawn_all_the_same(monkeypatch):
+def test_a_game_the_display_has_never_heard_of_is_drawn_all_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new game needs nothing in the display: registered, it is drawn by its picture, its setup
     and violation ringed where its picture places the channels, its players in their colours."""
     monkeypatch.setitem(registry.ENGINES, "toy", "tests.support.toy")

@@ -9,6 +9,8 @@ import urllib.request
 
 from playwright.sync_api import Page
 
+from controller.display.server import RunningDisplay
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
 
@@ -24,10 +26,12 @@ YOURS = "Your turn!"
 
 
 def tones(phone: Page) -> int:
-    return phone.evaluate("window.arbitroTones")
+    count = phone.evaluate("window.arbitroTones")
+    assert isinstance(count, int)
+    return count
 
 
-def test_the_seat_page_beeps_when_its_turn_starts(broker, display, page):
+def test_the_seat_page_beeps_when_its_turn_starts(broker: Broker, display: RunningDisplay, page: Page) -> None:
     base = "arbitro/b1"
     answers = Listener(broker.port, [f"{base}/response/#"])
     service = mqtt_service("contigo", "b1", broker.port, seed=1, board={"chance": "auto"})

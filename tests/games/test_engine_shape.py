@@ -105,7 +105,7 @@ def test_quick_replace_copies_as_collections_does() -> None:
         right: tuple[int, ...]
 
     pair, stock = Pair(1, (2,)), Stock(1, (2,))
-    assert pair._replace(right=(3,)) == stock._replace(right=(3,)) == (1, (3,))
+    assert pair._replace(right=(3,)) == (1, (3,)) == stock._replace(right=(3,))  # equal as tuples
     assert type(pair._replace(left=5)) is Pair
     assert pair._replace() == pair
     with pytest.raises(TypeError):

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from controller.games.serpientes.position import card_kinds
 from controller.games.serpientes.state import SerpientesState
 from controller.players import decide
 from tests.players.table import position_where
@@ -32,13 +33,14 @@ def _permuted(state: SerpientesState) -> SerpientesState:
     others = [p for p in range(pos.players) if p != SEAT]
     cards: list[int] = []
     for p in others:
-        cards += [k for k, c in enumerate(pos.hands[p]) for _ in range(c)] + list(pos.sequences[p])
+        hand, sequence = card_kinds(pos.hands[p]), card_kinds(pos.sequences[p])
+        cards += [k for k, c in enumerate(hand) for _ in range(c)] + list(sequence)
     cards += [k for k, c in enumerate(pos.deck) for _ in range(c)]
     random.Random(len(cards)).shuffle(cards)
     hands, sequences = list(pos.hands), list(pos.sequences)
     at = 0
     for p in others:
-        size, length = sum(pos.hands[p]), len(pos.sequences[p])
+        size, length = sum(card_kinds(pos.hands[p])), len(card_kinds(pos.sequences[p]))
         hands[p] = tuple(cards[at:at + size].count(k) for k in range(kinds))
         sequences[p] = tuple(cards[at + size:at + size + length])
         at += size + length
@@ -47,7 +49,7 @@ def _permuted(state: SerpientesState) -> SerpientesState:
 
 
 @pytest.mark.parametrize("seed", [1, 4])
-def test_serpientes_decides_alike_when_the_cards_it_cannot_see_are_permuted(seed):
+def test_serpientes_decides_alike_when_the_cards_it_cannot_see_are_permuted(seed: int) -> None:
     state = _programming(seed)
     other = _permuted(state)
     assert other.to_text() != state.to_text()  # the hidden cards differ...
@@ -60,19 +62,19 @@ def test_serpientes_decides_alike_when_the_cards_it_cannot_see_are_permuted(seed
         assert mine == theirs
 
 
-def test_a_bot_refuses_another_seats_private_view():
+def test_a_bot_refuses_another_seats_private_view() -> None:
     state = _programming(1)
     with pytest.raises(ValueError, match="not seat 0's own dealt hand"):
         decide("serpientes", {}, state.public_view(), state.private_view(1), SEAT, "easy", random.Random(1))
 
 
-def test_a_bot_refuses_to_decide_for_a_seat_not_on_turn():
+def test_a_bot_refuses_to_decide_for_a_seat_not_on_turn() -> None:
     state = position_where("contigo", {}, 2, seat=1, seed=3)
     with pytest.raises(ValueError, match="not seat 0's decision"):
         decide("contigo", {}, state.public_view(), state.private_view(0), 0, "easy", random.Random(1))
 
 
-def test_the_public_view_holds_no_hidden_card():
+def test_the_public_view_holds_no_hidden_card() -> None:
     # The search builds its states from what decide is given; the public position is all counts.
     state = _programming(1)
     fields = dict(word.split("=", 1) for word in state.public_view()["position"].split()[1:])
@@ -80,6 +82,6 @@ def test_the_public_view_holds_no_hidden_card():
     assert fields["deck"].startswith("#") and fields["discard"].startswith("#")
 
 
-def test_the_entry_point_takes_views_not_states():
+def test_the_entry_point_takes_views_not_states() -> None:
     assert list(inspect.signature(decide).parameters) == ["game", "options", "public_view", "private_view", "seat",
                                                           "level", "rng", "cap_seconds"]

@@ -21,7 +21,7 @@ CONFIGURATIONS = [(game.name, {**options, **SHORT[game.name]}, n)
 
 @pytest.mark.parametrize(("game", "options", "n"), CONFIGURATIONS,
                          ids=[f"{g}-{n}p-{i}" for i, (g, _, n) in enumerate(CONFIGURATIONS)])
-def test_bots_play_whole_games_legally(game, options, n):
+def test_bots_play_whole_games_legally(game: str, options: dict[str, object], n: int) -> None:
     # bots in the first and last seats (every seat index of a game somewhere), random play between;
     # table.bot_move checks each decision against the engine's legal actions and the seat
     seats = [TINY if p in (0, n - 1) else RANDOM for p in range(n)]

@@ -28,21 +28,21 @@ def _rank(final: State, seat: int) -> int:
     return 1 + sum(1 for x in points if x > points[seat])
 
 
-def test_contigo_easy_beats_random_play():
+def test_contigo_easy_beats_random_play() -> None:
     # random play in the seat: 5 or more of 6 in about one try in nine
     assert _wins(_games("contigo", {}, 2, "easy", 6)) >= 5
 
 
-def test_jeocinco_easy_beats_random_play():
+def test_jeocinco_easy_beats_random_play() -> None:
     assert _wins(_games("jeocinco", {"max_rounds": 40}, 2, "easy", 4)) == 4
 
 
-def test_scriptorium_easy_beats_random_play():
+def test_scriptorium_easy_beats_random_play() -> None:
     # dice weigh more here; random play wins 13 or more of 16 in about one try in a hundred
     assert _wins(_games("scriptorium", {}, 2, "easy", 16)) >= 13
 
 
-def test_serpientes_medium_ranks_above_random_play():
+def test_serpientes_medium_ranks_above_random_play() -> None:
     # two snakes: random play's mean rank is 1.5, and 1.25 or better in about one try in six
     games = _games("serpientes", {"max_rounds": 15, "two_players": True}, 2, "medium", 6)
     assert fmean(_rank(final, seat) for final, seat in games) <= 1.25

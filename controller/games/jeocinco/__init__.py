@@ -1,7 +1,7 @@
 """Jeocinco: a Cairo-tiling board, dice, paths, disputes, towers and bridges (see docs/rules/jeocinco.md).
 
 The package, one way down: ``board`` (geometry) ← ``actions`` ← ``position`` ← ``rules`` ←
-``views`` ← ``state`` ← here; ``picture`` draws from ``board`` and ``position``.
+``views`` ← ``state`` ← here; ``picture`` draws a public view from ``board`` alone.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""An SVG picture of a Jeocinco position (for the display and the rules document), and where each
-sensor channel sits on it."""
+"""An SVG picture of a Jeocinco public view (for the display and the rules document), and where each
+sensor channel sits on it. It reads the public view, never the position: what it draws is what anyone
+may see."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ from xml.sax.saxutils import escape
 
 from controller.games.base import COLOUR_HEX, ring_marks
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco.actions import roll_text
-from controller.games.jeocinco.position import JeocincoPosition, from_text
 
 SCALE = 20
 MARGIN = 30
@@ -49,12 +48,12 @@ def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
     """The board of a public view, the slots among the channels ``marks`` highlighted along their
     length and the other marks (towers, bridges) ringed."""
     slots = tuple(m.removeprefix("slot:") for m in marks if m.startswith("slot:"))
-    return ring_marks(render_svg(from_text(public_view["position"]), highlight=slots),
+    return ring_marks(render_svg(public_view, highlight=slots),
                       [("target", m) for m in marks if not m.startswith("slot:")], channel_xy)
 
 
-def render_svg(pos: JeocincoPosition, highlight: tuple[str, ...] = ()) -> str:
-    """The board of ``pos`` as a standalone SVG document.
+def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = ()) -> str:
+    """The board of a public view (``State.public_view``) as a standalone SVG document.
 
     ``highlight`` names slots to ring (e.g. the legal placements a display wants to show).
     """
@@ -73,8 +72,9 @@ def render_svg(pos: JeocincoPosition, highlight: tuple[str, ...] = ()) -> str:
         x, y = to_picture(8 * c + 4 * (r % 2), 4 * r)
         out.append(f'<text x="{x:g}" y="{y + 4:g}" font-size="11" text-anchor="middle" fill="#777">'
                    f'{B.hex_name(h)}</text>')
-    colour_of = {p: c for p, c in enumerate(pos.colours) if c >= 0}
-    vacated = pos.vacated()
+    colour_of = {seat["player"]: B.COLOURS.index(seat["colour"]) for seat in view["players"] if seat["colour"]}
+    holder = {B.SLOT_INDEX[name]: p for name, p in view["slots"].items()}
+    vacated = {B.SLOT_INDEX[tower["replaced_slot"]] for tower in view["towers"].values()}
     ringed = {B.SLOT_INDEX[n] for n in highlight if n in B.SLOT_INDEX}
     for s in range(B.NUM_SLOTS):
         (ax, ay), (bx, by) = B.SLOT_ENDS[s]
@@ -83,38 +83,37 @@ def render_svg(pos: JeocincoPosition, highlight: tuple[str, ...] = ()) -> str:
         if s in ringed:
             out.append(f'<line {line} stroke="#ff8c00" stroke-width="10" stroke-opacity="0.5" '
                        'stroke-linecap="round"/>')
-        p = pos.holder(s)
+        p = holder.get(s, -1)
         if p < 0:
             continue
         colour = STRONG[colour_of.get(p, 0)]
         title = f"<title>{B.SLOT_NAMES[s]}: player {p}</title>"
-        if vacated >> s & 1:
+        if s in vacated:
             out.append(f'<line {line} stroke="{colour}" stroke-width="3" stroke-dasharray="4 3">{title}</line>')
         else:
             out.append(f'<line {line} stroke="{colour}" stroke-width="6" stroke-linecap="round">{title}</line>')
-    for k in pos.bridges:
+    for bridge in view["bridges"]:
+        k = B.BRIDGE_NAMES.index(bridge["name"])
         (fx, fy), (gx, gy) = B.BRIDGE_POINTS[k]
         (x1, y1), (x2, y2) = to_picture(fx, fy), to_picture(gx, gy)
-        p = pos.holder(B.BRIDGE_SLOTS[k][0])
+        p = bridge["player"]
         line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
         out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')
         out.append(f'<line {line} stroke="{STRONG[colour_of.get(p, 0)]}" stroke-width="5" stroke-linecap="round">'
                    f'<title>bridge {B.BRIDGE_NAMES[k]}</title></line>')
-    for q, t in enumerate(pos.towers):
-        if t < 0:
-            continue
+    for q in sorted(B.PENT_INDEX[name] for name in view["towers"]):
         x, y = to_picture(*B.PENT_CENTRES[q])
         out.append(f'<circle cx="{x:g}" cy="{y:g}" r="8" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '
                    f'stroke-width="2"><title>tower {B.PENT_NAMES[q]}</title></circle>')
-    if pos.dispute is not None:
-        (ax, ay), (bx, by) = B.SLOT_ENDS[pos.dispute.slot]
+    if view["dispute"] is not None:
+        (ax, ay), (bx, by) = B.SLOT_ENDS[B.SLOT_INDEX[view["dispute"]["slot"]]]
         (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)
         out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#000" stroke-width="12" '
                    'stroke-opacity="0.25" stroke-linecap="round"/>')
-    caption = f"phase {pos.phase}"
-    if pos.roll is not None:
-        caption += f"   roll {roll_text(*pos.roll)}"
-    caption += "   towers " + " ".join(f"p{p}:{pos.tower_count(p)}" for p in range(pos.players))
+    caption = f"phase {view['phase']}"
+    if view["roll"] is not None:
+        caption += f"   roll {view['roll']}"
+    caption += "   towers " + " ".join(f"p{seat['player']}:{seat['towers']}" for seat in view["players"])
     out.append(f'<text x="{MARGIN}" y="{height - 12:g}" font-size="14" fill="#333">{escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out)

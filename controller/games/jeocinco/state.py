@@ -7,12 +7,19 @@ from typing import Any, cast
 from controller.games.base import Action, Announcement, ColourName, Message, State
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco import rules, views
-from controller.games.jeocinco.actions import JeocincoAction, action_from_text, action_text, is_action
+from controller.games.jeocinco.actions import (
+    DICE_OUTCOMES,
+    DIE_OUTCOMES,
+    JeocincoAction,
+    action_from_text,
+    action_text,
+    is_action,
+)
 from controller.games.jeocinco.position import JeocincoPosition, to_text
 from controller.games.jeocinco.rules import Facts
 
-_DICE_P: list[tuple[Action, float]] = [(a, 1 / 36) for a in rules.DICE_OUTCOMES]
-_DIE_P: list[tuple[Action, float]] = [(a, 1 / 6) for a in rules.DIE_OUTCOMES]
+_DICE_P: list[tuple[Action, float]] = [(a, 1 / 36) for a in DICE_OUTCOMES]
+_DIE_P: list[tuple[Action, float]] = [(a, 1 / 6) for a in DIE_OUTCOMES]
 
 
 class JeocincoState(State):

@@ -87,7 +87,8 @@ class ScriptoriumGame(Game):
         opts, n = self.resolve(options, num_players)
         # setup (4 parts + who starts), then per round: every player rolls, moves, rolls the number
         # die and turns a circle (4 actions at most), and the clock turns once.
-        return 5 + opts["round_limit"] * (4 * n + 1)
+        rounds: int = opts["round_limit"]
+        return 5 + rounds * (4 * n + 1)
 
 
 GAME = ScriptoriumGame()

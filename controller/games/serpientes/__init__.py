@@ -94,10 +94,11 @@ class SerpientesGame(Game):
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
         opts, n = self.resolve(options, num_players)
         deck = sum(B.ABSOLUTE_PER_PLAYER if opts["cards"] == "absolute" else B.RELATIVE_PER_PLAYER) * n
-        setup = opts["tokens"] + 1 + deck
+        setup: int = opts["tokens"] + 1 + deck
         # per turn: half-turn choice, discard choice, draws, then adds + done or run + steps
         per_turn = 2 + B.HAND_SIZE + max(B.HAND_SIZE + 1, 1 + deck)
-        return setup + opts["max_rounds"] * n * per_turn
+        rounds: int = opts["max_rounds"]
+        return setup + rounds * n * per_turn
 
 
 GAME = SerpientesGame()

@@ -167,7 +167,7 @@ def test_svg_picture() -> None:
     bridge = "B3E-B3S~C3N-C3W"
     s = position(towers={"C3E": "C3E-C3S"}, pieces={"B3E-B3S": 0, "C3N-C3W": 0}, bridges=(bridge,),
                  roll="3C")
-    svg = render_svg(s.position, highlight=("A1N-A1E",))
+    svg = render_svg(s.public_view(), highlight=("A1N-A1E",))
     root = ET.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"
     assert len(root.findall(f"{ns}polygon")) == 100
