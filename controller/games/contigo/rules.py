@@ -94,36 +94,32 @@ SPREAD_LIMIT = Phrase("contigo.spread_limit", "more than {limit} beads (the spre
 CAPTURES = Phrase("contigo.captures", "{player} captures on {square}")
 
 
-def _bead_tables() -> tuple[tuple[tuple[Beads, ...], ...], tuple[tuple[int, ...], ...]]:
-    """The alignment game's bead actions from each pit, ordered by beads taken, and prefix lengths.
-
-    Returns (ACTIONS, END): ACTIONS[src] lists the bead actions taking k = 1, 2, ... beads from
-    src; END[src][c] is how many of them take at most c beads, so the bead moves of a pit holding
-    c beads are ``ACTIONS[src][:END[src][c]]``.
+def _bead_tables() -> tuple[tuple[tuple[Beads, ...], ...], ...]:
+    """The alignment game's bead moves, by pit and the beads it holds: ``BEADS[src][c]`` lists the
+    bead actions of pit src holding c beads, ordered by beads taken (k = 1 .. c).
 
     A bead action is ``("b", src, ((dst, k),))``: all k beads into the pit exactly k steps away,
-    either way round the ring (one action when both ways reach the same pit). The capture game's
-    bead move is several actions (take, then drop pit by pit), listed by the state.
+    either way round the ring (one action when both ways reach the same pit). Every list is a shared
+    tuple, so that a legal list is a join of 28 of them, no slicing (some 86,000 entries, 0.7 MB).
+    The capture game's bead move is several actions (take, then drop pit by pit), listed by the state.
     """
-    actions_all: list[tuple[Beads, ...]] = []
-    ends_all: list[tuple[int, ...]] = []
+    tables: list[tuple[tuple[Beads, ...], ...]] = []
     for src in range(NPITS):
         actions: list[Beads] = []
         seen: set[Beads] = set()
-        ends = [0]
+        by_count: list[tuple[Beads, ...]] = [()]
         for k in range(1, TOTAL_BEADS + 1):
             for dst in ((src + k) % NPITS, (src - k) % NPITS):
                 action = Beads("b", src, ((dst, k),))
                 if dst != src and action not in seen:
                     seen.add(action)
                     actions.append(action)
-            ends.append(len(actions))
-        actions_all.append(tuple(actions))
-        ends_all.append(tuple(ends))
-    return tuple(actions_all), tuple(ends_all)
+            by_count.append(tuple(actions))
+        tables.append(tuple(by_count))
+    return tuple(tables)
 
 
-_BEADS, _BEAD_ENDS = _bead_tables()
+_BEADS = _bead_tables()
 
 
 # --------------------------------------------------------------------------- legal actions
@@ -237,9 +233,8 @@ def has_pawn_move(position: Position, p: int) -> bool:
 
 def _bead_actions(position: Position) -> list[Action]:
     out: list[Action] = []
-    for src, c in enumerate(position.pits):
-        if c:
-            out += _BEADS[src][: _BEAD_ENDS[src][c]]
+    for by_count, c in zip(_BEADS, position.pits, strict=True):
+        out += by_count[c]
     return out
 
 

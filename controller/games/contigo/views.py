@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.games.base import CHANCE, Action, Announcement, Message, Phrase, announcement
-from controller.games.contigo.actions import Drop, Take, is_beads, is_hand_action, is_pawn
+from controller.games.contigo.actions import Beads, Drop, Take, is_beads, is_hand_action, is_pawn
 from controller.games.contigo.board import (
     COLORS,
     PIT_CHANNELS,
@@ -46,6 +46,11 @@ def bead_changes(position: Position, action: Action) -> dict[str, int] | None:
         return {PIT_CHANNELS[action.pit]: position.pits[action.pit] - action.beads}
     if type(action) is Drop:
         return {PIT_CHANNELS[action.pit]: position.pits[action.pit] + action.beads}
+    if type(action) is Beads and len(action.drops) == 1 and position.phase == "beads":  # all k into one pit
+        src, ((dst, k),) = action[1:]
+        if dst != src:
+            counts = position.pits
+            return {PIT_CHANNELS[src]: counts[src] - k, PIT_CHANNELS[dst]: counts[dst] + k}
     if is_hand_action(action):
         change = -action[2] if action[0] == "t" else action[2]
         return {PIT_CHANNELS[action[1]]: position.pits[action[1]] + change}
