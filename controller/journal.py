@@ -55,7 +55,8 @@ CREATE TABLE IF NOT EXISTS games (
     seed INTEGER NOT NULL,  -- before fair dice, random.Random's seed; since, -1
     finished INTEGER NOT NULL DEFAULT 0,
     result TEXT,
-    secrets TEXT  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
+    secrets TEXT,  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
+    seats TEXT  -- who plays each seat (controller.seats), a JSON list; NULL before seats
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -76,13 +77,13 @@ CREATE TABLE IF NOT EXISTS settings (
 );
 """
 COLUMNS = {
-    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets"),
+    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats"),
     "actions": ("game", "n", "text", "key"),
     "answers": ("n", "board", "key", "answer"),
     "settings": ("board", "settings"),
 }
-ADDED_COLUMNS = {"games": "secrets TEXT", "actions": "key INTEGER"}
-"""The last column of these tables, which a journal from before fair dice lacks: added on opening."""
+ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT"), "actions": ("key INTEGER",)}
+"""The last columns of these tables, which a journal from before fair dice (or seats) lacks: added on opening."""
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
 LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
@@ -180,8 +181,11 @@ class Journal:
             db.executescript(SCHEMA)
             for table, columns in COLUMNS.items():
                 found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
-                if table in ADDED_COLUMNS and found == columns[:-1]:  # a journal from before fair dice
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {ADDED_COLUMNS[table]}")
+                added = ADDED_COLUMNS.get(table, ())
+                missing = len(columns) - len(found)
+                if 0 < missing <= len(added) and found == columns[:len(found)]:  # an older journal
+                    for column in added[len(added) - missing:]:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
                 elif found != columns:
                     raise NotAJournal(f"table {table} is not a journal's")
         except BaseException:
@@ -230,8 +234,10 @@ class Journal:
         secrets = _secrets(record)
         with self.transaction():
             cur = self.db.execute(
-                "INSERT INTO games (board, game, options, num_players, seed, secrets) VALUES (?, ?, ?, ?, -1, ?)",
-                (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets))
+                "INSERT INTO games (board, game, options, num_players, seed, secrets, seats) "
+                "VALUES (?, ?, ?, ?, -1, ?, ?)",
+                (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets,
+                 json.dumps(record.seats)))
             game_id = cur.lastrowid
             assert game_id is not None
             self.db.execute("DELETE FROM answers WHERE board = ?", (board,))
@@ -299,15 +305,16 @@ class Journal:
         return game_id, self.record(game_id), (json.loads(result) if result else {}) if finished else None
 
     def record(self, game_id: int) -> Record:
-        row = self.db.execute("SELECT game, options, num_players, secrets FROM games WHERE id = ?",
+        row = self.db.execute("SELECT game, options, num_players, secrets, seats FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
-        game, options, players, secrets = row
+        game, options, players, secrets, seats = row
         keys = [ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
         actions = self._actions(game_id)
         return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
-                      {n: key for n, (_, key) in enumerate(actions) if key is not None})
+                      {n: key for n, (_, key) in enumerate(actions) if key is not None},
+                      json.loads(seats) if seats is not None else [])
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT g.id, g.board, g.game, g.finished, g.result, COUNT(a.n) FROM games g "

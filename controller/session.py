@@ -22,7 +22,7 @@ shown in the public state).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ from controller.games.record import ChanceKey, Match, Record
 from controller.i18n import as_json
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
+from controller.seats import seats_for
 from controller.words import event_line, in_words
 
 if TYPE_CHECKING:
@@ -163,17 +164,25 @@ class Session:
         return self.match.state
 
     @property
+    def seats(self) -> tuple[str, ...]:
+        """Who plays each seat (``controller.seats``): a game recorded without seats is played at the table."""
+        return seats_for(self.match.record.seats, self.state.num_players)
+
+    @property
     def over(self) -> bool:
         return self.state.is_terminal() or self.resigned is not None
 
-    def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int) -> None:
-        """Start a game; refuses (``ValueError``) before it changes anything."""
+    def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int,
+                 seats: Sequence[str] = ()) -> None:
+        """Start a game (``seats``: who plays each seat, ``controller.seats``); refuses
+        (``ValueError``) before it changes anything."""
         g = get_game(game)
         opts = g.options(options)
         players = g.players(num_players)
+        every_seat = list(seats_for(seats, players))
         self.check_board(g, opts, players)  # another game needs its own board: the one wired up
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
-        match = Match(Record(game, opts, players, [ChanceKey.of(secret)]))
+        match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=every_seat))
         other_board = game != self.game.name
         self.take(match)
         if other_board:  # read the new board afresh
@@ -189,6 +198,7 @@ class Session:
         board)."""
         match = Match(record)  # every action re-checked by the rules engine
         self.check_board(get_game(record.game), record.options, record.num_players)
+        seats_for(record.seats, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
         self.take(match)
@@ -198,7 +208,8 @@ class Session:
         """The table is switched on, with the game the journal resumed (if any; else the configured
         game starts) and ``notices`` for the operator (a journal set aside)."""
         if self.serial == 0:
-            self.new_game(self.board.game, self.board.options, self.board.num_players, self.board.seed)
+            self.new_game(self.board.game, self.board.options, self.board.num_players, self.board.seed,
+                          self.board.seats)
         for message in notices:  # told once the board has its game
             self.event("warning", message=message)
         return self._outcome(tell=True)
@@ -437,7 +448,8 @@ class Session:
             if name == "roll" and not held:
                 self._resolve_chance()
             elif name == "undo" and held:  # hold undo: a new game with the same settings
-                self.new_game(self.game.name, self.match.record.options, self.match.record.num_players, -1)
+                record = self.match.record
+                self.new_game(self.game.name, record.options, record.num_players, -1, record.seats)
                 self.event("new_game", game=self.game.name, num_players=self.match.record.num_players)
             elif name == "undo":
                 self._undo()
@@ -517,7 +529,7 @@ class Session:
         if name == "new_game":
             game = args.get("game", self.game.name)
             seed = args.get("seed", -1)
-            self.new_game(game, args.get("options", {}), args.get("num_players", 0), seed)
+            self.new_game(game, args.get("options", {}), args.get("num_players", 0), seed, args.get("seats", ()))
             self.event("new_game", game=game, num_players=self.match.record.num_players)
             # A seed named by the request is told back; a fresh secret is never (its commitment is).
             return {"game": game, "seed": seed} if seed >= 0 else {"game": game}
@@ -605,7 +617,7 @@ class Session:
             "title": self.game.title,
             "options": self.match.record.options,
             "num_players": state.num_players,
-            "players": state.player_info(),
+            "players": [{**info, "seat": seat} for info, seat in zip(state.player_info(), self.seats, strict=True)],
             "turn": turn,
             "phase": "over" if over else state.phase,
             "moves": len(self.match.record.actions),
