@@ -91,6 +91,8 @@ COMMANDS: dict[str, Command] = {
                                      description="the outcome's text, or its last word (the die's value)")}),
     "choose": Command("apply this action (its text) for the player to act",
                       {"action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
+    "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
+                    "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),
     "configure": Command("change table settings",
                          {"allow_takeback": Field((bool,)), "chance": Field((str,), choices=("button", "auto"))},

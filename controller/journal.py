@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.record import ChanceKey, Record
+from controller.session import Expected
 
 if TYPE_CHECKING:
     from controller.session import Session
@@ -71,6 +72,14 @@ CREATE TABLE IF NOT EXISTS answers (
     key TEXT NOT NULL,
     answer TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS decisions (  -- a computer player's move (or a hint) for the table to carry out
+    game INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,  -- the actions before it
+    hint INTEGER NOT NULL,  -- 1: a hint a player asked for; 0: a computer player's move
+    player INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game, n, hint)
+);
 CREATE TABLE IF NOT EXISTS settings (
     board TEXT PRIMARY KEY,
     settings TEXT NOT NULL
@@ -80,6 +89,7 @@ COLUMNS = {
     "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats"),
     "actions": ("game", "n", "text", "key"),
     "answers": ("n", "board", "key", "answer"),
+    "decisions": ("game", "n", "hint", "player", "text"),
     "settings": ("board", "settings"),
 }
 ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT"), "actions": ("key INTEGER",)}
@@ -275,6 +285,17 @@ class Journal:
             self._stored[game_id] = actions
             self._stored_secrets[game_id] = secrets
 
+    def decide(self, game_id: int, decisions: Sequence[Expected]) -> None:
+        """Keep the moves computer players decided and the hints given (one per position and kind)."""
+        self.db.executemany("INSERT OR REPLACE INTO decisions (game, n, hint, player, text) VALUES (?, ?, ?, ?, ?)",
+                            [(game_id, d.moves, int(d.hint), d.player, d.text) for d in decisions])
+
+    def decision(self, game_id: int, moves: int, *, hint: bool = False) -> Expected | None:
+        """The move a computer player decided (``hint``: the hint given) at ``moves`` actions, if any."""
+        row = self.db.execute("SELECT player, text FROM decisions WHERE game = ? AND n = ? AND hint = ?",
+                              (game_id, moves, int(hint))).fetchone()
+        return None if row is None else Expected(moves, row[0], row[1], hint)
+
     def answers(self, board: str) -> list[tuple[str, str]]:
         """The board's remembered answers, oldest first: (request key, answer JSON)."""
         return self.db.execute("SELECT key, answer FROM answers WHERE board = ? ORDER BY n", (board,)).fetchall()
@@ -394,6 +415,8 @@ class BoardJournal:
             return (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board ({exc}); "
                     f"it is set aside (arbitro journal --export {game_id}) and a new {session.game.name} game starts")
         session.answers.load(self.journal.answers(self.board))
+        if result is None:  # a computer player's move pending: shown again, the same
+            session.expect(self.journal.decision(game_id, len(record.actions)), kept=True)
         self.game_id, self.finished, self.serial = game_id, result is not None, session.serial
         log.info("%s %s after %d actions (journal game %d)", "resumed" if result is None else "showing the finished",
                  record.game, len(record.actions), game_id)
@@ -416,6 +439,7 @@ class BoardJournal:
                         session.serial
                 assert game_id is not None
                 self.journal.sync(game_id, session.match.record, [(self.board, *a) for a in answers])
+                self.journal.decide(game_id, session.decisions)
                 if session.over and not finished:
                     self.journal.finish(game_id, {"winners": session.winners(), "resigned": session.resigned,
                                                   "scores": list(session.state.scores())})
@@ -430,6 +454,7 @@ class BoardJournal:
             return False
         self.game_id, self.finished, self.serial, self.settings = game_id, finished, serial, settings
         session.answers.saved(len(answers))
+        session.decisions.clear()
         if self.fault is not None:
             log.warning("the journal is written again, after %.0f s and %d failed writes: it has caught up",
                         self.clock() - self._failed_at, self.failures)

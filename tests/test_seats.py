@@ -4,16 +4,18 @@ told in the public state and kept in the journal and the records."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from typing import Any
 
 import pytest
 
-from controller import schemas
+from controller import players, schemas
 from controller.config import Config, ConfigError
 from controller.games.record import Record
 from controller.journal import SCHEMA, Journal
-from tests.test_session import session_for
+from controller.session import Decide, Outcome, Session
+from tests.test_session import session_for, show, verdict_of
 
 SEATED = ["bot:hard", "table", "bot:easy"]
 
@@ -92,3 +94,97 @@ def test_a_journal_from_before_seats_gains_the_column_and_its_games_are_played_a
     s = session_for("contigo")
     s.resume(record)
     assert s.seats == ("table", "table")
+
+
+def decide(s: Session, outcome: Outcome) -> Outcome:
+    """What the loop does with a :class:`Decide`: the computer player decides from the seat's views
+    alone (on a thread in the service; here at once), and the session takes its answer."""
+    asks = [e for e in outcome.effects if isinstance(e, Decide)]
+    assert len(asks) == 1, outcome.effects
+    ask = asks[0]
+    decision = players.decide(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat, ask.level,
+                              random.Random(ask.seed))
+    return s.decided(ask.moves, decision.text, ask.hint)
+
+
+def bot_game(game: str, seats: list[str], **board: Any) -> tuple[Session, Outcome]:
+    """A game with these seats, at the first decision of a computer player (chance rolled at once)."""
+    s = session_for(game, chance="auto", **board)
+    outcome = s.request("new_game", {"seats": seats, "seed": 11, **board})
+    assert outcome.answer is not None and outcome.answer[0], outcome.answer
+    return s, outcome
+
+
+def test_a_computer_players_move_is_announced_lit_and_taken_once_the_table_carries_it_out():
+    s, outcome = bot_game("contigo", ["bot:easy", "table"])
+    assert s.state.current_player == 0
+    told = decide(s, outcome)
+    expected = [e for e in told.events if e["type"] == "expected"]
+    assert len(expected) == 1 and expected[0]["code"] == "table.carry_out" and expected[0]["player"] == 0
+    move = expected[0]["action"]
+    assert told.scene is not None and told.scene.carry_out and not told.scene.targets
+    after = s.expected_view()
+    assert set(told.scene.place) == {c for c, v in after.items() if v > s.sensed.get(c, 0)}
+    assert s.decisions and s.decisions[0].text  # kept in the journal before it is shown (the loop's order)
+    show(s, after)
+    judged = s.judge()
+    assert verdict_of(judged) == "applied"
+    action = [e for e in judged.events if e["type"] == "action"]
+    assert action[0]["by"] == "bot" and action[0]["action"] == move
+    assert s.expected is None
+    # The computer's next decision (the rest of its turn, or the next time its seat acts) is asked for.
+    again = [e for e in judged.effects if isinstance(e, Decide)]
+    assert bool(again) == (s.state.current_player == 0)
+
+
+def test_another_board_than_the_computers_move_is_a_violation_saying_what_it_played():
+    s, outcome = bot_game("contigo", ["bot:easy", "table"])
+    decide(s, outcome)
+    assert s.expected is not None
+    computer = s.expected.text
+    other = next(a for a in s.state.legal_actions() if s.state.action_to_text(a) != computer)
+    wrong = s.state.apply(other).physical_view()
+    show(s, wrong)
+    judged = s.judge(settled=True)
+    assert verdict_of(judged) == "violation"
+    assert judged.public is not None
+    said = judged.public["violation"]
+    assert said["code"] == "table.computer_played" and said["message"].startswith(f"the computer played {computer}: ")
+    assert len(s.match.record.actions) == s.expected.moves  # nothing was taken
+    show(s, s.expected_view())
+    assert verdict_of(s.judge()) == "applied"
+
+
+def test_a_hint_is_lit_in_the_carry_out_pattern_and_kept_in_the_journal_as_a_hint(tmp_path):
+    s, _ = bot_game("contigo", ["table", "bot:easy"])
+    asked = s.request("hint", {})
+    assert asked.answer == (True, {"player": 0})
+    told = decide(s, asked)
+    hint = [e for e in told.events if e["type"] == "hint"]
+    assert len(hint) == 1 and hint[0]["player"] == 0
+    assert told.scene is not None and told.scene.carry_out
+    journal = Journal(tmp_path / "j.db")
+    game_id = journal.start("b", s.match.record)
+    journal.decide(game_id, s.decisions)
+    kept = journal.decision(game_id, len(s.match.record.actions), hint=True)
+    assert kept is not None and kept.hint and kept.text == s.decisions[0].text
+    assert journal.decision(game_id, len(s.match.record.actions)) is None  # a hint is no computer's move
+    show(s, s.expected_view())
+    judged = s.judge()
+    assert verdict_of(judged) == "applied" and [e["by"] for e in judged.events if e["type"] == "action"] == ["board"]
+
+
+def test_the_same_seed_replays_the_same_computer_moves():
+    def moves() -> list[str]:
+        s, outcome = bot_game("contigo", ["bot:easy", "bot:easy"])
+        played = []
+        for _ in range(6):
+            decide(s, outcome)
+            assert s.expected is not None
+            played.append(s.expected.text)
+            show(s, s.expected_view())
+            outcome = s.judge()
+            assert verdict_of(outcome) == "applied"
+        return played
+
+    assert moves() == moves()
