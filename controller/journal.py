@@ -415,8 +415,10 @@ class BoardJournal:
             return (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board ({exc}); "
                     f"it is set aside (arbitro journal --export {game_id}) and a new {session.game.name} game starts")
         session.answers.load(self.journal.answers(self.board))
-        if result is None:  # a computer player's move pending: shown again, the same
-            session.expect(self.journal.decision(game_id, len(record.actions)), kept=True)
+        pending = self.journal.decision(game_id, len(record.actions)) if result is None else None
+        if pending is not None:  # a computer player's move waited to be carried out: shown again, the same
+            log.info("the computer's move %s waits to be carried out (kept in the journal)", pending.text)
+            session.expect(pending, kept=True)
         self.game_id, self.finished, self.serial = game_id, result is not None, session.serial
         log.info("%s %s after %d actions (journal game %d)", "resumed" if result is None else "showing the finished",
                  record.game, len(record.actions), game_id)

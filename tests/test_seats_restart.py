@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from controller.journal import Journal
 from tests.test_crash_restart import Board
 
 
@@ -24,9 +25,13 @@ def test_a_sigkill_while_a_computers_move_is_pending_resumes_with_the_same_move(
         assert [p["seat"] for p in state["players"]] == ["bot:easy", "table"]
         first = expected(0)
         board.kill()
+        kept = Journal(board.journal).decision(1, first["move"])  # told only once it was on disk
+        assert kept is not None and kept.player == first["player"]
         mark = len(board.op.messages)
         board.start()
         again = expected(mark)
         assert (again["action"], again["move"], again["player"]) == (first["action"], first["move"], first["player"])
+        board.log.flush()
+        assert f"the computer's move {kept.text} waits to be carried out" in (tmp_path / "service.log").read_text()
     finally:
         board.close()
