@@ -18,8 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.seats import SEATS
+
 SEED_MAX = 2**63 - 1
 ACTION_TEXT_MAX = 200
+SEATS_MAX = 16  # more than any game's players
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 
@@ -36,7 +39,8 @@ class Field:
     minimum: int | None = None
     maximum: int | None = None
     max_length: int | None = None
-    choices: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()  # a text's values; a list's, each item's
+    max_items: int | None = None
     description: str = ""
 
     def check(self, command: str, name: str, value: Any) -> None:
@@ -51,6 +55,13 @@ class Field:
                 raise CommandError(f"{command}: {name} text too long")
             if self.choices and value not in self.choices:
                 raise CommandError(f"{command}: {name} must be {' or '.join(repr(c) for c in self.choices)}")
+        if isinstance(value, list):
+            if self.max_items is not None and len(value) > self.max_items:
+                raise CommandError(f"{command}: {name} has more than {self.max_items} items")
+            for item in value:
+                if not isinstance(item, str) or item not in self.choices:
+                    allowed = " or ".join(repr(c) for c in self.choices)
+                    raise CommandError(f"{command}: each of {name} must be {allowed}")
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,8 @@ COMMANDS: dict[str, Command] = {
         {"game": Field((str,)),
          "num_players": Field((int,), minimum=0, description="0: the game's fewest"),
          "options": Field((dict,)),
+         "seats": Field((list,), choices=SEATS, max_items=SEATS_MAX,
+                        description="who plays each seat, in order; the seats not named are at the table"),
          "seed": Field((int,), minimum=-1, maximum=SEED_MAX, description="-1: a fresh secret nobody knows; "
                        "0 or more: dice from this seed, predictable (tests and demos)")},
         after_the_end=True),
@@ -78,6 +91,8 @@ COMMANDS: dict[str, Command] = {
                                      description="the outcome's text, or its last word (the die's value)")}),
     "choose": Command("apply this action (its text) for the player to act",
                       {"action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
+    "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
+                    "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),
     "configure": Command("change table settings",
                          {"allow_takeback": Field((bool,)), "chance": Field((str,), choices=("button", "auto"))},
@@ -103,19 +118,22 @@ def check(name: str, args: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-_JSON_TYPES = {str: "string", int: "integer", bool: "boolean", dict: "object"}
+_JSON_TYPES = {str: "string", int: "integer", bool: "boolean", dict: "object", list: "array"}
 REQUEST_ID = {"oneOf": [{"type": "string", "maxLength": 128}, {"type": "integer"}],
               "description": "echoed in the response"}
 
 
 def _field_schema(spec: Field) -> dict[str, Any]:
     out: dict[str, Any]
-    if spec.choices:
+    if list in spec.types:
+        out = {"type": "array", "items": {"enum": list(spec.choices)}}
+    elif spec.choices:
         out = {"enum": list(spec.choices)}
     else:
         names = [_JSON_TYPES[t] for t in spec.types]
         out = {"type": names[0] if len(names) == 1 else names}
-    for key, value in (("minimum", spec.minimum), ("maximum", spec.maximum), ("maxLength", spec.max_length)):
+    for key, value in (("minimum", spec.minimum), ("maximum", spec.maximum), ("maxLength", spec.max_length),
+                       ("maxItems", spec.max_items)):
         if value is not None:
             out[key] = value
     if spec.description:

@@ -39,6 +39,7 @@ from controller.hands import Hands
 from controller.i18n import LANGUAGES, People, listing, say
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
+from controller.players import LEVELS
 from controller.service import Service
 from controller.session import REFUSED
 from firmware_bridge.sim import SimulatedBoard
@@ -172,11 +173,13 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
 def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None, seat: int | None,
               pace: float, headless: bool, max_actions: int, board_id: str = "demo",
               ask: Callable[[State], Any] | None = None,
-              at_end: Callable[[dict[str, Any]], None] | None = None, language: str = "es") -> dict[str, Any]:
+              at_end: Callable[[dict[str, Any]], None] | None = None, language: str = "es",
+              bots: str | None = None) -> dict[str, Any]:
     """Play one game to its end on a fresh simulated board; returns the final public state.
     ``at_end`` is called with it while the board and the service still run (the demo keeps its
     last game on show there until Ctrl-C)."""
-    config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id, language=language)
+    config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id, language=language,
+                         bots=bots, seat=seat)
     from hardware.layout import load_layout
 
     layout = load_layout(game_name)
@@ -212,16 +215,19 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
 
 
 def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None,
-                board_id: str, language: str = "es") -> Config:
-    """The service's configuration for one demo game; a DemoError names the option that does not fit."""
+                board_id: str, language: str = "es", bots: str | None = None, seat: int | None = None) -> Config:
+    """The service's configuration for one demo game (``bots``: every seat but ``seat`` a computer
+    player at that level); a DemoError names the option that does not fit."""
     game = get_game(game_name)
     try:
         game.new_state(game.options(), game.players(players))
     except ValueError as exc:
         raise DemoError(f"--players {players}: {exc}", 2) from exc
+    count = game.players(players)
+    seats = [] if bots is None else ["table" if p == seat else f"bot:{bots}" for p in range(count)]
     try:
         return Config.from_dict({
-            "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": game.players(players),
+            "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": count, "seats": seats,
                       "chance": "button", "language": language},
             "sensors": {"debounce_ms": 25.0},
             "inputs": {"pin_factory": "mock", "hold_time": 1.0},
@@ -268,7 +274,12 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
             sensed = service.read(lambda s: dict(s.sensed))
             hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
             continue
-        if seat is not None and state.current_player == seat:
+        computer = service.read(lambda s: s.seats[s.state.current_player] != "table")
+        if computer:  # the computer player's move, as the LEDs ask the hands to carry it out
+            action = _computers_move(service, state, moves)
+            if action is None:
+                continue  # a move with no trace on the board: the referee took it at once
+        elif seat is not None and state.current_player == seat:
             action = ask_person(state)
         else:
             action = rng.choice(state.own_actions())
@@ -284,6 +295,20 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
             answer = op.request("choose", action=text)
             if not answer["ok"]:
                 raise RuntimeError(f"the referee refused {text}: {answer['error']}")
+
+
+def _computers_move(service: Service, state: State, moves: int, timeout: float = 30.0) -> Any:
+    """The move the computer player to act decided (``expected``), once it is known; None when the
+    game moved on without the table (the move left no trace on the board)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        n, expected = service.read(lambda s: (len(s.match.record.actions), s.expected))
+        if n != moves:
+            return None
+        if expected is not None:
+            return state.action_from_text(expected.text)
+        time.sleep(0.005)
+    raise TimeoutError("the computer player did not decide")
 
 
 def _ask_person(state: State, language: str = "es") -> Any:
@@ -324,6 +349,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, help=f"number of players (default: {defaults})")
     parser.add_argument("--seed", type=int, default=1, help="seed for the bots and the electronic dice")
     parser.add_argument("--seat", type=int, help="take this seat yourself and type your moves")
+    parser.add_argument("--bots", choices=LEVELS, help="the other seats are computer players at this level, their "
+                        "moves carried out by the simulated hands (default: random legal moves)")
     parser.add_argument("--click", action="store_true", help="with --seat: play it by clicking on its seat page")
     parser.add_argument("--pace", type=float, default=1.5, help="seconds between moves, a player's rhythm by default "
                         "(0: as fast as possible)")
@@ -402,7 +429,7 @@ def _run(args: argparse.Namespace) -> int:
                 last = n == len(games) and not args.headless
                 final = play_game(name, broker=broker, seed=args.seed, players=args.players, seat=args.seat,
                                   pace=args.pace, headless=args.headless, max_actions=args.max_actions,
-                                  board_id=board_id, ask=ask, language=args.language,
+                                  board_id=board_id, ask=ask, language=args.language, bots=args.bots,
                                   at_end=functools.partial(_keep_on_show, language=args.language) if last else None)
                 if not last:
                     print(_game_over(final, args.language), flush=True)

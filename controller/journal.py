@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.record import ChanceKey, Record
+from controller.session import Expected
 
 if TYPE_CHECKING:
     from controller.session import Session
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS games (
     seed INTEGER NOT NULL,  -- before fair dice, random.Random's seed; since, -1
     finished INTEGER NOT NULL DEFAULT 0,
     result TEXT,
-    secrets TEXT  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
+    secrets TEXT,  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
+    seats TEXT  -- who plays each seat (controller.seats), a JSON list; NULL before seats
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -70,19 +72,28 @@ CREATE TABLE IF NOT EXISTS answers (
     key TEXT NOT NULL,
     answer TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS decisions (  -- a computer player's move (or a hint) for the table to carry out
+    game INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,  -- the actions before it
+    hint INTEGER NOT NULL,  -- 1: a hint a player asked for; 0: a computer player's move
+    player INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game, n, hint)
+);
 CREATE TABLE IF NOT EXISTS settings (
     board TEXT PRIMARY KEY,
     settings TEXT NOT NULL
 );
 """
 COLUMNS = {
-    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets"),
+    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats"),
     "actions": ("game", "n", "text", "key"),
     "answers": ("n", "board", "key", "answer"),
+    "decisions": ("game", "n", "hint", "player", "text"),
     "settings": ("board", "settings"),
 }
-ADDED_COLUMNS = {"games": "secrets TEXT", "actions": "key INTEGER"}
-"""The last column of these tables, which a journal from before fair dice lacks: added on opening."""
+ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT"), "actions": ("key INTEGER",)}
+"""The last columns of these tables, which a journal from before fair dice (or seats) lacks: added on opening."""
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
 LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
@@ -180,8 +191,11 @@ class Journal:
             db.executescript(SCHEMA)
             for table, columns in COLUMNS.items():
                 found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
-                if table in ADDED_COLUMNS and found == columns[:-1]:  # a journal from before fair dice
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {ADDED_COLUMNS[table]}")
+                added = ADDED_COLUMNS.get(table, ())
+                missing = len(columns) - len(found)
+                if 0 < missing <= len(added) and found == columns[:len(found)]:  # an older journal
+                    for column in added[len(added) - missing:]:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
                 elif found != columns:
                     raise NotAJournal(f"table {table} is not a journal's")
         except BaseException:
@@ -230,8 +244,10 @@ class Journal:
         secrets = _secrets(record)
         with self.transaction():
             cur = self.db.execute(
-                "INSERT INTO games (board, game, options, num_players, seed, secrets) VALUES (?, ?, ?, ?, -1, ?)",
-                (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets))
+                "INSERT INTO games (board, game, options, num_players, seed, secrets, seats) "
+                "VALUES (?, ?, ?, ?, -1, ?, ?)",
+                (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets,
+                 json.dumps(record.seats)))
             game_id = cur.lastrowid
             assert game_id is not None
             self.db.execute("DELETE FROM answers WHERE board = ?", (board,))
@@ -269,6 +285,17 @@ class Journal:
             self._stored[game_id] = actions
             self._stored_secrets[game_id] = secrets
 
+    def decide(self, game_id: int, decisions: Sequence[Expected]) -> None:
+        """Keep the moves computer players decided and the hints given (one per position and kind)."""
+        self.db.executemany("INSERT OR REPLACE INTO decisions (game, n, hint, player, text) VALUES (?, ?, ?, ?, ?)",
+                            [(game_id, d.moves, int(d.hint), d.player, d.text) for d in decisions])
+
+    def decision(self, game_id: int, moves: int, *, hint: bool = False) -> Expected | None:
+        """The move a computer player decided (``hint``: the hint given) at ``moves`` actions, if any."""
+        row = self.db.execute("SELECT player, text FROM decisions WHERE game = ? AND n = ? AND hint = ?",
+                              (game_id, moves, int(hint))).fetchone()
+        return None if row is None else Expected(moves, row[0], row[1], hint)
+
     def answers(self, board: str) -> list[tuple[str, str]]:
         """The board's remembered answers, oldest first: (request key, answer JSON)."""
         return self.db.execute("SELECT key, answer FROM answers WHERE board = ? ORDER BY n", (board,)).fetchall()
@@ -299,15 +326,16 @@ class Journal:
         return game_id, self.record(game_id), (json.loads(result) if result else {}) if finished else None
 
     def record(self, game_id: int) -> Record:
-        row = self.db.execute("SELECT game, options, num_players, secrets FROM games WHERE id = ?",
+        row = self.db.execute("SELECT game, options, num_players, secrets, seats FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
-        game, options, players, secrets = row
+        game, options, players, secrets, seats = row
         keys = [ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
         actions = self._actions(game_id)
         return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
-                      {n: key for n, (_, key) in enumerate(actions) if key is not None})
+                      {n: key for n, (_, key) in enumerate(actions) if key is not None},
+                      json.loads(seats) if seats is not None else [])
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT g.id, g.board, g.game, g.finished, g.result, COUNT(a.n) FROM games g "
@@ -387,6 +415,10 @@ class BoardJournal:
             return (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board ({exc}); "
                     f"it is set aside (arbitro journal --export {game_id}) and a new {session.game.name} game starts")
         session.answers.load(self.journal.answers(self.board))
+        pending = self.journal.decision(game_id, len(record.actions)) if result is None else None
+        if pending is not None:  # a computer player's move waited to be carried out: shown again, the same
+            log.info("the computer's move %s waits to be carried out (kept in the journal)", pending.text)
+            session.expect(pending, kept=True)
         self.game_id, self.finished, self.serial = game_id, result is not None, session.serial
         log.info("%s %s after %d actions (journal game %d)", "resumed" if result is None else "showing the finished",
                  record.game, len(record.actions), game_id)
@@ -409,6 +441,7 @@ class BoardJournal:
                         session.serial
                 assert game_id is not None
                 self.journal.sync(game_id, session.match.record, [(self.board, *a) for a in answers])
+                self.journal.decide(game_id, session.decisions)
                 if session.over and not finished:
                     self.journal.finish(game_id, {"winners": session.winners(), "resigned": session.resigned,
                                                   "scores": list(session.state.scores())})
@@ -423,6 +456,7 @@ class BoardJournal:
             return False
         self.game_id, self.finished, self.serial, self.settings = game_id, finished, serial, settings
         session.answers.saved(len(answers))
+        session.decisions.clear()
         if self.fault is not None:
             log.warning("the journal is written again, after %.0f s and %d failed writes: it has caught up",
                         self.clock() - self._failed_at, self.failures)

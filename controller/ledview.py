@@ -5,6 +5,9 @@
 * red, blinking, on every channel that differs from the game during a violation;
 * for ring turns (offset channels), as many LEDs of the ring as spaces still to turn;
 * the winners' colours across the board when the game is over (blinking: the celebration);
+* a move to carry out (a computer player's, a hint): in the player's colour, what to lift blinking
+  and where to put it steady, the rings to turn, and the status bar's last LED blinking in that
+  colour (the legal-move highlight never blinks);
 * a status bar: whose turn (or amber while a die or card is pending), red on a violation, blue
   while a choice is pending, green while the game lights its own status (``State.status_light``).
 
@@ -58,6 +61,12 @@ class LedScene:
     offsets_to_turn: tuple[tuple[str, int], ...] = ()  # (encoder channel, spaces still to turn)
     colours: tuple[ColourName | None, ...] = ()
     """Each player's colour in the game (``game_colours(state)``); empty: the palette by seat."""
+    lift: tuple[str, ...] = ()  # a move to carry out: the channels to empty or take from (blinking)
+    place: tuple[str, ...] = ()  # ... and those to put on (steady)
+
+    @property
+    def carry_out(self) -> bool:
+        return bool(self.lift or self.place or (self.offsets_to_turn and not self.targets))
 
 
 def game_colours(state: State) -> tuple[ColourName | None, ...]:
@@ -96,13 +105,19 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
     for channel, spaces in scene.offsets_to_turn:  # clockwise from the first LED, or back from the last
         ring = layout.leds_of.get(channel, [])
         _light(frame, ring[:spaces] if spaces > 0 else ring[len(ring) + spaces:], TURN)
+    for channel in scene.place:
+        _light(frame, layout.leds_of.get(channel, ()), colour)
+    if blink_on:
+        for channel in scene.lift:
+            _light(frame, layout.leds_of.get(channel, ()), colour)
     for channel in scene.progress:
         _light(frame, layout.leds_of.get(channel, ()), WHITE)
     if blink_on:
         for channel in scene.violation:
             _light(frame, layout.leds_of.get(channel, ()), RED)
     bar = [colour, AMBER if scene.player == -1 else OFF, RED if scene.violation else OFF,
-           BLUE if scene.ambiguous else GREEN if scene.status_light else OFF]
+           (colour if blink_on else OFF) if scene.carry_out
+           else BLUE if scene.ambiguous else GREEN if scene.status_light else OFF]
     for i, c in zip(status, bar, strict=False):
         frame[i] = c
     return frame

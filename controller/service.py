@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from controller import sdnotify
+from controller import players, sdnotify
 from controller.commands import RecentAnswers
 from controller.config import Config
 from controller.games.chance import SECRET_BYTES
@@ -30,7 +31,7 @@ from controller.journal import BoardJournal, Journal
 from controller.ledview import LedScene, render_frame
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
-from controller.session import CalibrateRings, Effect, Outcome, RequestSnapshot, Session, TakeBoard
+from controller.session import CalibrateRings, Decide, Effect, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.teller import Teller
 from controller.wiring import Wiring
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
@@ -301,6 +302,30 @@ class Service:
                     self.session.sense(channel, offset)
         elif isinstance(effect, RequestSnapshot) and self.link is not None:
             self.link.request_snapshot()
+        elif isinstance(effect, Decide):  # off the loop: the table goes on being refereed meanwhile
+            threading.Thread(target=self._decide, args=(effect,), name="arbitro-player", daemon=True).start()
+
+    def _decide(self, ask: Decide) -> None:
+        """A computer player's decision, on its own thread, handed back to the loop."""
+        try:
+            decision = players.decide(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat, ask.level,
+                                      random.Random(ask.seed))
+        except Exception:
+            log.exception("the computer player of seat %d could not decide", ask.seat)
+            return
+        self.post(Call(lambda: self._decided(ask, decision.text), queue.Queue()))
+
+    def _decided(self, ask: Decide, text: str) -> None:
+        """A decision is kept in the journal before the LEDs show it: a power cut resumes showing the same move."""
+        outcome = self.session.decided(ask.moves, text, ask.hint)
+        if outcome.public is not None:
+            self.teller.tell(outcome)
+        for effect in outcome.effects:
+            self._effect(effect)
+        if outcome.scene is not None:
+            self.scene = outcome.scene
+            self._show_leds()
+        self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000  # the board judged against it
 
     def _show_leds(self) -> None:
         if self.scene is not None:

@@ -22,7 +22,7 @@ shown in the public state).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ from controller.games.record import ChanceKey, Match, Record
 from controller.i18n import as_json
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
+from controller.seats import bot_level, seats_for
 from controller.words import event_line, in_words
 
 if TYPE_CHECKING:
@@ -49,7 +50,11 @@ SET_UP = Phrase("table.set_up", "set up the board: {what}")
 NOTHING_TO_ROLL = Phrase("table.nothing_to_roll", "nothing to roll: no die, card or draw is pending")
 NOTHING_TO_UNDO = Phrase("table.nothing_to_undo", "there is nothing to undo")
 NO_CHOICE = Phrase("table.no_choice", "there is no choice to confirm")
+NO_HINT = Phrase("table.no_hint", "no hint: no player at the table is to act")
 REFUSED = Phrase("table.refused", "illegal action {action}: {reason}")
+COMPUTER_PLAYED = Phrase("table.computer_played", "the computer played {move}: {what}")
+CARRY_OUT = Phrase("table.carry_out", "the computer plays {move}: carry it out on the board")
+WAIT_FOR_COMPUTER = Phrase("table.wait_for_computer", "the computer is thinking: put the board back as it was: {what}")
 
 
 def told(said: Message | None) -> dict[str, Any]:
@@ -86,7 +91,36 @@ class RequestSnapshot:
     """Another board: the sensor board is asked for every channel at once."""
 
 
-Effect = TakeBoard | CalibrateRings | RequestSnapshot
+@dataclass(frozen=True)
+class Decide:
+    """A computer player is to decide (``controller.players.decide``) off the loop, with only what
+    its seat may know: the public and its private view, and a seed made from the game's public
+    commitment and the move number (the same game replays the same decisions). The loop hands the
+    answer back with :meth:`Session.decided`."""
+
+    moves: int
+    game: str
+    options: dict[str, Any]
+    public_view: dict[str, Any]
+    private_view: dict[str, Any]
+    seat: int
+    level: str
+    seed: str
+    hint: bool = False  # a hint the seat's player asked for, not a computer player's move
+
+
+Effect = TakeBoard | CalibrateRings | RequestSnapshot | Decide
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A move a computer player decided (or a hint suggested), for the table to carry out: at
+    ``moves`` actions into the game, ``player``'s action ``text``."""
+
+    moves: int
+    player: int
+    text: str
+    hint: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,12 +176,16 @@ class Session:
         self.health: dict[str, str] = HEALTHY  # what the loop says of the service itself (its journal)
         self.refusal: Message | None = None
         """Why the last :meth:`request` was refused, when a rule refused it (its answer is its English text)."""
+        self.expected: Expected | None = None  # the move the table is to carry out (a bot's, a hint)
+        self.asked: int | None = None  # the move number a computer player was asked to decide at
+        self.decisions: list[Expected] = []  # decided, not yet in the journal
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
 
     def _outcome(self, tell: bool, show: bool = True, **found: Any) -> Outcome:
         """The outcome of an input: what it queued, the LED scene (``show``) and, when there is
         anything to tell (``tell``, or an event), the public and private states."""
+        self._ask_the_computer()
         events, self._outbox = tuple(self._outbox), []
         effects, self._effects = tuple(self._effects), []
         held = self.held is not None
@@ -163,17 +201,25 @@ class Session:
         return self.match.state
 
     @property
+    def seats(self) -> tuple[str, ...]:
+        """Who plays each seat (``controller.seats``): a game recorded without seats is played at the table."""
+        return seats_for(self.match.record.seats, self.state.num_players)
+
+    @property
     def over(self) -> bool:
         return self.state.is_terminal() or self.resigned is not None
 
-    def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int) -> None:
-        """Start a game; refuses (``ValueError``) before it changes anything."""
+    def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int,
+                 seats: Sequence[str] = ()) -> None:
+        """Start a game (``seats``: who plays each seat, ``controller.seats``); refuses
+        (``ValueError``) before it changes anything."""
         g = get_game(game)
         opts = g.options(options)
         players = g.players(num_players)
+        every_seat = list(seats_for(seats, players))
         self.check_board(g, opts, players)  # another game needs its own board: the one wired up
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
-        match = Match(Record(game, opts, players, [ChanceKey.of(secret)]))
+        match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=every_seat))
         other_board = game != self.game.name
         self.take(match)
         if other_board:  # read the new board afresh
@@ -189,6 +235,7 @@ class Session:
         board)."""
         match = Match(record)  # every action re-checked by the rules engine
         self.check_board(get_game(record.game), record.options, record.num_players)
+        seats_for(record.seats, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
         self.take(match)
@@ -198,7 +245,8 @@ class Session:
         """The table is switched on, with the game the journal resumed (if any; else the configured
         game starts) and ``notices`` for the operator (a journal set aside)."""
         if self.serial == 0:
-            self.new_game(self.board.game, self.board.options, self.board.num_players, self.board.seed)
+            self.new_game(self.board.game, self.board.options, self.board.num_players, self.board.seed,
+                          self.board.seats)
         for message in notices:  # told once the board has its game
             self.event("warning", message=message)
         return self._outcome(tell=True)
@@ -219,6 +267,7 @@ class Session:
         self.answers.clear()  # a request id names a request within one game
         self.restoring = False
         self.choice = 0
+        self.expected = self.asked = None
         # A new game starts with the board to set up: what differs is shown, not flagged.
         self.setup_channels: set[str] = {c.name for c in self.channels}
         self.serial += 1
@@ -271,6 +320,9 @@ class Session:
         taken at once only if nothing else could follow from it: see :meth:`judge`)."""
         if not self.board_known or self.over or self.restoring or self.setup_channels:
             return False
+        if self._computer_to_play():  # only the computer's move is clean
+            return self.expected is not None and all(self.sensed.get(c, 0) == v
+                                                     for c, v in self.expected_view().items())
         return self.referee.clean_move(self.sensed)
 
     # -- judging ---------------------------------------------------------------------------------
@@ -305,6 +357,8 @@ class Session:
             return self.verdict
         if self.over:
             verdict = Verdict("in_sync") if self.sensed_matches() else Verdict("progress")
+        elif self._computer_to_play():
+            verdict = self._carried_out()
         elif self.restoring:
             if self.sensed_matches():
                 self.restoring = False
@@ -334,7 +388,9 @@ class Session:
         self.verdict = verdict
         if verdict.kind == "applied":
             start = len(self.match.record.actions) - len(verdict.actions)
-            self._announce(len(verdict.actions), by="board")
+            by_bot = self.expected is not None and not self.expected.hint
+            self._announce(len(verdict.actions), by="bot" if by_bot else "board")
+            self.expected = None
             self.choice = 0
             self._after_action()
             self.ghost = (start, len(self.match.record.actions), ())
@@ -349,6 +405,113 @@ class Session:
         elif verdict.kind == "in_sync" and before.kind == "violation":
             self.event("resolved")
         return verdict
+
+    # -- computer players ------------------------------------------------------------------------
+
+    def _computer_to_play(self) -> bool:
+        player = self.state.current_player
+        return not self.over and player >= 0 and bot_level(self.seats[player]) is not None
+
+    def _ask_the_computer(self) -> None:
+        """A computer player to act and not yet asked at this move: the loop asks it (:class:`Decide`)."""
+        moves = len(self.match.record.actions)
+        if not self._computer_to_play() or self.asked == moves or (self.expected and self.expected.moves == moves):
+            return
+        self.asked = moves
+        seat = self.state.current_player
+        level = bot_level(self.seats[seat])
+        assert level is not None
+        commitment = self.fairness()["commitment"]
+        self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
+                                    dict(self.state.private_view(seat)), seat, level, f"{commitment}:{moves}"))
+
+    def _ask_hint(self) -> int:
+        """The player to act asks the medium computer player for a suggestion (lit, kept as a hint)."""
+        seat = self.state.current_player
+        if seat < 0 or self._computer_to_play():
+            raise IllegalAction("hint", NO_HINT())
+        moves = len(self.match.record.actions)
+        self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
+                                    dict(self.state.private_view(seat)), seat, "medium",
+                                    f"{self.fairness()['commitment']}:{moves}:hint", hint=True))
+        return seat
+
+    def decided(self, moves: int, text: str, hint: bool = False) -> Outcome:
+        """The computer player asked at ``moves`` chose ``text``: a move with no physical trace is
+        taken at once; any other is for the table to carry out (kept in the journal first, told as
+        ``expected``, lit). A decision for a position the game has left is dropped."""
+        if moves != len(self.match.record.actions) or self._computer_to_play() == hint or self.over:
+            return Outcome()
+        if self.expected is not None and not self.expected.hint:
+            return Outcome()
+        self.expect(Expected(moves, self.state.current_player, text, hint))
+        return self._outcome(tell=True)
+
+    def expect(self, expected: Expected | None, *, kept: bool = False) -> None:
+        """The table is to carry out ``expected`` (``kept``: it is in the journal already, a resume)."""
+        if expected is None or expected.moves != len(self.match.record.actions):
+            return
+        state = self.state
+        action = state.action_from_text(expected.text)
+        if not kept:
+            self.decisions.append(expected)
+        if not expected.hint and state.apply(action).physical_view() == self.referee.expected():
+            self._apply_text(expected.text, by="bot")  # nothing to carry out (a card programmed, a hand played)
+            return
+        self.expected = expected
+        move = state.public_action_text(action)
+        said = CARRY_OUT(move=move)
+        if expected.hint:
+            self.event("hint", player=expected.player, action=move, **told(said))
+        else:
+            self.event("expected", player=expected.player, action=move, **told(said))
+
+    def expected_view(self) -> dict[str, int]:
+        """What the board shows once the expected move is carried out."""
+        assert self.expected is not None
+        return self.state.apply(self.state.action_from_text(self.expected.text)).physical_view()
+
+    def _carried_out(self) -> Verdict:
+        """A computer player's turn: the board either shows its move (taken), the position before it,
+        a step on the way to it (each channel between the two), or something else (a violation
+        saying what the computer played and what differs)."""
+        before = self.referee.expected()
+        sensed = {c: self.sensed.get(c, 0) for c in before}
+        if sensed == before:
+            return Verdict("in_sync")
+        differing = tuple(sorted(c for c in before if sensed[c] != before[c]))
+        if self.expected is None:
+            return Verdict("violation", channels=differing,
+                           said=WAIT_FOR_COMPUTER(what=self.referee.describe(before, self.sensed)))
+        after = self.expected_view()
+        if sensed == after:
+            self.match.apply_text(self.expected.text)
+            return Verdict("applied", (self.match.public_log[-1],))
+        if all(min(before[c], after[c]) <= sensed[c] <= max(before[c], after[c]) for c in differing):
+            return Verdict("progress", channels=differing)
+        return Verdict("violation", channels=tuple(sorted(c for c in before if sensed[c] != after[c])),
+                       said=COMPUTER_PLAYED(move=self.state.public_action_text(self.state.action_from_text(
+                           self.expected.text)), what=self.referee.describe(after, self.sensed)))
+
+    def _carry_out_scene(self, v: Verdict) -> LedScene:
+        """The expected move, for the table to carry out: what to lift blinking, where to put it
+        steady (a pit lit as long as it lacks beads), the rings to turn, in the player's colour."""
+        assert self.expected is not None
+        after = self.expected_view()
+        lift: list[str] = []
+        place: list[str] = []
+        turns = []
+        for channel, value in after.items():
+            now = self.sensed.get(channel, 0)
+            if self.kinds.get(channel) == ChannelKind.OFFSET:
+                if now != value:
+                    turns.append((channel, shortest_turn(now, value, self.referee.channels[channel].maximum + 1)))
+            elif now != value:
+                (lift if value < now else place).append(channel)  # fewer on it (or none): take from it
+        return LedScene(
+            player=self.expected.player, targets={}, violation=v.channels if v.kind == "violation" else (),
+            status_light=self.state.status_light(), offsets_to_turn=tuple(turns), colours=game_colours(self.state),
+            lift=tuple(sorted(lift)), place=tuple(sorted(place)))
 
     def sensed_matches(self) -> bool:
         return all(self.sensed.get(c, 0) == v for c, v in self.referee.expected().items())
@@ -437,10 +600,13 @@ class Session:
             if name == "roll" and not held:
                 self._resolve_chance()
             elif name == "undo" and held:  # hold undo: a new game with the same settings
-                self.new_game(self.game.name, self.match.record.options, self.match.record.num_players, -1)
+                record = self.match.record
+                self.new_game(self.game.name, record.options, record.num_players, -1, record.seats)
                 self.event("new_game", game=self.game.name, num_players=self.match.record.num_players)
             elif name == "undo":
                 self._undo()
+            elif name == "next" and held and not self.choices():  # nothing to go back among: a hint
+                self._ask_hint()
             elif name == "next":
                 options = self.choices()
                 if options:
@@ -451,6 +617,8 @@ class Session:
                     if self.board_choices():
                         self.event("choice", player=self.state.current_player, action=options[self.choice],
                                    index=self.choice, of=len(options))
+            elif name == "confirm" and self._computer_to_play():
+                raise IllegalAction("confirm", NO_CHOICE())
             elif name == "confirm":
                 options = self.choices()
                 if not options:
@@ -517,7 +685,7 @@ class Session:
         if name == "new_game":
             game = args.get("game", self.game.name)
             seed = args.get("seed", -1)
-            self.new_game(game, args.get("options", {}), args.get("num_players", 0), seed)
+            self.new_game(game, args.get("options", {}), args.get("num_players", 0), seed, args.get("seats", ()))
             self.event("new_game", game=game, num_players=self.match.record.num_players)
             # A seed named by the request is told back; a fresh secret is never (its commitment is).
             return {"game": game, "seed": seed} if seed >= 0 else {"game": game}
@@ -530,7 +698,11 @@ class Session:
         if name == "choose":
             if self.state.current_player < 0:
                 raise ValueError("choose: no player is to act (a roll is pending)")
+            if self._computer_to_play():
+                raise ValueError(f"choose: the computer plays seat {self.state.current_player}: carry out its move")
             return {"action": self._apply_text(args["action"], by="mqtt")}
+        if name == "hint":
+            return {"player": self._ask_hint()}
         if name == "resign":
             player = args["player"]
             if not 0 <= player < self.state.num_players:
@@ -606,7 +778,7 @@ class Session:
             "title": self.game.title,
             "options": self.match.record.options,
             "num_players": state.num_players,
-            "players": state.player_info(),
+            "players": [{**info, "seat": seat} for info, seat in zip(state.player_info(), self.seats, strict=True)],
             "turn": turn,
             "phase": "over" if over else state.phase,
             "moves": len(self.match.record.actions),
@@ -654,6 +826,8 @@ class Session:
             state, v = self.state, self.verdict
             if self.over:
                 return LedScene(TERMINAL, {}, winners=tuple(self.winners()), colours=game_colours(state))
+            if self.expected is not None:
+                return self._carry_out_scene(v)
             targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
         turns = []
         for channel, value in list(targets.items()):

@@ -56,6 +56,7 @@ class Record:
     undo: it then goes on with a fresh secret. ``drawn`` says which secret drew which outcome
     (action index → key index); a chance outcome it does not name was entered at the table (a
     physical die), or drawn before arbitro had fair dice (a game resumed from an older journal).
+    ``seats`` says who plays each seat (``controller.seats``); empty: every seat at the table.
     """
 
     game: str
@@ -64,6 +65,7 @@ class Record:
     keys: list[ChanceKey]
     actions: list[str] = field(default_factory=list)
     drawn: dict[int, int] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
 
     @classmethod
     def seeded(cls, game: str, options: dict[str, Any], num_players: int, seed: int,
@@ -89,13 +91,16 @@ class Record:
             shown = reveal or k < len(self.keys) - 1  # earlier secrets were revealed when their game ended
             keys.append({"commitment": key.commitment, "secret": key.secret.hex() if shown and key.secret else None,
                          "drawn": sorted(i for i, by in self.drawn.items() if by == k)})
-        return {
+        out: dict[str, Any] = {
             "game": self.game,
             "options": dict(self.options),
             "num_players": self.num_players,
             "actions": list(self.actions),
             "fair": {"scheme": SCHEME, "keys": keys},
         }
+        if any(seat != "table" for seat in self.seats):  # a game played at the table alone names no seats
+            out["seats"] = list(self.seats)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
@@ -118,7 +123,7 @@ class Record:
                     if not 0 <= i < len(actions) or i in drawn:
                         raise ValueError(f"drawn outcome {i} of key {k} is no action of the record, or drawn twice")
                     drawn[i] = k
-        return cls(game, options, num_players, keys, actions, drawn)
+        return cls(game, options, num_players, keys, actions, drawn, [str(s) for s in data.get("seats", [])])
 
 
 class Match:

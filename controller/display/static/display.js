@@ -76,6 +76,14 @@ function languageSwitch() {
   document.querySelector("header").append(pick);
 }
 
+// Who plays a seat (the state's players[].seat): a person at the table, or a computer player at its level.
+function seatName(seat) {
+  const level = (seat || "table").replace(/^bot:/, "");
+  if (level === "table" || level === seat) return t("display.seat.table", "at the table");
+  const levels = { easy: t("display.seat.easy", "easy"), medium: t("display.seat.medium", "medium"), hard: t("display.seat.hard", "hard") };
+  return t("display.seat.bot", "computer ({level})", { level: levels[level] || level });
+}
+
 function playerName(names, i, players) {
   // People, not indices: a name given, else the colour of his pieces, else his seat counted from 1.
   if (names && names[i]) return names[i];
@@ -254,7 +262,7 @@ function board() {
 
     $("dice").replaceChildren(...dice(s, snap.names).map((line) => el("p", {}, line)));
 
-    const names = JSON.stringify([snap.names, snap.colours]);
+    const names = JSON.stringify([snap.names, snap.colours, s.players.map((p) => p.seat)]);
     const rows = $("players").tBodies[0];
     const editing = rows.contains(document.activeElement);
     if (!editing && (names !== namesShown || rows.rows.length !== s.num_players)) {
@@ -262,7 +270,7 @@ function board() {
         el("td", {}, el("span", { class: "swatch", style: `background:${snap.colours[p.index] || p.colour}` })),
         el("td", {}, Object.assign(el("input", { "aria-label": t("display.board.name_of", "name of {player}", { player: playerName([], p.index, s.players) }),
           placeholder: playerName([], p.index, s.players) }), { value: (snap.names || [])[p.index] || "" })),
-        el("td", { class: "score" }), el("td", { class: "clock" }))));
+        el("td", { class: "seat" }, seatName(p.seat)), el("td", { class: "score" }), el("td", { class: "clock" }))));
       namesShown = names;
     }
     for (const row of rows.rows) {

@@ -1,0 +1,30 @@
+"""Who plays each seat: a person at the table (``table``, the default) or a computer player
+(``bot:<level>``, ``controller.players``), named in the configuration and the ``new_game`` request,
+kept with the game's record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from controller.players import LEVELS
+
+TABLE: Final = "table"
+BOT: Final = "bot:"
+SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS))
+
+
+def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
+    """Every seat of a game of ``num_players``: those ``seats`` name, in order, then the rest at the
+    table; ``ValueError`` for an unknown seat or more seats than players."""
+    for seat in seats:
+        if seat not in SEATS:
+            raise ValueError(f"seats: {seat!r} is not a seat; seats are {', '.join(SEATS)}")
+    if len(seats) > num_players:
+        raise ValueError(f"seats: {len(seats)} seats named for {num_players} players")
+    return (*seats, *(TABLE,) * (num_players - len(seats)))
+
+
+def bot_level(seat: str) -> str | None:
+    """The level of a computer player's seat; None for a seat at the table."""
+    return seat.removeprefix(BOT) if seat.startswith(BOT) else None
