@@ -36,6 +36,7 @@ from controller.games import CHANCE, game_names, get_game
 from controller.games.chance import SCHEME
 from controller.games.record import Match, Record
 from controller.localbroker import Broker
+from controller.session import told
 
 CHROMIUM = "/usr/bin/chromium"
 P99_LIMIT_MS = 100.0
@@ -63,9 +64,10 @@ def public_states(game: str, board: str, count: int, seed: int) -> list[dict[str
             states.append({
                 "schema": 1, "seq": len(states) + 1, "board": board, "game": game, "title": g.title,
                 "options": match.record.options, "num_players": s.num_players,
-                "players": s.player_info(),
+                "players": [{**p, "seat": "table"} for p in s.player_info()],
                 "turn": turn, "phase": s.phase, "moves": len(match.record.actions),
-                "last_action": match.public_log[-1], "board_view": s.public_view(), "scores": list(s.scores()),
+                "last_action": match.public_log[-1], "board_view": s.public_view(),
+                "notes": [told(note) for note in g.notes(s.public_view())], "scores": list(s.scores()),
                 "over": s.is_terminal(), "winners": s.winners() if s.is_terminal() else [], "resigned": None,
                 "pending_chance": None, "fair": fair(match), "targets": [], "verdict": "applied", "violation": None,
                 "setup": None, "ambiguous": 0, "sensors": "up", "health": {"status": "ok"}, "time": round(now, 3),

@@ -214,8 +214,7 @@ class Session:
         """Start a game (``seats``: who plays each seat, ``controller.seats``); refuses
         (``ValueError``) before it changes anything."""
         g = get_game(game)
-        opts = g.options(options)
-        players = g.players(num_players)
+        opts, players = g.resolve(options, g.players(num_players))  # checked before a seat is counted
         every_seat = list(seats_for(seats, players))
         self.check_board(g, opts, players)  # another game needs its own board: the one wired up
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
