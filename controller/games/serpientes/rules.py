@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, Final
 
-from controller.games.base import CHANCE, TERMINAL, Message, Phrase
+from controller.games.base import CHANCE, GAME_OVER, TERMINAL, Message, Phrase
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import (
     ADD_UNSEEN,
@@ -405,7 +405,6 @@ def _step(position: Position, card: int) -> Position:
 # --------------------------------------------------------------------------- refusals
 
 NOT_AN_ACTION: Final = Phrase("serpientes.not_an_action", "that is not a Serpientes action")
-GAME_OVER: Final = Phrase("serpientes.game_over", "the game is over")
 WAITING_FOR_CHANCE: Final = Phrase("serpientes.waiting_for_chance",
                                    "waiting for chance ({chance}), not for a player's move")
 NO_SUCH_CARD: Final = Phrase("serpientes.no_such_card", "that card kind is not in this deck")
