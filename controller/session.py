@@ -417,7 +417,7 @@ class Session:
         if verdict.kind == "applied":
             start = len(self.match.record.actions) - len(verdict.actions)
             expected = self.expected
-            by = "board" if expected is None or expected.hint else "phone" if self.seats[expected.player] == PHONE else "bot"
+            by = "board" if expected is None or expected.hint else self._carried_for(expected.player)
             self._announce(len(verdict.actions), by=by)
             self.expected = None
             self.choice = 0
@@ -438,12 +438,16 @@ class Session:
     # -- computer players ------------------------------------------------------------------------
 
     def _computer_to_play(self) -> bool:
-        """The seat to act is played away from the table (a computer player, a phone): the table carries out its move."""
+        """The seat to act plays away from the table (a computer player, a phone): the table carries out its move."""
         player = self.state.current_player
         return not self.over and player >= 0 and away(self.seats[player])
 
     def _by_phone(self) -> bool:
         return self._computer_to_play() and self.seats[self.state.current_player] == PHONE
+
+    def _carried_for(self, player: int) -> str:
+        """Who a move carried out at the table came from (an action event's ``by``)."""
+        return "phone" if self.seats[player] == PHONE else "bot"
 
     def _ask_the_computer(self) -> None:
         """A computer player to act and not yet asked at this move: the loop asks it (:class:`Decide`)."""
@@ -531,7 +535,8 @@ class Session:
         if not kept:
             self.decisions.append(expected)
         if not expected.hint and state.apply(action).physical_view() == self.referee.expected():
-            self._apply_text(expected.text, by="phone" if self._by_phone() else "bot")  # nothing to carry out (a card programmed, a hand played)
+            # nothing to carry out (a card programmed, a hand played)
+            self._apply_text(expected.text, by=self._carried_for(expected.player))
             return
         self.expected = expected
         move = state.public_action_text(action)
