@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from controller.display.server import RunningDisplay
-from controller.games import CHANCE
+from controller.games import CHANCE, State
 from controller.localbroker import Broker
+from controller.session import Session
 from tests.support.mqttc import Listener
 from tests.support.table import Table
 
@@ -84,20 +85,32 @@ def play_on_phones(table: Table, display: RunningDisplay, phones: list[Page], se
     while not (state := table.state).is_terminal():
         if state.current_player == CHANCE:
             table.play(state.legal_actions()[0])  # the roll button; the hands set up what it drew
-            continue
-        seat, before = state.current_player, table.moves
-        moves: list[dict[str, Any]] = table.service.read(lambda s, p=seat: s.private_state(p)["moves"])
-        traced = [m for m in moves if m["taps"]]
-        # Short games that still show every kind of tap: a move on the board where there is one, a card otherwise.
-        move = rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
-        tap_move(phones[seat], moves, move)
-        played.append(move)
-        table.wait(lambda s, t=move["action"], b=before: (s.expected is not None and s.expected.text == t)
-                   or len(s.match.record.actions) > b, f"the service to take {move['action']} from the phone")
-        if table.moves == before:  # lit for the table: the hands carry it out
-            assert table.hands.enact(state, state.action_from_text(move["action"]))
-            table.wait(lambda s, b=before: len(s.match.record.actions) > b, f"the referee to take {move['action']}")
+        else:
+            played.append(phone_move(table, phones[state.current_player], state, rng))
     return played
+
+
+def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> dict[str, Any]:
+    """The seat to act picks a move and taps it on its page; the table carries it out once it is lit."""
+    seat, before = state.current_player, table.moves
+    moves: list[dict[str, Any]] = table.service.read(lambda s: s.private_state(seat)["moves"])
+    traced = [m for m in moves if m["taps"]]
+    # Short games that still show every kind of tap: a move on the board where there is one, a card otherwise.
+    move = rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
+    tap_move(page, moves, move)
+    text = move["action"]
+
+    def taken(s: Session) -> bool:
+        return len(s.match.record.actions) > before
+
+    def lit_or_taken(s: Session) -> bool:
+        return (s.expected is not None and s.expected.text == text) or taken(s)
+
+    table.wait(lit_or_taken, f"the service to take {text} from the phone")
+    if table.moves == before:  # lit for the table: the hands carry it out
+        assert table.hands.enact(state, state.action_from_text(text))
+        table.wait(taken, f"the referee to take {text}")
+    return move
 
 
 @pytest.mark.parametrize("game,options,players,seed", [
