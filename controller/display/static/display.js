@@ -76,8 +76,9 @@ function languageSwitch() {
   document.querySelector("header").append(pick);
 }
 
-// Who plays a seat (the state's players[].seat): a person at the table, or a computer player at its level.
+// Who plays a seat (the state's players[].seat): a person at the table or on a phone, or a computer player at its level.
 function seatName(seat) {
+  if (seat === "phone") return t("display.seat.phone", "on a phone");
   const level = (seat || "table").replace(/^bot:/, "");
   if (level === "table" || level === seat) return t("display.seat.table", "at the table");
   const levels = { easy: t("display.seat.easy", "easy"), medium: t("display.seat.medium", "medium"), hard: t("display.seat.hard", "hard") };
