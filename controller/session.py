@@ -202,7 +202,7 @@ class Session:
         self.asked: int | None = None  # the move number a computer player was asked to decide at
         self.decisions: list[Expected] = []  # decided, not yet in the journal
         self.seat_secrets: dict[int, str] = {}  # phone seat -> the secret its requests carry (its private topic only)
-        self._phone_moves: tuple[int, int, list[dict[str, Any]]] | None = None  # (serial, moves, what it may play)
+        self._phone_moves: tuple[State, list[dict[str, Any]]] | None = None  # a position, what its phone may play
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
 
@@ -500,10 +500,9 @@ class Session:
         """What the phone of ``player``, to act, may play: each action's text and the taps that make
         it on the seat page's picture — the channels it changes, what is lifted first, each with the
         taps it takes (a bead put in a pit: one each; any other change: one). Kept for the position."""
-        key = (self.serial, len(self.match.record.actions))
-        if self._phone_moves is not None and self._phone_moves[:2] == key:
-            return self._phone_moves[2]
         state, counted = self.state, {c.name for c in self.channels if c.kind == ChannelKind.COUNT}
+        if self._phone_moves is not None and self._phone_moves[0] is state:
+            return self._phone_moves[1]
         before = state.physical_view()
         moves = []
         for action in state.own_actions():
@@ -512,7 +511,7 @@ class Session:
             put = sorted(c for c in changes if c not in lifted)
             taps = [[c, changes[c] - before[c] if c in counted and c in put else 1] for c in (*lifted, *put)]
             moves.append({"action": state.action_to_text(action), "taps": taps})
-        self._phone_moves = (*key, moves)
+        self._phone_moves = (state, moves)
         return moves
 
     def decided(self, moves: int, text: str, hint: bool = False) -> Outcome:

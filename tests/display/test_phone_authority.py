@@ -22,6 +22,7 @@ import pytest
 from controller.display.server import RunningDisplay
 from controller.service import Service
 from tests.display.conftest import start_display
+from tests.display.test_seats import first_event
 from tests.support.services import bridge_of, mqtt_service
 from tests.test_mqtt_security import ACCOUNTS, BASE, BOARD, OTHER, OTHER_BASE, Secured, login, wait_log
 from tests.test_mqtt_security import secured as secured  # the sample configuration's broker, shared fixture
@@ -122,6 +123,9 @@ def test_only_the_page_paired_with_the_seat_moves_for_it_through_the_display(
     another_board = move_url(mine).split("?")[0] + "?" + elsewhere.split("?")[1]
     for url in (spectator, another_seat, another_board):
         assert post(url, {"action": move})[0] == 403, url
+    # The page gets its moves, never the secret: the display adds it to the request itself.
+    sent = first_event(move_url(mine).replace("/move?", "/events?"), "seat")
+    assert sent["private"]["moves"] and sent["xy"] and secret(here, me) not in json.dumps(sent)
     assert here.read(lambda s: s.expected) is None
     status, answer = post(move_url(others), {"action": move})  # the other seat's own page, out of turn
     assert status == 200 and isinstance(answer, dict)

@@ -67,12 +67,22 @@ def tap_move(page: Page, moves: list[dict[str, Any]], move: dict[str, Any]) -> N
         for _ in range(count):
             target = page.locator(f'#seat-picture button.tap[data-channel="{channel}"]')
             target.wait_for(state="visible")  # the page has the move to make
-            box = target.bounding_box()
-            assert box is not None and box["width"] >= 44 and box["height"] >= 44, (channel, box)
+            assert_big_enough(page)
             target.tap()
             tapped[channel] = tapped.get(channel, 0) + 1
     if not move["taps"] or [m for m in moves if m is not move and fits(m, tapped)]:
-        page.locator(f'#tap-moves button[data-action="{move["action"]}"]').tap()
+        button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
+        button.wait_for(state="visible")
+        assert_big_enough(page)
+        button.tap()
+
+
+def assert_big_enough(page: Page) -> None:
+    """Every target on the picture and every move button is at least 44 px each way (read at once:
+    the page redraws them with each update)."""
+    sizes = page.evaluate("""() => [...document.querySelectorAll('#seat-picture .tap, #tap-moves button')]
+        .map((b) => [b.dataset.channel || b.dataset.action, b.offsetWidth, b.offsetHeight])""")
+    assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
 
 
 def play_on_phones(table: Table, display: RunningDisplay, phones: list[Page], seed: int) -> list[dict[str, Any]]:
