@@ -22,6 +22,7 @@ from controller.seats import SEATS
 
 SEED_MAX = 2**63 - 1
 ACTION_TEXT_MAX = 200
+SECRET_MAX = 128  # a phone seat's secret is 64 hex digits
 SEATS_MAX = 16  # more than any game's players
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
@@ -91,6 +92,12 @@ COMMANDS: dict[str, Command] = {
                                      description="the outcome's text, or its last word (the die's value)")}),
     "choose": Command("apply this action (its text) for the player to act",
                       {"action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
+    "play": Command("a phone seat's move (seat kind phone): checked against the seat's secret, then lit for the "
+                    "table to carry out, as a computer player's move is",
+                    {"seat": Field((int,), required=True, minimum=0, description="the seat, from 0"),
+                     "secret": Field((str,), max_length=SECRET_MAX, description="the seat's secret, from its "
+                                     "player/<n> topic: only the phone paired with the seat has it"),
+                     "action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
     "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
                     "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),

@@ -30,7 +30,7 @@ class BoardConfig:
     game: str = "contigo"
     num_players: int = 0  # 0: the game's fewest players
     options: dict[str, Any] = field(default_factory=dict)
-    seats: list[str] = field(default_factory=list)  # seat by seat, "table" or "bot:<level>"; the rest at the table
+    seats: list[str] = field(default_factory=list)  # "table", "bot:<level>" or "phone", seat by seat; the rest: table
     seed: int = -1  # -1: a fresh chance secret per game; 0 or more: dice from this seed, predictable (tests, demos)
     layout: str = ""  # a layout file; empty: the reference layout of the game
     allow_takeback: bool = True

@@ -1,6 +1,7 @@
-"""Who plays each seat: a person at the table (``table``, the default) or a computer player
-(``bot:<level>``, ``controller.players``), named in the configuration and the ``new_game`` request,
-kept with the game's record."""
+"""Who plays each seat: a person at the table (``table``, the default), a computer player
+(``bot:<level>``, ``controller.players``) or a person away from the table who plays on a phone
+(``phone``: the seat page sends the move, the table carries it out), named in the configuration and
+the ``new_game`` request, kept with the game's record."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from controller.players import LEVELS
 
 TABLE: Final = "table"
 BOT: Final = "bot:"
-SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS))
+PHONE: Final = "phone"
+SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS), PHONE)
 
 
 def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
@@ -28,3 +30,8 @@ def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
 def bot_level(seat: str) -> str | None:
     """The level of a computer player's seat; None for a seat at the table."""
     return seat.removeprefix(BOT) if seat.startswith(BOT) else None
+
+
+def away(seat: str) -> bool:
+    """The seat's moves are decided away from the table (a computer player, a phone), for the table to carry out."""
+    return seat != TABLE

@@ -21,6 +21,8 @@ shown in the public state).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,7 +37,7 @@ from controller.games.record import ChanceKey, Match, Record
 from controller.i18n import as_json
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
-from controller.seats import bot_level, seats_for
+from controller.seats import PHONE, away, bot_level, seats_for
 from controller.words import event_line, in_words
 
 if TYPE_CHECKING:
@@ -55,12 +57,32 @@ REFUSED = Phrase("table.refused", "illegal action {action}: {reason}")
 COMPUTER_PLAYED = Phrase("table.computer_played", "the computer played {move}: {what}")
 CARRY_OUT = Phrase("table.carry_out", "the computer plays {move}: carry it out on the board")
 WAIT_FOR_COMPUTER = Phrase("table.wait_for_computer", "the computer is thinking: put the board back as it was: {what}")
+PHONE_PLAYED = Phrase("table.phone_played", "the phone played {move}: {what}")
+PHONE_PLAYS = Phrase("table.phone_plays", "the phone plays {move}: carry it out on the board")
+WAIT_FOR_PHONE = Phrase("table.wait_for_phone", "the move is played on the phone: put the board back as it was: {what}")
+# Who may play a phone seat: only a request with the secret the seat's private topic carries.
+NOT_A_PHONE = Phrase("seat.not_a_phone", "seat {seat} is not played from a phone on this board")
+NO_SECRET = Phrase("seat.no_secret", "seat {seat}: the request carries no seat secret: only the phone paired "
+                   "with the seat plays it")
+WRONG_SECRET = Phrase("seat.wrong_secret", "seat {seat}: that is not this seat's secret (another seat's, another "
+                      "board's or an old one): only the phone paired with the seat plays it")
+NOT_YOUR_TURN = Phrase("seat.not_your_turn", "seat {seat}: it is not this seat's turn")
+ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has played {move}: carry it out on the board")
+FROM_THE_PHONE = Phrase("seat.from_the_phone", "seat {seat} plays from its phone: its move is the phone's to send")
 
 
 def told(said: Message | None) -> dict[str, Any]:
     """What is said, for an event or the state: its English ``message`` with its ``code`` and
     ``params`` (``controller.i18n`` says it in the board's language at the edge)."""
     return {} if said is None else {"message": said.text, **as_json(said)}
+
+
+class Refused(ValueError):
+    """A request refused for who sent it, not for a rule of the game: ``said`` tells why, coded."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.text)
+        self.said = said
 
 
 class OperatorOnly(ValueError):
@@ -179,6 +201,8 @@ class Session:
         self.expected: Expected | None = None  # the move the table is to carry out (a bot's, a hint)
         self.asked: int | None = None  # the move number a computer player was asked to decide at
         self.decisions: list[Expected] = []  # decided, not yet in the journal
+        self.seat_secrets: dict[int, str] = {}  # phone seat -> the secret its requests carry (its private topic only)
+        self._phone_moves: tuple[State, list[dict[str, Any]]] | None = None  # a position, what its phone may play
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
 
@@ -267,6 +291,11 @@ class Session:
         self.restoring = False
         self.choice = 0
         self.expected = self.asked = None
+        # Each phone seat's secret, made afresh for every game (and every start): an old one plays nothing.
+        phones = [p for p, seat in enumerate(self.seats) if seat == PHONE]
+        key = self.fresh_secret() if phones else b""
+        self.seat_secrets = {p: hashlib.blake2b(f"{self.board.id}/{p}".encode(), key=key, digest_size=32).hexdigest()
+                             for p in phones}
         # A new game starts with the board to set up: what differs is shown, not flagged.
         self.setup_channels: set[str] = {c.name for c in self.channels}
         self.serial += 1
@@ -387,8 +416,9 @@ class Session:
         self.verdict = verdict
         if verdict.kind == "applied":
             start = len(self.match.record.actions) - len(verdict.actions)
-            by_bot = self.expected is not None and not self.expected.hint
-            self._announce(len(verdict.actions), by="bot" if by_bot else "board")
+            expected = self.expected
+            by = "board" if expected is None or expected.hint else self._carried_for(expected.player)
+            self._announce(len(verdict.actions), by=by)
             self.expected = None
             self.choice = 0
             self._after_action()
@@ -408,18 +438,27 @@ class Session:
     # -- computer players ------------------------------------------------------------------------
 
     def _computer_to_play(self) -> bool:
+        """The seat to act plays away from the table (a computer player, a phone): the table carries out its move."""
         player = self.state.current_player
-        return not self.over and player >= 0 and bot_level(self.seats[player]) is not None
+        return not self.over and player >= 0 and away(self.seats[player])
+
+    def _by_phone(self) -> bool:
+        return self._computer_to_play() and self.seats[self.state.current_player] == PHONE
+
+    def _carried_for(self, player: int) -> str:
+        """Who a move carried out at the table came from (an action event's ``by``)."""
+        return "phone" if self.seats[player] == PHONE else "bot"
 
     def _ask_the_computer(self) -> None:
         """A computer player to act and not yet asked at this move: the loop asks it (:class:`Decide`)."""
         moves = len(self.match.record.actions)
         if not self._computer_to_play() or self.asked == moves or (self.expected and self.expected.moves == moves):
             return
-        self.asked = moves
         seat = self.state.current_player
         level = bot_level(self.seats[seat])
-        assert level is not None
+        if level is None:  # a phone: its move comes as a request (:meth:`_play_from_phone`)
+            return
+        self.asked = moves
         commitment = self.fairness()["commitment"]
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
                                     dict(self.state.private_view(seat)), seat, level, f"{commitment}:{moves}"))
@@ -434,6 +473,46 @@ class Session:
                                     dict(self.state.private_view(seat)), seat, "medium",
                                     f"{self.fairness()['commitment']}:{moves}:hint", hint=True))
         return seat
+
+    def _play_from_phone(self, seat: int, secret: str | None, text: str) -> str:
+        """A phone seat's move (request ``play``), checked against the seat's secret, then for the
+        table to carry out as a computer player's is (kept in the journal first, told as
+        ``expected``, lit); its public text."""
+        mine = self.seat_secrets.get(seat)
+        if mine is None:
+            raise Refused(NOT_A_PHONE(seat=seat))
+        if not secret:
+            raise Refused(NO_SECRET(seat=seat))
+        if not hmac.compare_digest(secret.encode(), mine.encode()):
+            raise Refused(WRONG_SECRET(seat=seat))
+        if seat != self.state.current_player:
+            raise Refused(NOT_YOUR_TURN(seat=seat))
+        state = self.state
+        if self.expected is not None and not self.expected.hint:
+            raise Refused(ALREADY_PLAYED(seat=seat, move=state.public_action_text(
+                state.action_from_text(self.expected.text))))
+        action = state.action_from_text(text)
+        state.apply(action)  # an illegal move is refused here, saying why
+        self.expect(Expected(len(self.match.record.actions), seat, text))
+        return state.public_action_text(action)
+
+    def phone_moves(self, player: int) -> list[dict[str, Any]]:
+        """What the phone of ``player``, to act, may play: each action's text and the taps that make
+        it on the seat page's picture — the channels it changes, what is lifted first, each with the
+        taps it takes (a bead put in a pit: one each; any other change: one). Kept for the position."""
+        state, counted = self.state, {c.name for c in self.channels if c.kind == ChannelKind.COUNT}
+        if self._phone_moves is not None and self._phone_moves[0] is state:
+            return self._phone_moves[1]
+        before = state.physical_view()
+        moves = []
+        for action in state.own_actions():
+            changes = state.physical_changes(action)
+            lifted = sorted(c for c, v in changes.items() if v < before[c])
+            put = sorted(c for c in changes if c not in lifted)
+            taps = [[c, changes[c] - before[c] if c in counted and c in put else 1] for c in (*lifted, *put)]
+            moves.append({"action": state.action_to_text(action), "taps": taps})
+        self._phone_moves = (state, moves)
+        return moves
 
     def decided(self, moves: int, text: str, hint: bool = False) -> Outcome:
         """The computer player asked at ``moves`` chose ``text``: a move with no physical trace is
@@ -455,11 +534,12 @@ class Session:
         if not kept:
             self.decisions.append(expected)
         if not expected.hint and state.apply(action).physical_view() == self.referee.expected():
-            self._apply_text(expected.text, by="bot")  # nothing to carry out (a card programmed, a hand played)
+            # nothing to carry out (a card programmed, a hand played)
+            self._apply_text(expected.text, by=self._carried_for(expected.player))
             return
         self.expected = expected
         move = state.public_action_text(action)
-        said = CARRY_OUT(move=move)
+        said = PHONE_PLAYS(move=move) if self._by_phone() and not expected.hint else CARRY_OUT(move=move)
         if expected.hint:
             self.event("hint", player=expected.player, action=move, **told(said))
         else:
@@ -480,16 +560,17 @@ class Session:
             return Verdict("in_sync")
         differing = tuple(sorted(c for c in before if sensed[c] != before[c]))
         if self.expected is None:
-            return Verdict("violation", channels=differing,
-                           said=WAIT_FOR_COMPUTER(what=self.referee.describe(before, self.sensed)))
+            wait = WAIT_FOR_PHONE if self._by_phone() else WAIT_FOR_COMPUTER
+            return Verdict("violation", channels=differing, said=wait(what=self.referee.describe(before, self.sensed)))
         after = self.expected_view()
         if sensed == after:
             self.match.apply_text(self.expected.text)
             return Verdict("applied", (self.match.public_log[-1],))
         if all(min(before[c], after[c]) <= sensed[c] <= max(before[c], after[c]) for c in differing):
             return Verdict("progress", channels=differing)
+        played = PHONE_PLAYED if self._by_phone() else COMPUTER_PLAYED
         return Verdict("violation", channels=tuple(sorted(c for c in before if sensed[c] != after[c])),
-                       said=COMPUTER_PLAYED(move=self.state.public_action_text(self.state.action_from_text(
+                       said=played(move=self.state.public_action_text(self.state.action_from_text(
                            self.expected.text)), what=self.referee.describe(after, self.sensed)))
 
     def _carry_out_scene(self, v: Verdict) -> LedScene:
@@ -667,6 +748,8 @@ class Session:
             ok, result = True, self._run(name, commands.check(name, args), to_operator)
         except OperatorOnly as exc:
             ok, result, told = False, str(exc), exc.operator if to_operator else None
+        except Refused as exc:
+            ok, result, self.refusal = False, str(exc), exc.said
         except (IllegalAction, ValueError, KeyError, TypeError) as exc:
             ok, result = False, exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             if isinstance(exc, IllegalAction):  # a rule refused it: said in the board's language at the edge
@@ -697,9 +780,13 @@ class Session:
         if name == "choose":
             if self.state.current_player < 0:
                 raise ValueError("choose: no player is to act (a roll is pending)")
+            if self._by_phone():
+                raise Refused(FROM_THE_PHONE(seat=self.state.current_player))
             if self._computer_to_play():
                 raise ValueError(f"choose: the computer plays seat {self.state.current_player}: carry out its move")
             return {"action": self._apply_text(args["action"], by="mqtt")}
+        if name == "play":
+            return {"action": self._play_from_phone(args["seat"], args.get("secret"), args["action"])}
         if name == "hint":
             return {"player": self._ask_hint()}
         if name == "resign":
@@ -812,6 +899,10 @@ class Session:
             private["choices"] = choices = self.choices()
             if choices:
                 private["choice"] = choices[self.choice % len(choices)]
+        if player in self.seat_secrets:  # a phone seat: what its page needs to play (docs/mqtt.md)
+            private["secret"] = self.seat_secrets[player]
+            mine = player == self.state.current_player and self._by_phone() and self.expected is None
+            private["moves"] = self.phone_moves(player) if mine else []
         return private
 
     def scene(self) -> LedScene:

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.display.render import board_svg, player_colours
+from controller.display.render import board_svg, channel_points, player_colours
 
 MAX_NAMES = 8
 MAX_NAME_LENGTH = 40
@@ -150,6 +150,11 @@ class BoardModel:
         else:
             self.private[seat] = view
 
+    def secret(self, seat: int) -> str | None:
+        """A phone seat's secret (``player/<n>``): what the display's ``play`` requests for that seat carry."""
+        secret = (self.private.get(seat) or {}).get("secret")
+        return secret if isinstance(secret, str) else None
+
     # -- what leaves ----------------------------------------------------------------------------
 
     def picture(self) -> tuple[str, list[str]]:
@@ -197,7 +202,13 @@ class BoardModel:
         """What seat ``n``'s page shows: its own private view and the public basics."""
         s = self.state or {}
         colours = self.picture()[1]
-        return {"board": self.board, "seat": n, "private": self.private.get(n), "title": s.get("title"),
+        private = self.private.get(n)
+        if private is not None:  # a phone seat's secret stays here: the display adds it to the seat's moves itself
+            private = {k: v for k, v in private.items() if k != "secret"}
+        taps = {c for move in (private or {}).get("moves", ()) for c, _ in move.get("taps", ())}
+        return {"board": self.board, "seat": n, "private": private, "title": s.get("title"),
                 "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "players": s.get("players"),
                 "status": self.status,
-                "colour": colours[n] if n < len(colours) else None}
+                "colour": colours[n] if n < len(colours) else None,
+                "svg": self.picture()[0] if self.state else None,
+                "xy": channel_points(str(s.get("game", "")), sorted(taps))}

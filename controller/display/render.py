@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from html import escape
 from typing import Any
 
@@ -59,6 +60,16 @@ def _draw(name: str, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
     except (BadPosition, ValueError, KeyError, TypeError, IndexError) as exc:
         log.warning("cannot draw %s: %s", name, exc)
         return message_svg(f"cannot draw this {name} position ({exc})")
+
+
+def channel_points(name: str, channels: Iterable[str]) -> dict[str, list[float]]:
+    """Where each of ``channels`` sits in the game's picture (``Game.channel_xy``), those it places:
+    the seat page puts its tap targets there."""
+    try:
+        game = get_game(name)
+    except KeyError:
+        return {}
+    return {c: [xy[0], xy[1]] for c in channels if (xy := game.channel_xy(c)) is not None}
 
 
 def player_colours(state: dict[str, Any]) -> list[str]:

@@ -10,7 +10,8 @@ A hall scales by sharing: each board's latest hall line is encoded once and ever
 its thumbnail by version (``/thumb/<board>/<version>.svg``), fetched once per version by each
 browser, cached for good and sent gzipped, instead of the SVG inline in every line.
 
-The display only reads the boards' topics; it writes just its own retained ``<board>/names``.
+The display only reads the boards' topics; it writes its own retained ``<board>/names``, and the
+moves phone seats tap on their pages, as ``request/play`` with the seat's secret (docs/display.md).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ log = logging.getLogger("arbitro.display")
 STATIC = Path(str(resources.files("controller.display") / "static"))
 BOARD_ID = r"{board:[A-Za-z0-9_.\-]{1,64}}"
 SEAT = r"{seat:[0-9]{1,2}}"
+PLAY_ANSWER_S = 10.0  # how long a seat page waits for the service's answer to its move
 KEEPALIVE = 15.0  # seconds between SSE comments, so that dead connections are noticed
 SEND_BUFFER = 128 * 1024  # bytes the kernel may hold for one page's stream (a few board snapshots)
 
@@ -158,6 +160,7 @@ class Display:
         self.hall_lines: dict[str, bytes] = {}  # board -> its hall line, an event (one copy for every page)
         self.thumbs: dict[str, Thumb] = {}  # board -> the thumbnail its hall line names
         self.tokens: dict[tuple[str, int], str] = {}
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # a play request's id -> its answer, awaited
         self.broker_up = False
         self.hall: set[Subscriber] = set()
         self.watchers: dict[str, set[Subscriber]] = {}
@@ -243,7 +246,7 @@ class Display:
         set_nodelay(client)  # acknowledgements go out at once, not after Nagle's wait
         base = self.config.base_topic
         client.subscribe([(f"{base}/+/{t}", 1) for t in ("state", "events", "events/recent", "status", "names",
-                                                          "player/+")])
+                                                          "player/+", "response/play")])
         self._threadsafe(self._broker, True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
@@ -263,6 +266,9 @@ class Display:
         if not topic.startswith(base):
             return
         board, _, kind = topic[len(base):].partition("/")
+        if kind == "response/play":
+            self._answered(payload)
+            return
         model = self.boards.get(board)
         if model is None:
             model = self.boards[board] = BoardModel(board)
@@ -425,6 +431,7 @@ class Display:
         app.router.add_get(f"/api/board/{BOARD_ID}/pair/{SEAT}", self._pair)
         app.router.add_post(f"/api/board/{BOARD_ID}/pair/{SEAT}", self._pair)
         app.router.add_post(f"/api/board/{BOARD_ID}/seat/{SEAT}/play", self._play)
+        app.router.add_post(f"/api/board/{BOARD_ID}/seat/{SEAT}/move", self._move)
         app.router.add_static("/static/", STATIC)
         return app
 
@@ -553,6 +560,46 @@ class Display:
         if not isinstance(move, str) or not self.seat_play.pick(board, seat, move):
             raise web.HTTPConflict(text=f"{move!r} is not one of the moves offered")
         return web.json_response({"played": move})
+
+    async def _move(self, request: web.Request) -> web.Response:
+        """A phone seat's move, tapped on its page: sent to the service as ``request/play`` with the
+        seat's secret (from its ``player/<n>`` topic, never given to the page); the service's answer,
+        coded, back to the page."""
+        board, seat = self._allowed(request)
+        try:
+            move = (await request.json())["action"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise web.HTTPBadRequest(text="expected {\"action\": TEXT}") from exc
+        if not isinstance(move, str):
+            raise web.HTTPBadRequest(text="expected {\"action\": TEXT}")
+        model = self.boards.get(board)
+        secret = model.secret(seat) if model is not None else None
+        if secret is None:
+            raise web.HTTPConflict(text="this seat is not played from a phone")
+        if self.client is None or not self.broker_up or self.loop is None:
+            raise web.HTTPServiceUnavailable(text="the MQTT broker is not reachable")
+        request_id = f"display-{secrets.token_hex(8)}"
+        answer = self.answers[request_id] = self.loop.create_future()
+        body = {"id": request_id, "seat": seat, "secret": secret, "action": move}
+        self.client.publish(f"{self.config.base_topic}/{board}/request/play", json.dumps(body), qos=1)
+        try:
+            result = await asyncio.wait_for(answer, PLAY_ANSWER_S)
+        except TimeoutError:
+            raise web.HTTPGatewayTimeout(text="the referee did not answer") from None
+        finally:
+            self.answers.pop(request_id, None)
+        return web.json_response({k: v for k, v in result.items() if k != "id"})
+
+    def _answered(self, payload: bytes) -> None:
+        """The service answered a ``play`` request: the page that sent it gets the answer."""
+        try:
+            answer = json.loads(payload)
+        except ValueError:
+            return
+        request_id = answer.get("id") if isinstance(answer, dict) else None
+        waiting = self.answers.get(request_id) if isinstance(request_id, str) else None
+        if waiting is not None and not waiting.done():
+            waiting.set_result(answer)
 
     def _names_topic(self, board: str) -> str:
         return f"{self.config.base_topic}/{board}/names"

@@ -76,8 +76,9 @@ function languageSwitch() {
   document.querySelector("header").append(pick);
 }
 
-// Who plays a seat (the state's players[].seat): a person at the table, or a computer player at its level.
+// Who plays a seat (the state's players[].seat): a person at the table or on a phone, or a computer player at its level.
 function seatName(seat) {
+  if (seat === "phone") return t("display.seat.phone", "on a phone");
   const level = (seat || "table").replace(/^bot:/, "");
   if (level === "table" || level === seat) return t("display.seat.table", "at the table");
   const levels = { easy: t("display.seat.easy", "easy"), medium: t("display.seat.medium", "medium"), hard: t("display.seat.hard", "hard") };
@@ -366,10 +367,11 @@ function seat() {
   $("filter").addEventListener("input", drawOffer);
   let myTurn = false;
   for (const wake of ["pointerdown", "keydown"]) document.addEventListener(wake, wakeAudio, { once: true });
+  const taps = tapper(base, token);
 
   function draw(d) {
     const mine = !d.over && d.turn === d.seat;
-    if (mine && !myTurn) turnCue();
+    if (mine && !myTurn) { turnCue(); if (navigator.vibrate) navigator.vibrate([120, 80, 120]); }
     myTurn = mine;
     const name = playerName(d.names, d.seat, d.players);
     $("title").replaceChildren(el("span", { class: "swatch", style: `background:${d.colour || "#ccc"}` }), ` ${name} · ${decodeURIComponent(id)}`);
@@ -391,6 +393,7 @@ function seat() {
     offer = d.offer || [];
     $("play").hidden = offer.length === 0;
     drawOffer();
+    taps.draw(d);
   }
 
   function drawOffer() {
@@ -407,6 +410,89 @@ function seat() {
       return b;
     }));
   }
+}
+
+// A phone seat plays by tapping its picture (docs/display.md). The service gives each move it may
+// play with its taps (player/<n>'s moves: the channels it changes, what it lifts first, each with
+// the taps it takes); where the game's picture places a channel (the seat's xy) a target is drawn.
+// A tap is taken when some move still has room for it; a move is played once the taps make it and
+// no other move is left, else the moves the taps make so far are offered as buttons.
+function tapper(base, token) {
+  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "";
+
+  const needs = (move) => new Map(move.taps);
+  const fits = (move) => [...tapped].every(([c, n]) => n <= (needs(move).get(c) || 0));
+  const made = (move) => move.taps.length > 0 && fits(move) && move.taps.every(([c, n]) => tapped.get(c) === n);
+  const placed = (move) => move.taps.length > 0 && move.taps.every(([c]) => c in xy);
+
+  function draw(d) {
+    const p = d.private || {};
+    xy = d.xy || {};
+    const next = Array.isArray(p.moves) ? p.moves : [];
+    const key = JSON.stringify(next.map((m) => m.action));
+    if (key !== movesKey) { movesKey = key; tapped = new Map(); if (next.length) note = ""; }
+    moves = next;
+    $("tap-box").hidden = !d.svg;
+    setHTML($("seat-picture"), d.svg || "");
+    redraw();
+  }
+
+  function redraw() {
+    const picture = $("seat-picture"), svg = picture.querySelector("svg");
+    picture.querySelectorAll(".tap").forEach((b) => b.remove());
+    const open = moves.filter(fits);
+    const room = new Set();
+    for (const move of open.filter(placed)) for (const [c, n] of move.taps) if ((tapped.get(c) || 0) < n) room.add(c);
+    const box = svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal : null;
+    for (const c of new Set([...room, ...tapped.keys()])) {
+      if (!box || !(c in xy)) continue;
+      const [x, y] = xy[c];
+      const count = tapped.get(c) || 0;
+      const b = el("button", { type: "button", class: count ? "tap tapped" : "tap", "data-channel": c, "aria-label": c.split(":").pop(),
+        style: `left:${((x - box.x) / box.width) * 100}%;top:${((y - box.y) / box.height) * 100}%` }, count ? String(count) : "");
+      b.addEventListener("click", () => tap(c));
+      picture.append(b);
+    }
+    // What the taps make so far (more than one move, or one another could still grow from), and the
+    // moves no picture can show (a card from the hand, a place the picture does not draw): buttons.
+    const offered = tapped.size ? open.filter(made) : moves.filter((m) => !placed(m));
+    $("tap-moves").replaceChildren(...offered.map((move) => {
+      const b = el("button", { type: "button", "data-action": move.action }, move.action);
+      b.addEventListener("click", () => send(move.action));
+      return b;
+    }));
+    $("tap-clear").hidden = tapped.size === 0;
+    $("tap-note").textContent = note || (moves.length ? (tapped.size ? t("display.seat.tap_more", "Tap on: the lit places, or pick the move below.")
+      : t("display.seat.tap", "Your move: tap a piece or a pit on the board, then where it goes.")) : "");
+  }
+
+  function tap(channel) {
+    const before = new Map(tapped);
+    tapped.set(channel, (tapped.get(channel) || 0) + 1);
+    if (!moves.some(fits)) { tapped = before; return; }
+    const open = moves.filter(fits), done = open.filter(made);
+    if (open.length === 1 && done.length === 1) { send(done[0].action); return; }
+    redraw();
+  }
+
+  async function send(action) {
+    tapped = new Map();
+    note = t("display.seat.sending", "Sending {move}…", { move: action });
+    redraw();
+    const answer = await fetch(`${base}/move?token=${encodeURIComponent(token)}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action }),
+    });
+    const text = await answer.text();
+    let reply;
+    try { reply = JSON.parse(text); } catch { reply = { ok: false, error: text || String(answer.status) }; }
+    note = reply.ok ? t("display.seat.played", "You played {move}: it is lit on the board for the table to carry out.", { move: reply.result.action })
+      : t("display.seat.refused", "Not played: {reason}", { reason: (reply.code && say(reply.code, reply.params || {})) || reply.error || answer.status });
+    document.body.dataset.played = reply.ok ? action : "";
+    redraw();
+  }
+
+  $("tap-clear").addEventListener("click", () => { tapped = new Map(); redraw(); });
+  return { draw };
 }
 
 // A short beep (WebAudio) when this seat's turn starts. A browser lets a page sound only once it

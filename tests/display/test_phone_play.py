@@ -1,0 +1,156 @@
+"""Phone seats play whole games on their seat pages (real Chromium, 360 px wide): each move tapped
+on the board's picture, sent by the display server to the service as ``request/play`` with the
+seat's secret, lit for carry-out, carried out by the simulated hands at the simulated table
+(the real firmware on a pty) and refereed."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from controller.display.server import RunningDisplay
+from controller.games import CHANCE, State
+from controller.localbroker import Broker
+from controller.session import Session
+from tests.support.mqttc import Listener
+from tests.support.table import Table
+
+PHONE_WIDTH = 360
+# Counts the vibrations the page asks for, before its own script runs.
+VIBRATIONS = """
+window.arbitroBuzz = 0;
+if (navigator.vibrate) {
+  const vibrate = navigator.vibrate.bind(navigator);
+  navigator.vibrate = (pattern) => { window.arbitroBuzz += 1; return vibrate(pattern); };
+}
+"""
+
+
+def pair(display: RunningDisplay, board: str, seat: int) -> str:
+    key = display.display.config.pair_key
+    with urllib.request.urlopen(f"{display.url}api/board/{board}/pair/{seat}?key={key}", timeout=5) as answer:
+        url: str = json.loads(answer.read())["url"]
+    return url
+
+
+@pytest.fixture
+def phones(browser: Browser) -> Iterator[list[Page]]:
+    """Two phones, each in its own browser context (its own storage), 360 px wide, with touch."""
+    contexts = [browser.new_context(viewport={"width": PHONE_WIDTH, "height": 740}, has_touch=True) for _ in range(2)]
+    pages = []
+    for context in contexts:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(VIBRATIONS)
+        pages.append(page)
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def fits(move: dict[str, Any], tapped: dict[str, int]) -> bool:
+    need = dict(move["taps"])
+    return all(n <= need.get(c, 0) for c, n in tapped.items())
+
+
+def tap_move(page: Page, moves: list[dict[str, Any]], move: dict[str, Any]) -> None:
+    """Tap ``move`` on the page's picture as a player would: each channel as often as it takes;
+    then its button, if other moves could still grow from those taps (or it has no trace)."""
+    tapped: dict[str, int] = {}
+    for channel, count in move["taps"]:
+        for _ in range(count):
+            target = page.locator(f'#seat-picture button.tap[data-channel="{channel}"]')
+            target.wait_for(state="visible")  # the page has the move to make
+            assert_big_enough(page)
+            target.tap()
+            tapped[channel] = tapped.get(channel, 0) + 1
+    if not move["taps"] or [m for m in moves if m is not move and fits(m, tapped)]:
+        button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
+        button.wait_for(state="visible")
+        assert_big_enough(page)
+        button.tap()
+
+
+def assert_big_enough(page: Page) -> None:
+    """Every target on the picture and every move button is at least 44 px each way (read at once:
+    the page redraws them with each update)."""
+    sizes = page.evaluate("""() => [...document.querySelectorAll('#seat-picture .tap, #tap-moves button')]
+        .map((b) => [b.dataset.channel || b.dataset.action, b.offsetWidth, b.offsetHeight])""")
+    assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
+
+
+def play_on_phones(table: Table, display: RunningDisplay, phones: list[Page], seed: int) -> list[dict[str, Any]]:
+    """Play the table's game to its end with every seat on a phone; the moves played, as tapped."""
+    board = table.config.board.id
+    for seat, page in enumerate(phones):
+        page.goto(pair(display, board, seat))
+    rng = random.Random(seed)
+    played = []
+    while not (state := table.state).is_terminal():
+        if state.current_player == CHANCE:
+            table.play(state.legal_actions()[0])  # the roll button; the hands set up what it drew
+        else:
+            played.append(phone_move(table, phones[state.current_player], state, rng))
+    return played
+
+
+def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> dict[str, Any]:
+    """The seat to act picks a move and taps it on its page; the table carries it out once it is lit."""
+    seat, before = state.current_player, table.moves
+    moves: list[dict[str, Any]] = table.service.read(lambda s: s.private_state(seat)["moves"])
+    traced = [m for m in moves if m["taps"]]
+    # Short games that still show every kind of tap: a move on the board where there is one, a card otherwise.
+    move = rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
+    tap_move(page, moves, move)
+    text = move["action"]
+
+    def taken(s: Session) -> bool:
+        return len(s.match.record.actions) > before
+
+    def lit_or_taken(s: Session) -> bool:
+        return (s.expected is not None and s.expected.text == text) or taken(s)
+
+    table.wait(lit_or_taken, f"the service to take {text} from the phone")
+    if table.moves == before:  # lit for the table: the hands carry it out
+        assert table.hands.enact(state, state.action_from_text(text))
+        table.wait(taken, f"the referee to take {text}")
+    return move
+
+
+@pytest.mark.parametrize("game,options,players,seed", [
+    ("contigo", {"turn_limit": 4}, 2, 3),
+    ("serpientes", {"two_players": True, "tokens": 1, "max_rounds": 2}, 2, 1),
+])
+def test_a_whole_game_is_played_on_phones_tapped_on_the_picture_and_carried_out_at_the_table(
+        game: str, options: dict[str, Any], players: int, seed: int, broker: Broker, display: RunningDisplay,
+        phones: list[Page]) -> None:
+    with Table(game, options=options, players=players, seed=seed, mqtt_port=broker.port) as table:
+        base = f"arbitro/{table.config.board.id}"
+        desk = Listener(broker.port, [f"{base}/events", f"{base}/response/#"])
+        try:
+            answer = desk.request(base, "new_game", {"id": "phones", "seats": ["phone"] * players,
+                                                     "options": options, "num_players": players, "seed": seed})
+            assert answer["ok"], answer
+            table.wait(lambda s: s.seats == ("phone",) * players and s.verdict.kind == "in_sync", "the phone game")
+            played = play_on_phones(table, display, phones, seed)
+            desk.wait_for(lambda m: m[0] == f"{base}/events" and json.loads(m[1])["type"] == "game_over")
+            events = desk.json_on(f"{base}/events")
+        finally:
+            desk.close()
+        final = table.state
+        assert final.is_terminal()
+        by_phone = [e for e in events if e["type"] == "action" and e.get("by") == "phone"]
+        assert len(by_phone) == len(played) and {e["player"] for e in by_phone} == set(range(players))
+        on_the_board = [m for m in played if m["taps"]]
+        assert on_the_board, "no move was tapped on the picture"
+        assert len([e for e in events if e["type"] == "expected"]) == len(on_the_board)
+        assert not [e for e in events if e["type"] == "violation"], "the table carried out something else"
+        for page in phones:
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH  # nothing wider than the phone
+            assert page.evaluate("window.arbitroBuzz") >= 1  # each seat's turn buzzed its phone
