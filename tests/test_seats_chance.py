@@ -9,36 +9,53 @@ from collections.abc import Callable
 
 from controller.games import CHANCE
 from controller.localbroker import Broker
+from controller.session import Session
 from tests.support.mqttc import Listener
 from tests.support.table import Table
 
 BOTS = ["bot:easy", "bot:easy"]
 
 
+def carry_out(table: Table, view: dict[str, int]) -> None:
+    """The hands make the board show ``view`` (what a die asks of the table, or a computer's move)."""
+    sensed = table.service.read(lambda s: dict(s.sensed))
+    table.hands.set_channels({c: v for c, v in view.items() if sensed.get(c, 0) != v})
+
+
+def past(moves: int) -> Callable[[Session], tuple[str, ...]]:
+    """The actions after the first ``moves`` (none yet: falsy, for `Table.wait`)."""
+    return lambda s: tuple(s.match.public_log[moves:])
+
+
+def undecided(moves: int) -> Callable[[Session], bool]:
+    """No computer player is asked to decide, nor has decided, at ``moves``."""
+    return lambda s: s.expected is None and s.asked != moves
+
+
+def decided(moves: int) -> Callable[[Session], bool]:
+    """The computer player asked at ``moves`` has decided (or its move left no trace and was taken)."""
+    return lambda s: s.expected is not None or len(s.match.record.actions) != moves
+
+
 def rolls_then_carries_out(table: Table, roll: Callable[[], None], turns: int) -> list[str]:
     """The computer players' game for ``turns`` chance steps: each waits for ``roll`` (nothing is
     decided before it), then every computer's move is carried out as the LEDs ask; the chance outcomes."""
-    outcomes = []
+    outcomes: list[str] = []
     while len(outcomes) < turns:
         table.idle()
-        s = table.service.session
-        if table.state.current_player == CHANCE:
-            before = table.moves
-            assert table.service.call(lambda: s.expected is None and s.asked != before)  # nobody decides for a die
-            roll()
-            table.wait(lambda s: len(s.match.record.actions) > before, "the die to be rolled")
-            outcomes.append(table.service.call(lambda: s.match.public_log[before]))
-            expected = table.service.call(s.referee.expected)  # what the die asks of the table, if anything
-            table.hands.set_channels({c: v for c, v in expected.items() if table.service.call(lambda: s.sensed)
-                                      .get(c, 0) != v})
-            continue
         moves = table.moves
-        table.wait(lambda s: s.expected is not None or len(s.match.record.actions) != moves, "the computer's move")
-        view = table.service.call(lambda: s.expected_view() if s.expected is not None else None)
+        if table.state.current_player == CHANCE:
+            assert table.service.read(undecided(moves))  # nobody decides a die
+            roll()
+            table.wait(past(moves), "the die to be rolled")
+            outcomes.append(table.service.read(past(moves))[0])
+            carry_out(table, table.service.read(lambda s: s.referee.expected()))
+            continue
+        table.wait(decided(moves), "the computer's move")
+        view = table.service.read(lambda s: s.expected_view() if s.expected is not None else None)
         if view is not None:
-            table.hands.set_channels({c: v for c, v in view.items() if table.service.call(lambda: s.sensed)
-                                      .get(c, 0) != v})
-            table.wait(lambda s: len(s.match.record.actions) > moves, "the computer's move carried out")
+            carry_out(table, view)
+            table.wait(past(moves), "the computer's move carried out")
     assert table.verdict.kind != "violation"
     return outcomes
 

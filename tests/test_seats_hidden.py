@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from controller import demo
+from controller.app import build_service
 from controller.localbroker import Broker
 from controller.service import Service
 from tests.support.mqttc import Listener
@@ -30,14 +31,13 @@ def objects(value: Any) -> Iterator[dict[str, Any]]:
 def test_a_computer_players_cards_reach_no_subscriber_through_a_whole_game(broker: Broker,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[Service] = []
-    build = demo.build_service
 
     def keep(*args: Any, **kwargs: Any) -> Service:  # the real service, kept to read its engine afterwards
-        service = build(*args, **kwargs)
+        service = build_service(*args, **kwargs)
         built.append(service)
         return service
 
-    monkeypatch.setattr(demo, "build_service", keep)
+    monkeypatch.setattr("controller.demo.build_service", keep)
     everything = Listener(broker.port, ["#"])
     try:
         final = demo.play_game("serpientes", broker=("127.0.0.1", broker.port), seed=8, players=3, seat=None,
