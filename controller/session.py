@@ -566,6 +566,11 @@ class Session:
             status_light=self.state.status_light(), offsets_to_turn=tuple(turns), colours=game_colours(self.state),
             lift=tuple(sorted(lift)), place=tuple(sorted(place)))
 
+    def _to_pick(self, state: State) -> bool:
+        """A person is to pick a move in ``state``: the LEDs light the legal ones. A computer
+        player's are never lit (they may tell what it holds): only the move it decided."""
+        return state.current_player >= 0 and bot_level(self.seats[state.current_player]) is None
+
     def sensed_matches(self) -> bool:
         return all(self.sensed.get(c, 0) == v for c, v in self.referee.expected().items())
 
@@ -848,7 +853,7 @@ class Session:
             "resigned": self.resigned,
             "pending_chance": pending,
             "fair": self.fairness(),
-            "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
+            "targets": sorted(self.referee.targets(self.sensed)) if turn is not None and self._to_pick(state) else [],
             "verdict": v.kind,
             "violation": {**told(v.said), "channels": list(v.channels)} if v.kind == "violation" else None,
             "setup": {**told(v.said), "channels": list(v.channels)} if v.kind == "setup" else None,
@@ -880,14 +885,14 @@ class Session:
             state, v = self.preview, Verdict("in_sync")
             if state.is_terminal():
                 return LedScene(TERMINAL, {}, winners=tuple(state.winners()), colours=game_colours(state))
-            targets = self.referee.targets(state=state) if state.current_player >= 0 else {}
+            targets = self.referee.targets(state=state) if self._to_pick(state) else {}
         else:
             state, v = self.state, self.verdict
             if self.over:
                 return LedScene(TERMINAL, {}, winners=tuple(self.winners()), colours=game_colours(state))
             if self.expected is not None:
                 return self._carry_out_scene(v)
-            targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
+            targets = self.referee.targets(self.sensed) if self._to_pick(state) else {}
         turns = []
         for channel, value in list(targets.items()):
             if self.kinds.get(channel) == ChannelKind.OFFSET:

@@ -199,3 +199,13 @@ def test_a_decision_for_a_position_the_game_has_left_is_no_warning(hint: bool) -
     stale = Decide(ask.moves - 1, ask.game, ask.options, ask.public_view, ask.private_view, ask.seat, ask.level,
                    ask.seed, hint)
     assert s.decision_failed(stale, "RuntimeError") == Outcome()
+
+
+def test_a_computer_players_legal_moves_are_never_lit_only_its_move() -> None:
+    s, outcome = bot_game("contigo", ["bot:easy", "table"])
+    assert s.state.current_player == 0 and s.expected is None and s.referee.targets(s.sensed)
+    waiting = s.scene()
+    assert not waiting.targets and not waiting.place and s.public_state()["targets"] == []
+    told = decide(s, outcome)
+    assert told.scene is not None and not told.scene.targets and told.scene.carry_out  # what it decided alone
+
