@@ -8,8 +8,11 @@
 * a move to carry out (a computer player's, a hint): in the player's colour, what to lift blinking
   and where to put it steady, the rings to turn, and the status bar's last LED blinking in that
   colour (the legal-move highlight never blinks);
-* a status bar: whose turn (or amber while a die or card is pending), red on a violation, blue
-  while a choice is pending, green while the game lights its own status (``State.status_light``).
+* a bead move to carry out: the pit to take from blinking, the pit to fill steady while it lacks
+  beads (a pit holds one LED: the counts are in the ``expected`` event's words);
+* a status bar: whose turn (or amber while a die or card is pending), red on a violation (amber,
+  blinking, while a computer player could not decide), blue while a choice is pending, green while
+  the game lights its own status (``State.status_light``).
 
 It draws without the strip (``hardware.leds`` sends the frame), so the pure session can describe the
 picture (:class:`LedScene`) without importing any hardware.
@@ -63,6 +66,7 @@ class LedScene:
     """Each player's colour in the game (``game_colours(state)``); empty: the palette by seat."""
     lift: tuple[str, ...] = ()  # a move to carry out: the channels to empty or take from (blinking)
     place: tuple[str, ...] = ()  # ... and those to put on (steady)
+    warning: bool = False  # the computer player to act could not decide (``next`` asks it again)
 
     @property
     def carry_out(self) -> bool:
@@ -115,7 +119,8 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
     if blink_on:
         for channel in scene.violation:
             _light(frame, layout.leds_of.get(channel, ()), RED)
-    bar = [colour, AMBER if scene.player == -1 else OFF, RED if scene.violation else OFF,
+    warning = AMBER if scene.warning and blink_on else OFF
+    bar = [colour, AMBER if scene.player == -1 else OFF, RED if scene.violation else warning,
            (colour if blink_on else OFF) if scene.carry_out
            else BLUE if scene.ambiguous else GREEN if scene.status_light else OFF]
     for i, c in zip(status, bar, strict=False):

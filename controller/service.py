@@ -310,8 +310,10 @@ class Service:
         try:
             decision = players.decide(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat, ask.level,
                                       random.Random(ask.seed))
-        except Exception:
+        except Exception as exc:  # warned at the table; `next` asks again
             log.exception("the computer player of seat %d could not decide", ask.seat)
+            failed = type(exc).__name__
+            self.post(Call(lambda: self._carry_out(self.session.decision_failed(ask, failed)), queue.Queue()))
             return
         self.post(Call(lambda: self._decided(ask, decision.text), queue.Queue()))
 

@@ -69,6 +69,14 @@ WRONG_SECRET = Phrase("seat.wrong_secret", "seat {seat}: that is not this seat's
 NOT_YOUR_TURN = Phrase("seat.not_your_turn", "seat {seat}: it is not this seat's turn")
 ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has played {move}: carry it out on the board")
 FROM_THE_PHONE = Phrase("seat.from_the_phone", "seat {seat} plays from its phone: its move is the phone's to send")
+CARRY_OUT_COUNTS = Phrase("table.carry_out_counts", "the computer plays {move}: {steps}")
+PHONE_PLAYS_COUNTS = Phrase("table.phone_plays_counts", "the phone plays {move}: {steps}")
+TAKE_BEADS = Phrase("table.take_beads", "take {count} from {place}, leaving {left}")
+PUT_BEADS = Phrase("table.put_beads", "put {count} into {place}, to hold {total}")
+HINT_ASKED = Phrase("table.hint_asked", "{player} asked for a hint: it is on their own seat")
+COMPUTER_FAILED = Phrase("table.computer_failed",
+                         "the computer player of {player} could not decide ({error}): press next to ask it again")
+HINT_FAILED = Phrase("table.hint_failed", "no hint: the computer player could not decide ({error})")
 
 
 def told(said: Message | None) -> dict[str, Any]:
@@ -158,7 +166,7 @@ class Outcome:
     scene: LedScene | None = None
     events: tuple[dict[str, Any], ...] = ()
     public: dict[str, Any] | None = None
-    private: tuple[dict[str, Any], ...] = ()
+    private: tuple[dict[str, Any] | None, ...] = ()  # None: a computer player's seat, shown nowhere
     answer: tuple[bool, Any] | None = None
     refusal: Message | None = None  # why a rule refused the request (the loop says it in the board's language)
     sensed: bool = False
@@ -200,6 +208,7 @@ class Session:
         """Why the last :meth:`request` was refused, when a rule refused it (its answer is its English text)."""
         self.expected: Expected | None = None  # the move the table is to carry out (a bot's, a hint)
         self.asked: int | None = None  # the move number a computer player was asked to decide at
+        self.failed: int | None = None  # ... and could not decide at (the status light warns; `next` asks again)
         self.decisions: list[Expected] = []  # decided, not yet in the journal
         self.seat_secrets: dict[int, str] = {}  # phone seat -> the secret its requests carry (its private topic only)
         self._phone_moves: tuple[State, list[dict[str, Any]]] | None = None  # a position, what its phone may play
@@ -215,7 +224,8 @@ class Session:
         held = self.held is not None
         if not (tell or events):
             return Outcome(effects, self.scene() if show else None, held=held, **found)
-        private = tuple(self.private_state(p) for p in range(self.state.num_players))
+        # A computer player's private view goes to its Decide alone: its seat's topic stays empty.
+        private = tuple(None if bot_level(seat) else self.private_state(p) for p, seat in enumerate(self.seats))
         return Outcome(effects, self.scene(), events, self.public_state(), private, held=held, **found)
 
     # -- the game ------------------------------------------------------------------------------
@@ -290,7 +300,7 @@ class Session:
         self.answers.clear()  # a request id names a request within one game
         self.restoring = False
         self.choice = 0
-        self.expected = self.asked = None
+        self.expected = self.asked = self.failed = None
         # Each phone seat's secret, made afresh for every game (and every start): an old one plays nothing.
         phones = [p for p, seat in enumerate(self.seats) if seat == PHONE]
         key = self.fresh_secret() if phones else b""
@@ -463,9 +473,21 @@ class Session:
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
                                     dict(self.state.private_view(seat)), seat, level, f"{commitment}:{moves}"))
 
+    def _computer_failed(self) -> bool:
+        """The computer player to act could not decide at this move (:meth:`decision_failed`)."""
+        return self._computer_to_play() and self.failed == len(self.match.record.actions)
+
+    def _ask_again(self) -> None:
+        """The computer player that could not decide is asked again (``next``, a ``hint`` request)."""
+        self.failed = self.asked = None  # the outcome asks it (_ask_the_computer)
+
     def _ask_hint(self) -> int:
-        """The player to act asks the medium computer player for a suggestion (lit, kept as a hint)."""
+        """The player to act asks the medium computer player for a suggestion (lit, kept as a hint);
+        while a computer player to act could not decide, it is asked again instead."""
         seat = self.state.current_player
+        if self._computer_failed():
+            self._ask_again()
+            return seat
         if seat < 0 or self._computer_to_play():
             raise IllegalAction("hint", NO_HINT())
         moves = len(self.match.record.actions)
@@ -522,7 +544,21 @@ class Session:
             return Outcome()
         if self.expected is not None and not self.expected.hint:
             return Outcome()
+        self.failed = None
         self.expect(Expected(moves, self.state.current_player, text, hint))
+        return self._outcome(tell=True)
+
+    def decision_failed(self, ask: Decide, error: str) -> Outcome:
+        """The computer player asked by ``ask`` raised ``error`` (its kind: an exception's text could
+        tell what the seat holds). The table is warned (an event, the status light) and the game
+        stays where it was: ``next`` or a ``hint`` request asks again, and so does a restart."""
+        if ask.moves != len(self.match.record.actions) or self.over:
+            return Outcome()
+        if ask.hint:
+            self.event("warning", **told(HINT_FAILED(error=error)))
+        else:
+            self.failed = ask.moves
+            self.event("warning", **told(COMPUTER_FAILED(player=f"player {ask.seat}", error=error)))
         return self._outcome(tell=True)
 
     def expect(self, expected: Expected | None, *, kept: bool = False) -> None:
@@ -539,11 +575,32 @@ class Session:
             return
         self.expected = expected
         move = state.public_action_text(action)
-        said = PHONE_PLAYS(move=move) if self._by_phone() and not expected.hint else CARRY_OUT(move=move)
+        if expected.hint and move != expected.text:  # a hidden move (a card): on the seat's own topic only
+            choices = self.choices()
+            if expected.text in choices:
+                self.choice = choices.index(expected.text)  # `confirm` takes it
+            self.event("hint", player=expected.player, **told(HINT_ASKED(player=f"player {expected.player}")))
+            return
+        phone = self._by_phone() and not expected.hint
+        said = told(self._carry_out_said(move, state.apply(action).physical_view(), phone=phone))
         if expected.hint:
-            self.event("hint", player=expected.player, action=move, **told(said))
+            self.event("hint", player=expected.player, action=move, **said)
         else:
-            self.event("expected", player=expected.player, action=move, **told(said))
+            self.event("expected", player=expected.player, action=move, **said)
+
+    def _carry_out_said(self, move: str, after: dict[str, int], *, phone: bool = False) -> Message:
+        """The move to carry out in words (a phone's or the computer's): for a move of counted
+        pieces (beads), what to take from and put into each pit, in the game's notation (takes
+        first, then pits in the board's order)."""
+        before = self.referee.expected()
+        steps = [(after[c.name] - before[c.name], c.name) for c in self.channels
+                 if c.kind == ChannelKind.COUNT and after[c.name] != before[c.name]]
+        if not steps:
+            return (PHONE_PLAYS if phone else CARRY_OUT)(move=move)
+        said = tuple(PUT_BEADS(count=d, place=self.referee.label(c), total=after[c]) if d > 0
+                     else TAKE_BEADS(count=-d, place=self.referee.label(c), left=after[c])
+                     for d, c in sorted(steps, key=lambda step: step[0] > 0))
+        return (PHONE_PLAYS_COUNTS if phone else CARRY_OUT_COUNTS)(move=move, steps=said)
 
     def expected_view(self) -> dict[str, int]:
         """What the board shows once the expected move is carried out."""
@@ -593,6 +650,12 @@ class Session:
             status_light=self.state.status_light(), offsets_to_turn=tuple(turns), colours=game_colours(self.state),
             lift=tuple(sorted(lift)), place=tuple(sorted(place)))
 
+    def _to_pick(self, state: State) -> bool:
+        """A person at the table is to pick a move in ``state``: the LEDs light the legal ones. A
+        seat played away (a computer, a phone) never has them lit (they may tell what it holds):
+        only the move it decided."""
+        return state.current_player >= 0 and not away(self.seats[state.current_player])
+
     def sensed_matches(self) -> bool:
         return all(self.sensed.get(c, 0) == v for c, v in self.referee.expected().items())
 
@@ -600,6 +663,7 @@ class Session:
         return tuple(sorted(c for c, v in self.referee.expected().items() if self.sensed.get(c, 0) != v))
 
     def _after_action(self) -> None:
+        self.expected = None  # carried out, or passed by (a hint not taken)
         if self.state.is_terminal():
             self.event("game_over", winners=self.state.winners(), scores=list(self.state.scores()),
                        fair=self.fairness())
@@ -662,6 +726,7 @@ class Session:
             undone = self.match.public_log[-1]
             self.match.undo()
         self.restoring = not self.sensed_matches()
+        self.expected = None  # for a position the game has left
         self.event("undo", action=undone)
         return undone
 
@@ -685,6 +750,8 @@ class Session:
                 self.event("new_game", game=self.game.name, num_players=self.match.record.num_players)
             elif name == "undo":
                 self._undo()
+            elif name == "next" and self._computer_failed():
+                self._ask_again()
             elif name == "next" and held and not self.choices():  # nothing to go back among: a hint
                 self._ask_hint()
             elif name == "next":
@@ -877,7 +944,7 @@ class Session:
             "resigned": self.resigned,
             "pending_chance": pending,
             "fair": self.fairness(),
-            "targets": sorted(self.referee.targets(self.sensed)) if turn is not None else [],
+            "targets": sorted(self.referee.targets(self.sensed)) if turn is not None and self._to_pick(state) else [],
             "verdict": v.kind,
             "violation": {**told(v.said), "channels": list(v.channels)} if v.kind == "violation" else None,
             "setup": {**told(v.said), "channels": list(v.channels)} if v.kind == "setup" else None,
@@ -903,6 +970,8 @@ class Session:
             private["secret"] = self.seat_secrets[player]
             mine = player == self.state.current_player and self._by_phone() and self.expected is None
             private["moves"] = self.phone_moves(player) if mine else []
+        if self.expected is not None and self.expected.hint and self.expected.player == player:
+            private["hint"] = self.expected.text  # a hidden move's hint is told here alone
         return private
 
     def scene(self) -> LedScene:
@@ -911,14 +980,14 @@ class Session:
             state, v = self.preview, Verdict("in_sync")
             if state.is_terminal():
                 return LedScene(TERMINAL, {}, winners=tuple(state.winners()), colours=game_colours(state))
-            targets = self.referee.targets(state=state) if state.current_player >= 0 else {}
+            targets = self.referee.targets(state=state) if self._to_pick(state) else {}
         else:
             state, v = self.state, self.verdict
             if self.over:
                 return LedScene(TERMINAL, {}, winners=tuple(self.winners()), colours=game_colours(state))
             if self.expected is not None:
                 return self._carry_out_scene(v)
-            targets = self.referee.targets(self.sensed) if state.current_player >= 0 else {}
+            targets = self.referee.targets(self.sensed) if self._to_pick(state) else {}
         turns = []
         for channel, value in list(targets.items()):
             if self.kinds.get(channel) == ChannelKind.OFFSET:
@@ -934,4 +1003,5 @@ class Session:
             status_light=state.status_light(),
             offsets_to_turn=tuple(turns),
             colours=game_colours(state),
+            warning=self.preview is None and self._computer_failed(),
         )

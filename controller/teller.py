@@ -67,7 +67,7 @@ class Teller:
         self.resumed_serial = 0  # the session's game resumed from the journal (0: none): its clock resumes
         self._events: list[dict[str, Any]] = []  # waiting for the journal
         self._public: dict[str, Any] | None = None  # the last public and private states, to tell
-        self._private: tuple[dict[str, Any], ...] = ()
+        self._private: tuple[dict[str, Any] | None, ...] = ()
         self._unanswered: list[tuple[Command, bool, Any]] = []  # answers waiting for the journal
         self._told: dict[str, Any] | None = None  # the last public state published
         self._state_seq = 0  # one more for every change of the public state
