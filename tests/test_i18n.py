@@ -84,6 +84,7 @@ def test_a_message_is_said_in_each_language_with_its_params_and_people() -> None
                         {"index": 1, "name": "player 1", "colour": "#888888"}], "es")
     assert people.labels == ("rojo", "jugador 2")  # by colour, else the seat from 1
     assert People.of([{"index": 0, "name": "x", "colour": "#888888"}], "es", ["Ana"]).labels == ("Ana",)
+    get_game("jeocinco")  # a game's phrases are known once its package is loaded (alone, nothing else loads it)
     said = message_of("jeocinco.tower_stands", {"player": "player 1", "pentagon": "C3N"})
     assert say(said, "es", people) == "jugador 2 completa C3N: se levanta una torre"
     assert say(said, "en", People.of([], "en")) == "2 completes C3N: a tower stands"  # an unknown seat: from 1
