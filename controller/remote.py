@@ -33,8 +33,8 @@ from typing import Any, Final
 
 from controller.games import CHANCE, IllegalAction, State, get_game
 from controller.games.record import ChanceKey, Record, UnfairRecord, verify
+from controller.seats import REMOTE
 
-REMOTE: Final = "remote"
 CODE_PREFIX: Final = "arbitro-join:"
 MAX_WIRE_TEXT: Final = 200
 

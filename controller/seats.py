@@ -1,5 +1,6 @@
-"""Who plays each seat: a person at the table (``table``, the default) or a computer player
-(``bot:<level>``, ``controller.players``), named in the configuration and the ``new_game`` request,
+"""Who plays each seat: a person at the table (``table``, the default), a computer player
+(``bot:<level>``, ``controller.players``) or a player at another board (``remote``,
+``controller.remote``), named in the configuration and the ``new_game`` request,
 kept with the game's record."""
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from controller.players import LEVELS
 
 TABLE: Final = "table"
 BOT: Final = "bot:"
-SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS))
+REMOTE: Final = "remote"
+SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS), REMOTE)
 
 
 def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
