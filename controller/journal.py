@@ -332,8 +332,8 @@ class Journal:
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
         game, options, players, secrets, seats = row
-        keys = [ChanceKey(s.removeprefix(COMMITMENT), None) if s.startswith(COMMITMENT) else ChanceKey.of(bytes.fromhex(s))
-                for s in json.loads(secrets)] if secrets is not None else []
+        keys = [ChanceKey(s.removeprefix(COMMITMENT), None) if s.startswith(COMMITMENT)
+                else ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
         actions = self._actions(game_id)
         return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
                       {n: key for n, (_, key) in enumerate(actions) if key is not None},

@@ -35,6 +35,8 @@ from controller.games import CHANCE, IllegalAction, State, get_game
 from controller.games.record import ChanceKey, Record, UnfairRecord, verify
 from controller.seats import REMOTE
 
+__all__ = ["REMOTE", "JoinCode", "Stopped", "Sync", "Wire", "digest", "hides_information"]
+
 CODE_PREFIX: Final = "arbitro-join:"
 MAX_WIRE_TEXT: Final = 200
 
@@ -210,7 +212,7 @@ class Sync:
                 self.stop(wire.seq, f"action {wire.seq} is {known.text} here and {wire.text} on {wire.board}")
             return []
         self.ahead[wire.seq] = wire
-        agreed = []
+        agreed: list[Wire] = []
         while len(self.log) + 1 in self.ahead:
             nxt = self.ahead.pop(len(self.log) + 1)
             why = self._wrong(nxt)

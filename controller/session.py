@@ -193,8 +193,8 @@ class Session:
     def _outcome(self, tell: bool, show: bool = True, **found: Any) -> Outcome:
         """The outcome of an input: what it queued, the LED scene (``show``) and, when there is
         anything to tell (``tell``, or an event), the public and private states."""
+        self._follow_remote()  # the other board's actions first: a computer player may be to play after them
         self._ask_the_computer()
-        self._follow_remote()
         events, self._outbox = tuple(self._outbox), []
         effects, self._effects = tuple(self._effects), []
         held = self.held is not None

@@ -36,7 +36,7 @@ def start(game: str, tmp_path: Path, joiner_seats: tuple[str, ...] = ("bot:easy"
     host = Board(game, "a", "b", hosting.port, tmp_path / "a.sqlite",
                  board={"options": options, "num_players": players, "seats": ["bot:easy", "remote"]})
     joiner = Board(game, "b", "a", joining.port, tmp_path / "b.sqlite")
-    code = host.read(lambda s: s.remote_view()["code"])
+    code = host.read(lambda s: (s.remote_view() or {})["code"])
     ok, result = joiner.service.call(lambda: joiner.service.session.request("join", {"code": code,
                                                                                    "seats": list(joiner_seats)}).answer)
     assert ok, result
@@ -83,11 +83,12 @@ def test_a_corrupted_action_is_caught_by_the_hash_check_on_both_boards(tmp_path:
     try:
         def b_to_play() -> bool:
             host.tend()
-            return bool(host.read(lambda s: s.remote.state.current_player == 1 and s.remote.peer_have == len(s.remote.log)))
+            return bool(host.read(lambda s: s.remote is not None and s.remote.state.current_player == 1
+                                  and s.remote.peer_have == len(s.remote.log)))
         wait(b_to_play, "the host's moves to reach b, and b to be to play")
         agreed = game_of(host)["remote"]["agreed"]
         # A forged next action from "b", with a digest of some other position, into the host's broker.
-        state = host.read(lambda s: s.remote.state)
+        state = host.read(lambda s: s.remote and s.remote.state)
         text = state.action_to_text(state.own_actions()[0])
         forged = {"seq": agreed + 1, "text": text, "digest": "0" * 32, "board": "b", "drawn": False}
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)

@@ -27,7 +27,10 @@ def throwaway_ca(directory: Path) -> tuple[Path, Path, Path]:
     """A CA and a certificate for 127.0.0.1 signed by it, made here with openssl: (ca, cert, key)."""
     ca, ca_key = directory / "ca.crt", directory / "ca.key"
     cert, key, csr = directory / "broker.crt", directory / "broker.key", directory / "broker.csr"
-    run = lambda *args: subprocess.run(["openssl", *args], check=True, capture_output=True)  # noqa: E731
+
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
     run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
         "-subj", "/CN=arbitro test CA", "-keyout", str(ca_key), "-out", str(ca))
     run("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
@@ -128,9 +131,10 @@ def wait(predicate: Callable[[], object], what: str, timeout: float = 20.0) -> N
 
 def game_of(board: Board) -> dict[str, Any]:
     """What a test compares: the game's actions, the chance outcomes drawn, the seats, the remote view."""
-    return board.read(lambda s: {"actions": list(s.match.record.actions), "drawn": sorted(s.match.record.drawn),
+    game: dict[str, Any] = board.read(lambda s: {"actions": list(s.match.record.actions), "drawn": sorted(s.match.record.drawn),
                                  "remote": s.remote_view(), "over": s.over,
                                  "record": None if s.remote is None else s.remote.record_json()})
+    return game
 
 
 __all__ = ["Board", "brokers", "game_of", "get_game", "wait"]
