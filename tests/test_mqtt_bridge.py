@@ -101,7 +101,8 @@ def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Br
                     ("configure", {"allow_takeback": False}), ("enter", {"value": "x"}),
                     ("choose", {"action": "a1"}), ("resign", {"player": 1}), ("roll", {}),
                     ("new_game", {"seed": 3}), ("enter", {"value": "1"}), ("configure", {"chance": "auto"}),
-                    ("new_game", {"game": "toy"}), ("undo", {}), ("hint", {}), ("nope", {})]
+                    ("new_game", {"game": "toy"}), ("undo", {}), ("hint", {}), ("join", {"code": "arbitro-join:x"}),
+                    ("nope", {})]
         answered: Counter[str] = Counter()
         for command, args in requests:
             answer = op.request(BASE, command, {"id": f"{command}-{uuid.uuid4().hex[:6]}", **args})
@@ -109,9 +110,10 @@ def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Br
             answered[f"{command}:{answer['ok']}"] += 1
             if command in COMMANDS:
                 schemas.validator("request", command).validate(args)
-        # the toy game has no computer player: its hint is refused, the refusal within the schema too
-        assert {f"{c}:True" for c in COMMANDS if c != "hint"} | {"enter:False", "roll:False", "hint:False",
-                                                                  "nope:False"} == set(answered)
+        # the toy game has no computer player: its hint is refused, the refusal within the schema too; a
+        # board with no other board refuses a join
+        assert {f"{c}:True" for c in COMMANDS if c not in ("hint", "join")} | {
+            "enter:False", "roll:False", "hint:False", "join:False", "nope:False"} == set(answered)
         op.fence(BASE)  # every event and state published before has arrived
         kinds = check_all(op)
         for kind in ("event:undo", "event:new_game", "event:resign", "event:chance", "event:action"):
