@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
 
+from controller.config import Config, ConfigError
 from controller.games.record import Record, verify
+from controller.session import Session
+from tests.support.mqttc import Listener
 from tests.support.remote import Board, brokers, game_of, wait
 
 GAMES: dict[str, tuple[dict[str, Any], int]] = {
@@ -48,34 +52,60 @@ def start(game: str, tmp_path: Path, joiner_seats: tuple[str, ...] = ("bot:easy"
 def test_a_whole_remote_game_with_the_bridge_cut_and_restored(game: str, tmp_path: Path) -> None:
     host, joiner, hosting, joining = start(game, tmp_path)
     rng = random.Random(game)
+    # What each broker carries of the other board: its remote topics only, never a state or a seat's topic.
+    crossed = [Listener(joining.port, ["arbitro/a/#"]), Listener(hosting.port, ["arbitro/b/#"])]
     try:
+        cut_at = sorted(rng.sample(range(1, 25), 3))  # after so many actions the bridge goes, and comes back
         cuts = 0
-        steps = 0
-        while not (game_of(host)["over"] and game_of(joiner)["over"]) and steps < 4000:
-            steps += 1
+        deadline = time.monotonic() + 120
+        while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
             did = host.tend() | joiner.tend()
-            if rng.random() < 0.01 and cuts < 3:  # the bridge goes away, then comes back
-                joining.stop()
-                for _ in range(rng.randrange(1, 4)):
-                    host.tend()
+            if cut_at and len(game_of(host)["actions"]) >= cut_at[0]:
+                cut_at.pop(0)
+                joining.stop()  # the joining board's broker, and so the bridge, away
+                for _ in range(rng.randrange(1, 6)):
+                    host.tend()  # the host's table plays on meanwhile
                 joining.start()
                 cuts += 1
             if not did:
                 wait(lambda: True, "")
-        wait(lambda: game_of(host)["over"] and game_of(joiner)["over"], "both boards to end the game", 30)
+        assert cuts >= 1
+        assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
         wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's dice", 30)
         a, b = game_of(host), game_of(joiner)
         assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
         assert a["actions"] == b["actions"] and a["drawn"] == b["drawn"]
         assert a["record"] == b["record"] and a["record"]["boards"] == {"host": "a", "joiner": "b"}
         verify(Record.from_dict(a["record"]))
+        topics = {t for listener in crossed for t, *_ in listener.messages}
+        assert {t.rsplit("/", 1)[0] for t in topics} == {"arbitro/a/remote", "arbitro/b/remote"}, topics
     finally:
+        for listener in crossed:
+            listener.close()
         for board in (host, joiner):
             board.close()
         hosting.stop()
         joining.stop()
     # Both journals end equal: the same actions, each once, the same chance outcomes drawn.
     assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
+
+
+def test_dealt_hidden_cards_are_refused_for_a_remote_game(tmp_path: Path) -> None:
+    """Serpientes with cards arbitro deals: each board's engine would have to know every hand, so a
+    remote game of it is refused, in the configuration and in the request alike."""
+    board = {"id": "a", "game": "serpientes", "seats": ["table", "remote"], "num_players": 3}
+    with pytest.raises(ConfigError, match="hidden cards"):
+        Config.from_dict({"board": board, "remote": {"peer": "b"}})
+    with pytest.raises(ConfigError, match=r"remote\.peer"):
+        Config.from_dict({"board": {**board, "options": {"dealing": "physical"}}})
+    config = Config.from_dict({"board": {**board, "seats": []}, "remote": {"peer": "b"}})
+    session = Session(config.board, check_board=lambda *a: None, fresh_secret=lambda: b"s" * 32, peer="b")
+    session.opened([])
+    ok, error = session.request("new_game", {"seats": ["table", "remote"], "num_players": 3}).answer or (True, "")
+    assert not ok and "hidden cards" in error
+    ok, _ = session.request("new_game", {"seats": ["table", "remote"], "num_players": 3,
+                                         "options": {"dealing": "physical"}}).answer or (False, "")
+    assert ok
 
 
 def test_a_corrupted_action_is_caught_by_the_hash_check_on_both_boards(tmp_path: Path) -> None:
