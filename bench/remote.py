@@ -167,13 +167,13 @@ def measure(moves: int, tmp: Path, seed: int = 1) -> list[float]:
         deadline = time.monotonic() + 120
         while len(lit) < moves and time.monotonic() < deadline:
             state, mine, over = host.read(lambda s: (s.state, s.state.current_player >= 0 and s.seats[
-                s.state.current_player] == "table" and s.board_known and s.verdict.kind == "in_sync", s.over))
+                s.state.current_player] == "table" and s.board_known and s.sensed_matches() and s.held is None, s.over))
             if over:
                 break
             if mine:
-                moves = len(accepted)
+                told = len(accepted)
                 host.hands.enact(state, rng.choice(state.own_actions()))
-                wait(lambda: len(accepted) > moves or host.read(lambda s: s.verdict.kind != "in_sync"),  # noqa: B023
+                wait(lambda: len(accepted) > told or host.read(lambda s: s.verdict.kind in ("violation", "ambiguous")),  # noqa: B023
                      "A's move")  # (the wait runs within this pass of the loop)
             if not (host.tend() | joiner.tend()):
                 time.sleep(0.002)  # poll interval: the hands look again

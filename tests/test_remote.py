@@ -52,9 +52,10 @@ def other(host: Sync, joiner: Sync, wire: Wire) -> Sync:
     return joiner if wire.board == host.me else host
 
 
-@pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium"])
-def test_a_whole_game_agrees_with_late_repeated_and_reordered_wires(game: str) -> None:
-    host, joiner = pair(game)
+@pytest.mark.parametrize(("game", "options"), [("contigo", {}), ("jeocinco", {"max_rounds": 8}),
+                                               ("scriptorium", {"round_limit": 15})])
+def test_a_whole_game_agrees_with_late_repeated_and_reordered_wires(game: str, options: dict[str, Any]) -> None:
+    host, joiner = pair(game, options)
     rng = random.Random(3)
     held: list[Wire] = []
     applied: list[int] = []
@@ -137,7 +138,7 @@ def test_a_status_tells_what_to_send_again() -> None:
 
 
 def test_the_joining_board_checks_every_drawn_outcome_against_the_commitment() -> None:
-    host, joiner = pair("scriptorium")
+    host, joiner = pair("scriptorium", {"round_limit": 15})
     rng = random.Random(5)
     while not host.state.is_terminal():
         wire = play(host, joiner, rng)
@@ -150,7 +151,7 @@ def test_the_joining_board_checks_every_drawn_outcome_against_the_commitment() -
 
 
 def test_a_secret_that_is_not_the_commitments_stops_the_game() -> None:
-    host, joiner = pair("scriptorium")
+    host, joiner = pair("scriptorium", {"round_limit": 15})
     rng = random.Random(5)
     while not host.state.is_terminal():
         wire = play(host, joiner, rng)
