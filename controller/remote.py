@@ -162,6 +162,26 @@ class Sync:
     def __post_init__(self) -> None:
         self.state = get_game(self.code.game).new_state(self.code.options, self.code.num_players)
 
+    @classmethod
+    def resumed(cls, me: str, peer: str, record: Record) -> Sync:
+        """A remote game the journal kept (after a restart or a power cut): its agreed line rebuilt
+        from the record, each action by the board of its seat; the other board's status then says
+        what either side lacks. The host is the board that knows the secret (the joining board
+        learns it only at the end); the host's seats the joining board does not know are ``table``."""
+        key = record.keys[-1]
+        seats = tuple(record.seats)
+        host = key.secret is not None
+        host_seats = seats if host else tuple("table" if seat == REMOTE else REMOTE for seat in seats)
+        code = JoinCode(me if host else peer, peer if host else me, record.game, dict(record.options),
+                        record.num_players, host_seats, key.commitment)
+        sync = cls(me, code, seats)
+        sync.secret = key.secret
+        for i, text in enumerate(record.actions):
+            board = sync._owner(sync.state)
+            sync.state = sync.state.apply(sync.state.action_from_text(text))
+            sync.log.append(Wire(i + 1, text, digest(sync.state), board, i in record.drawn))
+        return sync
+
     @property
     def host(self) -> bool:
         return self.me == self.code.host

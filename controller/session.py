@@ -287,6 +287,8 @@ class Session:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
         self.take(match)
         self.resigned = resigned
+        if REMOTE in record.seats and self.peer:  # a remote game goes on: the other board resends what is missing
+            self._go_remote(Sync.resumed(self.board.id, self.peer, record), record.keys[-1].secret)
 
     def opened(self, notices: list[str]) -> Outcome:
         """The table is switched on, with the game the journal resumed (if any; else the configured

@@ -138,3 +138,34 @@ def test_a_corrupted_action_is_caught_by_the_hash_check_on_both_boards(tmp_path:
             board.close()
         hosting.stop()
         joining.stop()
+
+
+def test_a_restarted_board_resumes_the_remote_game_from_its_journal(tmp_path: Path) -> None:
+    """The joining board's service stops mid-game (a power cut) and starts again on its journal:
+    the boards resynchronise by sequence number and finish the game, their journals equal."""
+    host, joiner, hosting, joining = start("contigo", tmp_path)
+    boards = [host, joiner]
+    try:
+        wait(lambda: (host.tend() | joiner.tend()) is not None and len(game_of(host)["actions"]) >= 6, "six actions")
+        joiner.close()
+        boards.remove(joiner)
+        for _ in range(3):
+            host.tend()  # the host's table plays on while the other board is away
+        joiner = Board("contigo", "b", "a", joining.port, tmp_path / "b.sqlite")
+        boards.append(joiner)
+        assert game_of(joiner)["remote"] is not None, "the remote game was not resumed"
+        deadline = time.monotonic() + 90
+        while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
+            if not (host.tend() | joiner.tend()):
+                time.sleep(0.005)  # poll interval: the hands look again
+        a, b = game_of(host), game_of(joiner)
+        assert a["over"] and b["over"] and a["remote"]["stopped"] is None and b["remote"]["stopped"] is None
+        assert a["actions"] == b["actions"]
+        wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's dice")
+    finally:
+        for board in boards:
+            board.close()
+        hosting.stop()
+        joining.stop()
+    assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
+
