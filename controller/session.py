@@ -249,6 +249,8 @@ class Session:
     def join(self, text: str, seats: Sequence[str] = ()) -> None:
         """Start the host's remote game from its join code (``seats``: who plays this board's seats)."""
         code = JoinCode.decode(text)
+        if REMOTE in seats:
+            raise ValueError("join: this board's own seats are at the table or computer players, not remote")
         if code.joiner != self.board.id or code.host != self.peer:
             raise ValueError(f"join: the code is for board {code.joiner!r} to join {code.host!r}; this is "
                              f"{self.board.id!r}, and its [remote] peer is {self.peer!r}")
