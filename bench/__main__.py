@@ -1,7 +1,8 @@
 """Every bench, one table: ``python -m bench [--quick]``.
 
 Runs the benches (``bench.referee``, ``bench.loop``, ``bench.display``, ``bench.startup``,
-``bench.games``, ``bench.judge``'s memory pass, ``bench.serial_link``, ``bench.mqtt_boards``) and
+``bench.games``, ``bench.judge``'s memory pass, ``bench.serial_link``, ``bench.mqtt_boards``,
+``bench.remote``) and
 prints one row per figure: what it is, its target, the figure here, a Raspberry Pi Zero 2 W
 estimate (the figure times the factor, with the factor's source) and pass/fail against the target
 here. Latency figures are the median of three runs' p99s, beside a null service measured in the same
@@ -146,6 +147,7 @@ def service_rows(runs: int, broker_port: int) -> list[Row]:
 def other_rows(quick: bool, broker_port: int) -> list[Row]:
     from bench import games as games_bench
     from bench import judge, serial_link
+    from bench import remote as remote_bench
     from bench.mqtt_boards import bench as mqtt_boards
     from controller.games import game_names, get_game
 
@@ -165,6 +167,11 @@ def other_rows(quick: bool, broker_port: int) -> list[Row]:
     r = mqtt_boards("127.0.0.1", broker_port, 100, 5.0 if quick else 12.0, 2.0, 20, 0.05, 1)
     rows.append(Row(f"100 boards on one broker: event -> subscriber, p99 ({len(r['problems'])} boards lost any)",
                     "for the record", r["p99_ms"], "ms", None))
+    crossed = remote_bench.measure(10 if quick else 40, Path(tempfile.mkdtemp(prefix="arbitro-remote-")))
+    rows.append(Row("remote game: move accepted on A -> carry-out LEDs on B through the bridge, p50", "for the record",
+                    statistics.median(crossed) * 1e3, "ms", None))
+    rows.append(Row("remote game: move accepted on A -> carry-out LEDs on B through the bridge, p99", "for the record",
+                    p99(crossed) * 1e3, "ms", None))
     return rows
 
 

@@ -61,6 +61,21 @@ def _run(args: argparse.Namespace) -> int:
     return run_forever(service)
 
 
+def _remote_bridge(args: argparse.Namespace) -> int:
+    """The Mosquitto bridge of a remote game, from the configuration's [remote] section (docs/remote.md)."""
+    from controller.config import ConfigError, load_config
+    from controller.remote_link import bridge_stanza
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from exc
+    if not (config.remote.peer and config.remote.address):
+        raise CliError("remote-bridge: set [remote] peer and address (the other board's broker) first", 2)
+    print(bridge_stanza(config.mqtt.base_topic, config.board.id, config.remote), end="")
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     from controller import demo
 
@@ -251,6 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="TOML configuration (default: every key's default)")
     p.add_argument("--debug", action="store_true", help="log the raw channel traffic too")
     p.set_defaults(func=_run)
+
+    p = sub.add_parser("remote-bridge", help="print the Mosquitto bridge of a remote game ([remote] in the config)")
+    p.add_argument("--config", default=None, help="TOML configuration (default: every key's default)")
+    p.set_defaults(func=_remote_bridge)
 
     p = sub.add_parser("journal", help="list the games in a journal, or export one as a record")
     p.add_argument("path", help="the journal file (journal.sqlite in the state directory)")

@@ -23,6 +23,7 @@ from controller.seats import SEATS
 SEED_MAX = 2**63 - 1
 ACTION_TEXT_MAX = 200
 SECRET_MAX = 128  # a phone seat's secret is 64 hex digits
+JOIN_CODE_MAX = 2000  # a join code: the game, its options and seats, and the commitment
 SEATS_MAX = 16  # more than any game's players
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
@@ -84,6 +85,12 @@ COMMANDS: dict[str, Command] = {
                         description="who plays each seat, in order; the seats not named are at the table"),
          "seed": Field((int,), minimum=-1, maximum=SEED_MAX, description="-1: a fresh secret nobody knows; "
                        "0 or more: dice from this seed, predictable (tests and demos)")},
+        after_the_end=True),
+    "join": Command(
+        "join another board's remote game with its join code (docs/remote.md)",
+        {"code": Field((str,), required=True, max_length=JOIN_CODE_MAX, description="the host board's join code"),
+         "seats": Field((list,), choices=SEATS, max_items=SEATS_MAX,
+                        description="who plays this board's seats, in order; the rest are at the table")},
         after_the_end=True),
     "undo": Command("undo the last action (and the chance steps that followed it)", after_the_end=True),
     "roll": Command("resolve the pending chance step electronically (only while one is pending)"),

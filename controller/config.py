@@ -96,6 +96,18 @@ class SoundConfig:
 
 
 @dataclass
+class RemoteConfig:
+    """One game on two boards (``docs/remote.md``): the other board, and the bridge from this
+    board's Mosquitto to its broker (``arbitro remote-bridge`` writes the stanza)."""
+
+    peer: str = ""  # the other board's [board] id; "": no remote game
+    address: str = ""  # host:port of the other board's broker (TLS); "": the other board bridges to this one
+    username: str = ""  # this board's account on the other broker
+    password: str = ""
+    cafile: str = ""  # the CA of the other broker's certificate
+
+
+@dataclass
 class Config:
     board: BoardConfig = field(default_factory=BoardConfig)
     sensors: SensorsConfig = field(default_factory=SensorsConfig)
@@ -104,6 +116,7 @@ class Config:
     mqtt: MqttConfig = field(default_factory=MqttConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
@@ -163,6 +176,10 @@ class Config:
             raise ConfigError(f"sound.voice: must be 'off' or 'on', got {self.sound.voice!r}")
         if not 0 <= self.sound.pin <= 27:
             raise ConfigError(f"sound.pin: must be a GPIO on the Pi's header (0..27), got {self.sound.pin}")
+        if self.remote.peer:
+            check_topic_name("remote.peer", self.remote.peer, BOARD_ID_MAX, levels=False)
+            if self.remote.peer == b.id:
+                raise ConfigError("remote.peer: the other board's id, not this board's own")
         if self.inputs.pin_factory not in ("", "mock", "lgpio", "rpigpio", "pigpio", "native"):
             raise ConfigError("inputs.pin_factory: must be '', 'mock', 'lgpio', 'rpigpio', 'pigpio' or 'native'")
         from controller.games import get_game
@@ -180,6 +197,14 @@ class Config:
             seats_for(b.seats, players)
         except ValueError as exc:
             raise ConfigError(f"board.{exc}") from exc
+        if "remote" in b.seats:
+            from controller.remote import hides_information
+
+            if not self.remote.peer:
+                raise ConfigError("board.seats: a remote seat needs the other board: set remote.peer")
+            if hides_information(b.game, options):
+                raise ConfigError(f"board.seats: {b.game} with these options deals hidden cards, which a remote "
+                                  "game cannot keep from the other board's engine (docs/remote.md)")
 
 
 def _within(key: str, value: float, low: float, high: float, *, low_ok: bool = False) -> None:

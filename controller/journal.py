@@ -96,6 +96,7 @@ ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT"), "actions": ("key INTEG
 """The last columns of these tables, which a journal from before fair dice (or seats) lacks: added on opening."""
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
+COMMITMENT = "commitment:"  # before a secret not known here: the commitment stored in its place
 LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
 
 log = logging.getLogger("arbitro.journal")
@@ -331,7 +332,8 @@ class Journal:
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
         game, options, players, secrets, seats = row
-        keys = [ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
+        keys = [ChanceKey(s.removeprefix(COMMITMENT), None) if s.startswith(COMMITMENT)
+                else ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
         actions = self._actions(game_id)
         return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
                       {n: key for n, (_, key) in enumerate(actions) if key is not None},
@@ -350,10 +352,10 @@ class Journal:
 
 
 def _secrets(record: Record) -> str:
-    """The record's chance secrets as the journal stores them (a JSON list of hex)."""
-    if any(key.secret is None for key in record.keys):
-        raise ValueError("a record whose secret is not known cannot be journalled")
-    return json.dumps([key.secret.hex() for key in record.keys if key.secret is not None])
+    """The record's chance secrets as the journal stores them (a JSON list of hex); a secret not
+    known here (a remote game's, on the joining board, until the host reveals it) as its commitment."""
+    return json.dumps([key.secret.hex() if key.secret is not None else COMMITMENT + key.commitment
+                       for key in record.keys])
 
 
 class BoardJournal:

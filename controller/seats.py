@@ -1,7 +1,8 @@
 """Who plays each seat: a person at the table (``table``, the default), a computer player
-(``bot:<level>``, ``controller.players``) or a person away from the table who plays on a phone
-(``phone``: the seat page sends the move, the table carries it out), named in the configuration and
-the ``new_game`` request, kept with the game's record."""
+(``bot:<level>``, ``controller.players``), a person away from the table who plays on a phone
+(``phone``: the seat page sends the move, the table carries it out) or a player at another board
+(``remote``, ``controller.remote``), named in the configuration and the ``new_game`` request, kept
+with the game's record."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from controller.players import LEVELS
 TABLE: Final = "table"
 BOT: Final = "bot:"
 PHONE: Final = "phone"
-SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS), PHONE)
+REMOTE: Final = "remote"
+SEATS: Final[tuple[str, ...]] = (TABLE, *(BOT + level for level in LEVELS), PHONE, REMOTE)
 
 
 def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
@@ -33,5 +35,6 @@ def bot_level(seat: str) -> str | None:
 
 
 def away(seat: str) -> bool:
-    """The seat's moves are decided away from the table (a computer player, a phone), for the table to carry out."""
+    """The seat's moves are decided away from the table (a computer player, a phone, another
+    board), for the table to carry out."""
     return seat != TABLE

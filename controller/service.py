@@ -31,6 +31,7 @@ from controller.journal import BoardJournal, Journal
 from controller.ledview import LedScene, render_frame
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
+from controller.remote_link import RemoteIn, RemoteLink
 from controller.session import CalibrateRings, Decide, Effect, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.teller import Teller
 from controller.wiring import Wiring
@@ -78,7 +79,10 @@ class Service:
                              layout_for=lambda game: load_layout(board.layout or game), strip_fits=strip.can_show)
         self.session = Session(board, check_board=self.wiring.check,
                                fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
-                               answers=RecentAnswers(persist=journal is not None))
+                               answers=RecentAnswers(persist=journal is not None), peer=config.remote.peer)
+        # A remote game's own client on the board's broker (controller.remote_link), beside the displays' bridge.
+        self.remote = RemoteLink(config.mqtt, board.id, config.remote.peer, self.post) \
+            if config.remote.peer and mqtt is not None else None
         self.kept = BoardJournal(journal, board.id, clock) if journal is not None else None
         # the wall clock stamps states and events; judging never reads it
         self.teller = Teller(self.session, board, self.wiring, self.kept, mqtt, sound, clock=clock,
@@ -102,6 +106,8 @@ class Service:
             if not self.mqtt.connected.wait(3.0):
                 log.warning("MQTT broker %s:%d not reachable yet; refereeing anyway, state goes out on connect",
                             self.config.mqtt.host, self.config.mqtt.port)
+        if self.remote is not None:
+            self.remote.start()
         if self.link_factory is not None:
             self.link = self.link_factory(self.config.sensors.url, self.post)
             self.link.start()
@@ -116,7 +122,7 @@ class Service:
             self._thread.join(10)
         if self.teller.failing:
             log.error("stopping, and %s: what happened since it last could be is not recorded", self.teller.fault())
-        for part in (self.link, self.mqtt):
+        for part in (self.link, self.remote, self.mqtt):
             if part is not None:
                 part.stop()
         self.strip.stop()
@@ -225,6 +231,8 @@ class Service:
             self._changed(s.button(event.name, event.held))
         elif isinstance(event, Command):
             self._command(event)
+        elif isinstance(event, RemoteIn):
+            self._changed(s.remote_in(event.kind, event.data))
         else:
             log.warning("unknown event %r", event)
 
@@ -288,6 +296,7 @@ class Service:
             self._show_leds()
         if outcome.public is not None:
             self.teller.tell(outcome)
+            self._send_remote()
         elif outcome.answer is not None:
             self.teller.keep()  # a refusal too is remembered with its id
 
@@ -322,12 +331,21 @@ class Service:
         outcome = self.session.decided(ask.moves, text, ask.hint)
         if outcome.public is not None:
             self.teller.tell(outcome)
+            self._send_remote()
         for effect in outcome.effects:
             self._effect(effect)
         if outcome.scene is not None:
             self.scene = outcome.scene
             self._show_leds()
         self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000  # the board judged against it
+
+    def _send_remote(self) -> None:
+        """A remote game: what this board accepted goes to the other board once the journal has it."""
+        s = self.session
+        if self.remote is None or s.remote is None or self.teller.failing or not (s.wires or s.status_due):
+            return
+        wires, s.wires, s.status_due = s.wires, [], False
+        self.remote.send(wires, s.remote.status())
 
     def _show_leds(self) -> None:
         if self.scene is not None:

@@ -32,12 +32,13 @@ from controller import commands
 from controller.commands import RecentAnswers, request_key
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.base import Message, Phrase
-from controller.games.chance import SCHEME, seed_secret
+from controller.games.chance import SCHEME, commitment, seed_secret
 from controller.games.record import ChanceKey, Match, Record
 from controller.i18n import as_json
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
-from controller.seats import PHONE, away, bot_level, seats_for
+from controller.remote import JoinCode, Sync, Wire, hides_information
+from controller.seats import PHONE, REMOTE, away, bot_level, seats_for
 from controller.words import event_line, in_words
 
 if TYPE_CHECKING:
@@ -56,6 +57,9 @@ NO_HINT = Phrase("table.no_hint", "no hint: no player at the table is to act")
 REFUSED = Phrase("table.refused", "illegal action {action}: {reason}")
 COMPUTER_PLAYED = Phrase("table.computer_played", "the computer played {move}: {what}")
 CARRY_OUT = Phrase("table.carry_out", "the computer plays {move}: carry it out on the board")
+REMOTE_STOPPED = Phrase("remote.stopped", "the remote game stopped at action {seq}: {reason}")
+HOST_ROLLS = Phrase("remote.host_rolls", "the host board draws chance in a remote game")
+NO_UNDO_REMOTE = Phrase("remote.no_undo", "a remote game cannot be taken back")
 WAIT_FOR_COMPUTER = Phrase("table.wait_for_computer", "the computer is thinking: put the board back as it was: {what}")
 PHONE_PLAYED = Phrase("table.phone_played", "the phone played {move}: {what}")
 PHONE_PLAYS = Phrase("table.phone_plays", "the phone plays {move}: carry it out on the board")
@@ -181,8 +185,9 @@ class Session:
     board has settled. Each returns the :class:`Outcome` the loop carries out."""
 
     def __init__(self, board: BoardConfig, *, check_board: Callable[[Game, dict[str, Any], int], None],
-                 fresh_secret: Callable[[], bytes], answers: RecentAnswers | None = None) -> None:
+                 fresh_secret: Callable[[], bytes], answers: RecentAnswers | None = None, peer: str = "") -> None:
         self.board = board
+        self.peer = peer  # the other board of a remote game ([remote] peer); "": none
         self.check_board = check_board  # refuses (ValueError) a game the board wired up cannot play
         self.fresh_secret = fresh_secret
         self.answers = answers or RecentAnswers()
@@ -212,12 +217,16 @@ class Session:
         self.decisions: list[Expected] = []  # decided, not yet in the journal
         self.seat_secrets: dict[int, str] = {}  # phone seat -> the secret its requests carry (its private topic only)
         self._phone_moves: tuple[State, list[dict[str, Any]]] | None = None  # a position, what its phone may play
+        self.remote: Sync | None = None  # a game on two boards (controller.remote)
+        self.wires: list[Wire] = []  # this board's actions for the other board, sent once in the journal
+        self.status_due = False  # the remote status changed: the loop publishes it
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
 
     def _outcome(self, tell: bool, show: bool = True, **found: Any) -> Outcome:
         """The outcome of an input: what it queued, the LED scene (``show``) and, when there is
         anything to tell (``tell``, or an event), the public and private states."""
+        self._follow_remote()  # the other board's actions first: a computer player may be to play after them
         self._ask_the_computer()
         events, self._outbox = tuple(self._outbox), []
         effects, self._effects = tuple(self._effects), []
@@ -225,7 +234,9 @@ class Session:
         if not (tell or events):
             return Outcome(effects, self.scene() if show else None, held=held, **found)
         # A computer player's private view goes to its Decide alone: its seat's topic stays empty.
-        private = tuple(None if bot_level(seat) else self.private_state(p) for p, seat in enumerate(self.seats))
+        # A computer's seat and the other board's seats have nothing told here: their views are theirs alone.
+        private = tuple(None if bot_level(seat) or seat == REMOTE else self.private_state(p)
+                        for p, seat in enumerate(self.seats))
         return Outcome(effects, self.scene(), events, self.public_state(), private, held=held, **found)
 
     # -- the game ------------------------------------------------------------------------------
@@ -241,7 +252,8 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.state.is_terminal() or self.resigned is not None
+        stopped = self.remote is not None and self.remote.stopped is not None
+        return self.state.is_terminal() or self.resigned is not None or stopped
 
     def new_game(self, game: str, options: dict[str, Any] | None, num_players: int, seed: int,
                  seats: Sequence[str] = ()) -> None:
@@ -251,16 +263,56 @@ class Session:
         opts, players = g.resolve(options, g.players(num_players))  # checked before a seat is counted
         every_seat = list(seats_for(seats, players))
         self.check_board(g, opts, players)  # another game needs its own board: the one wired up
+        if REMOTE in every_seat:
+            self._check_remote(game, opts)
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
         match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=every_seat))
-        other_board = game != self.game.name
+        self._start(match)
+        if REMOTE in every_seat:  # the host of a remote game: its join code for the other board
+            code = JoinCode(self.board.id, self.peer, game, opts, players, tuple(every_seat), commitment(secret))
+            self._go_remote(Sync(self.board.id, code, code.seats), secret)
+            log.info("remote game: join code for %s: %s", self.peer, code.encode())
+        log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
+        self._auto_chance()
+
+    def _check_remote(self, game: str, options: dict[str, Any]) -> None:
+        if not self.peer:
+            raise ValueError("seats: a remote seat needs the other board: set [remote] peer")
+        if hides_information(game, options):
+            raise ValueError(f"seats: {game} with these options deals hidden cards, which a remote game cannot "
+                             "keep from the other board's engine (docs/remote.md)")
+
+    def join(self, text: str, seats: Sequence[str] = ()) -> None:
+        """Start the host's remote game from its join code (``seats``: who plays this board's seats)."""
+        code = JoinCode.decode(text)
+        if REMOTE in seats:
+            raise ValueError("join: this board's own seats are at the table or computer players, not remote")
+        if code.joiner != self.board.id or code.host != self.peer:
+            raise ValueError(f"join: the code is for board {code.joiner!r} to join {code.host!r}; this is "
+                             f"{self.board.id!r}, and its [remote] peer is {self.peer!r}")
+        g = get_game(code.game)
+        opts, players = g.resolve(code.options, code.num_players)
+        every_seat = code.joiner_seats(seats)
+        seats_for(every_seat, players)
+        self.check_board(g, opts, players)
+        self._check_remote(code.game, opts)
+        self._start(Match(Record(code.game, opts, players, [ChanceKey(code.commitment, None)], seats=list(every_seat))))
+        self._go_remote(Sync(self.board.id, code, every_seat), None)
+
+    def _go_remote(self, sync: Sync, secret: bytes | None) -> None:
+        sync.secret = secret
+        self.remote = sync
+        self.referee.allow_takeback = False  # the other board has the move already
+        self.wires.clear()
+        self.status_due = True
+
+    def _start(self, match: Match) -> None:
+        other_board = match.record.game != self.game.name
         self.take(match)
         if other_board:  # read the new board afresh
             self.sensed = {}
             self.board_known = False
             self._effects.append(RequestSnapshot())
-        log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
-        self._auto_chance()
 
     def resume(self, record: Record, resigned: int | None = None) -> None:
         """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
@@ -273,6 +325,8 @@ class Session:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
         self.take(match)
         self.resigned = resigned
+        if REMOTE in record.seats and self.peer:  # a remote game goes on: the other board resends what is missing
+            self._go_remote(Sync.resumed(self.board.id, self.peer, record), record.keys[-1].secret)
 
     def opened(self, notices: list[str]) -> Outcome:
         """The table is switched on, with the game the journal resumed (if any; else the configured
@@ -306,6 +360,7 @@ class Session:
         key = self.fresh_secret() if phones else b""
         self.seat_secrets = {p: hashlib.blake2b(f"{self.board.id}/{p}".encode(), key=key, digest_size=32).hexdigest()
                              for p in phones}
+        self.remote = None
         # A new game starts with the board to set up: what differs is shown, not flagged.
         self.setup_channels: set[str] = {c.name for c in self.channels}
         self.serial += 1
@@ -445,6 +500,72 @@ class Session:
             self.event("resolved")
         return verdict
 
+    # -- a remote game ---------------------------------------------------------------------------
+
+    def remote_in(self, kind: str, data: dict[str, Any]) -> Outcome:
+        """A message from the other board of a remote game: a ``wire`` (an action it accepted) or its
+        ``status`` (what it has; its wires this board lacks are sent again)."""
+        sync = self.remote
+        if sync is None:
+            return Outcome()
+        if kind == "wire":
+            try:
+                wire = Wire.from_json(data)
+            except ValueError as exc:
+                log.warning("remote: a wire from %s refused: %s", sync.peer, exc)
+                return Outcome()
+            sync.receive(wire)
+            self.status_due = True
+        elif kind == "status":
+            self.wires += sync.peer_status(data)
+        return self._outcome(tell=True)
+
+    def _follow_remote(self) -> None:
+        """Keep the game and the remote line of play together: this board's new actions become
+        wires for the other board, and the other board's agreed actions come to the table (its
+        chance outcomes at once, its moves lit for carry-out as a computer's are)."""
+        sync = self.remote
+        if sync is None:
+            return
+        stopped = sync.stopped
+        actions = self.match.record.actions
+        for i in range(len(sync.log), len(actions)):
+            wire = sync.local(actions[i], drawn=i in self.match.record.drawn)
+            if wire is not None:
+                self.wires.append(wire)
+                self.status_due = True
+        while (wire := sync.next_for_table(len(actions))) is not None and not self.over:
+            if self.state.current_player == CHANCE:
+                self._resolve_chance(wire.text)
+                self.match.record.drawn[len(actions) - 1] = 0
+            elif self.expected is None or self.expected.moves != len(actions):
+                self.expect(Expected(len(actions), self.state.current_player, wire.text))
+                if self.expected is not None:
+                    break  # the table carries it out
+            else:
+                break
+        if stopped is None and sync.stopped is not None:
+            self.status_due = True
+            self.expected = None
+            self.event("warning", **told(REMOTE_STOPPED(seq=sync.stopped.seq, reason=sync.stopped.reason)))
+        key = self.match.key
+        if sync.verified and key is not None and key.secret is None and sync.secret is not None:
+            self.match.record.keys[-1] = ChanceKey(key.commitment, sync.secret)  # revealed and checked: journalled
+        if sync.host and self.over and sync.status()["secret"] is not None:
+            self.status_due = True  # the end: the secret goes to the other board
+
+    def remote_view(self) -> dict[str, Any] | None:
+        """The remote game in the public state: both boards, which board plays each seat, how far
+        each has the game, a stop and why, and where a move waits to be carried out."""
+        sync = self.remote
+        if sync is None:
+            return None
+        waiting = self.expected is not None and not self.expected.hint and self.seats[self.expected.player] == REMOTE
+        return {"host": sync.code.host, "joiner": sync.code.joiner, "here": self.board.id,
+                "code": sync.code.encode() if sync.host else None, "agreed": len(sync.log),
+                "peer_has": sync.peer_have, "stopped": None if sync.stopped is None else sync.stopped.to_json(),
+                "carry_out_here": waiting, "verified": sync.verified}
+
     # -- computer players ------------------------------------------------------------------------
 
     def _computer_to_play(self) -> bool:
@@ -457,7 +578,8 @@ class Session:
 
     def _carried_for(self, player: int) -> str:
         """Who a move carried out at the table came from (an action event's ``by``)."""
-        return "phone" if self.seats[player] == PHONE else "bot"
+        seat = self.seats[player]
+        return "phone" if seat == PHONE else "remote" if seat == REMOTE else "bot"
 
     def _ask_the_computer(self) -> None:
         """A computer player to act and not yet asked at this move: the loop asks it (:class:`Decide`)."""
@@ -466,7 +588,7 @@ class Session:
             return
         seat = self.state.current_player
         level = bot_level(self.seats[seat])
-        if level is None:  # a phone: its move comes as a request (:meth:`_play_from_phone`)
+        if level is None:  # a phone or a remote seat: its move comes as a request or from the other board
             return
         self.asked = moves
         commitment = self.fairness()["commitment"]
@@ -670,7 +792,7 @@ class Session:
         self._auto_chance()
 
     def _auto_chance(self) -> None:
-        if self.board.chance == "auto":
+        if self.board.chance == "auto" and (self.remote is None or self.remote.host):
             while self.state.current_player == CHANCE:
                 self._resolve_chance()
 
@@ -678,6 +800,8 @@ class Session:
         if self.state.current_player != CHANCE:
             raise IllegalAction(text or "roll", NOTHING_TO_ROLL())
         view = self.referee.expected()
+        if text is None and self.remote is not None and not self.remote.host:
+            raise IllegalAction("roll", HOST_ROLLS())
         if text is None:
             self.match.resolve_chance()
         else:
@@ -711,6 +835,8 @@ class Session:
                 self.event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
     def _undo(self) -> str:
+        if self.remote is not None:
+            raise IllegalAction("undo", NO_UNDO_REMOTE())
         if self.over:  # the end revealed the secret: the game goes on with a fresh one
             self.match.rekey(self.fresh_secret())
         if self.resigned is not None:  # the resignation is what is taken back
@@ -838,6 +964,10 @@ class Session:
             self.event("new_game", game=game, num_players=self.match.record.num_players)
             # A seed named by the request is told back; a fresh secret is never (its commitment is).
             return {"game": game, "seed": seed} if seed >= 0 else {"game": game}
+        if name == "join":  # the other board's remote game, from its join code
+            self.join(args["code"], args.get("seats", ()))
+            self.event("new_game", game=self.game.name, num_players=self.match.record.num_players)
+            return {"game": self.game.name, "host": self.peer}
         if name == "undo":
             return {"undone": self._undo()}
         if name == "roll":
@@ -951,13 +1081,16 @@ class Session:
             "ambiguous": len(v.actions) if v.kind == "ambiguous" else 0,
             "sensors": "up" if self.link_is_up else "down",
             "health": dict(self.health),
+            "remote": self.remote_view(),
         }
 
     def fairness(self) -> dict[str, Any]:
         """The chance commitment, and once the game is over the secret (``docs/mqtt.md``, "Fair dice")."""
         key = self.match.key
-        assert key is not None and key.secret is not None  # ``take`` gives every game one
-        return {"scheme": SCHEME, "commitment": key.commitment, "secret": key.secret.hex() if self.over else None}
+        assert key is not None  # ``take`` gives every game one
+        secret = key.secret if key.secret is not None else self.remote.secret if self.remote is not None else None
+        return {"scheme": SCHEME, "commitment": key.commitment,
+                "secret": secret.hex() if self.over and secret is not None else None}
 
     def private_state(self, player: int) -> dict[str, Any]:
         """What only ``player`` may see: the game's private view, and the choices of the player to act."""

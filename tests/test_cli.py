@@ -218,3 +218,21 @@ def test_version_says_the_installed_one() -> None:
 
     done = arbitro("--version")
     assert done.returncode == 0 and done.stdout == f"arbitro {version('arbitro')}\n", done
+
+
+def test_remote_bridge_prints_the_bridge_of_the_configuration(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text('[board]\nid = "a"\n[remote]\npeer = "b"\naddress = "b.local:8883"\nusername = "remote-a"\n'
+                      'password = "pw"\ncafile = "/etc/mosquitto/certs/b-ca.crt"\n')
+    assert main(["remote-bridge", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    for line in ("address b.local:8883", "topic arbitro/a/remote/# out 1", "topic arbitro/b/remote/# in 1",
+                 "bridge_cafile /etc/mosquitto/certs/b-ca.crt", "remote_username remote-a", "cleansession false"):
+        assert line in out.splitlines(), line
+    config.write_text('[board]\nid = "a"\n')
+    assert main(["remote-bridge", "--config", str(config)]) == 2
+    assert "[remote] peer and address" in capsys.readouterr().err
+

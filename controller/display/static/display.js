@@ -80,6 +80,7 @@ function languageSwitch() {
 function seatName(seat) {
   if (seat === "phone") return t("display.seat.phone", "on a phone");
   const level = (seat || "table").replace(/^bot:/, "");
+  if (seat === "remote") return t("display.seat.remote", "at the other board");
   if (level === "table" || level === seat) return t("display.seat.table", "at the table");
   const levels = { easy: t("display.seat.easy", "easy"), medium: t("display.seat.medium", "medium"), hard: t("display.seat.hard", "hard") };
   return t("display.seat.bot", "computer ({level})", { level: levels[level] || level });
@@ -345,6 +346,15 @@ function dice(s, names) {
   for (const note of s.notes || []) out.push(say(note.code, note.params, names, s.players) ?? note.message);
   if (s.pending_chance) out.push(t("display.dice.pending", "Pending: {count} possible outcomes", { count: s.pending_chance.outcomes.length }));
   if (s.last_action) out.push(t("display.dice.last", "Last: {action}", { action: s.last_action }));
+  const r = s.remote;  // a game on two boards (docs/remote.md): where the next move is made or carried out
+  if (r) {
+    const other = r.here === r.host ? r.joiner : r.host;
+    const away = s.turn !== null && (s.players[s.turn] || {}).seat === "remote";
+    if (r.stopped) out.push(t("display.remote.stopped", "The game with board {board} stopped at action {seq}: {reason}", { board: other, seq: r.stopped.seq, reason: r.stopped.reason }));
+    else if (r.carry_out_here) out.push(t("display.remote.carry_out", "Board {board} played: carry its move out here", { board: other }));
+    else if (away) out.push(t("display.remote.waiting", "Board {board} is to play", { board: other }));
+    else out.push(t("display.remote.playing", "Played with board {board}", { board: other }));
+  }
   return out;
 }
 

@@ -1,0 +1,330 @@
+"""One game on two boards: the sync core, pure (no socket, no clock, no thread).
+
+Two arbitro boards in different places play one game (``docs/remote.md``). The **host** creates it
+with ``remote`` seats (``controller.seats``) and gives a :class:`JoinCode`; the **joining** board
+starts the same game from it. Each board referees its own seats' moves; every action it accepts
+becomes a :class:`Wire` — its sequence number (its place in the game, from 1), its text and a
+:func:`digest` of the position it leads to — for the other board. :class:`Sync` is one board's side:
+it follows the agreed line of play with its own rules engine, checks every wire that comes in
+(next in line, played by the board that owns the seat, legal, leading to the same position), keeps
+wires that came ahead of a gap until the gap is filled, ignores a wire it already has, and stops
+the game on both sides, saying which action and why, at the first disagreement.
+
+The host alone resolves chance: its outcomes are wires like any action, marked ``drawn``. Its secret
+stays on the host until the game is over; then the host's :meth:`Sync.status` carries it and the
+joining board checks every drawn outcome against the commitment the join code named
+(``controller.games.record.verify``).
+
+Each board publishes its :meth:`Sync.status` (retained): how many wires it has, whether it stopped
+and why, and (the host, at the end) the secret. A status from the other board tells which of this
+board's wires it lacks (:meth:`Sync.peer_status` returns them to send again): after an outage the
+boards resynchronise by sequence number, and nothing is applied twice or lost.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from controller.games import CHANCE, IllegalAction, State, get_game
+from controller.games.record import ChanceKey, Record, UnfairRecord, verify
+from controller.seats import REMOTE
+
+__all__ = ["REMOTE", "JoinCode", "Stopped", "Sync", "Wire", "digest", "hides_information"]
+
+CODE_PREFIX: Final = "arbitro-join:"
+MAX_WIRE_TEXT: Final = 200
+
+
+def digest(state: State) -> str:
+    """A stable digest of a position: SHA-256 of its text (``State.to_text``), 32 hex digits."""
+    return hashlib.sha256(state.to_text().encode()).hexdigest()[:32]
+
+
+HIDDEN: Final = {"serpientes": ("dealing", "arbitro")}
+"""The variants that keep something from some seat (cards arbitro deals): option, value."""
+
+
+def hides_information(game: str, options: dict[str, Any]) -> bool:
+    """True for a variant that deals hidden cards (:data:`HIDDEN`): a remote game of it is refused,
+    since each board's engine checks every action and so would have to know every hand."""
+    hidden = HIDDEN.get(game)
+    return hidden is not None and options.get(hidden[0]) == hidden[1]
+
+
+@dataclass(frozen=True)
+class JoinCode:
+    """What the joining board needs to start the host's game: the two boards, the game, the seats
+    as the host has them (``remote``: the joining board's), and the host's chance commitment."""
+
+    host: str
+    joiner: str
+    game: str
+    options: dict[str, Any]
+    num_players: int
+    seats: tuple[str, ...]
+    commitment: str
+
+    def encode(self) -> str:
+        body = json.dumps({"host": self.host, "joiner": self.joiner, "game": self.game, "options": self.options,
+                           "num_players": self.num_players, "seats": list(self.seats),
+                           "commitment": self.commitment}, sort_keys=True, separators=(",", ":"))
+        return CODE_PREFIX + base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
+
+    @classmethod
+    def decode(cls, text: str) -> JoinCode:
+        """A code from :meth:`encode`; ``ValueError`` saying what is wrong with any other text."""
+        if not text.startswith(CODE_PREFIX):
+            raise ValueError(f"join: a join code begins with {CODE_PREFIX!r}")
+        raw = text[len(CODE_PREFIX):]
+        try:
+            data = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+            code = cls(str(data["host"]), str(data["joiner"]), str(data["game"]), dict(data["options"]),
+                       int(data["num_players"]), tuple(str(s) for s in data["seats"]), str(data["commitment"]))
+        except (binascii.Error, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"join: not a join code ({exc})") from None
+        if REMOTE not in code.seats or len(code.seats) != code.num_players:
+            raise ValueError("join: the code names no remote seat, or not one seat per player")
+        return code
+
+    def joiner_seats(self, local: Sequence[str] = ()) -> tuple[str, ...]:
+        """The seats as the joining board has them: the host's are ``remote``; its own are at the
+        table, or as ``local`` names them, in order (``bot:<level>``, ``table``)."""
+        kinds = iter(local)
+        return tuple(next(kinds, "table") if seat == REMOTE else REMOTE for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class Wire:
+    """One accepted action on its way to the other board."""
+
+    seq: int
+    """Its place in the game's actions, from 1."""
+    text: str
+    digest: str
+    """:func:`digest` of the position it leads to, as the board that accepted it has it."""
+    board: str
+    """The board that accepted it."""
+    drawn: bool = False
+    """A chance outcome the host drew with its secret (checked at the end against the commitment)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "text": self.text, "digest": self.digest, "board": self.board, "drawn": self.drawn}
+
+    @classmethod
+    def from_json(cls, data: object) -> Wire:
+        """A wire from :meth:`to_json`; ``ValueError`` for anything else."""
+        if not isinstance(data, dict):
+            raise ValueError("a wire is a JSON object")
+        seq, text, dig, board, drawn = (data.get(k) for k in ("seq", "text", "digest", "board", "drawn"))
+        if not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1):
+            raise ValueError("a wire's seq is a whole number from 1")
+        if not (isinstance(text, str) and 0 < len(text) <= MAX_WIRE_TEXT and isinstance(dig, str)
+                and isinstance(board, str) and isinstance(drawn, bool)):
+            raise ValueError("a wire has a text, a digest, a board and drawn")
+        return cls(seq, text, dig, board, drawn)
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """Why a remote game stopped: at action ``seq``, found by ``board``."""
+
+    seq: int
+    reason: str
+    board: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "reason": self.reason, "board": self.board}
+
+
+@dataclass
+class Sync:
+    """One board's side of a remote game (``me``; the other board is ``peer``). Its :attr:`state`
+    follows the agreed line of play, which may run ahead of the board's own game while a move of
+    the other board waits to be carried out at this table (:meth:`next_for_table`)."""
+
+    me: str
+    code: JoinCode
+    seats: tuple[str, ...]  # as this board has them: ``remote`` is the other board's
+    state: State = field(init=False)
+    log: list[Wire] = field(default_factory=list)
+    ahead: dict[int, Wire] = field(default_factory=dict)  # came before a gap: checked once it is filled
+    stopped: Stopped | None = None
+    peer_have: int = 0
+    secret: bytes | None = None  # the host's; the joining board's once revealed
+    verified: bool = False  # the joining board checked every drawn outcome against the commitment
+
+    def __post_init__(self) -> None:
+        self.state = get_game(self.code.game).new_state(self.code.options, self.code.num_players)
+
+    @classmethod
+    def resumed(cls, me: str, peer: str, record: Record) -> Sync:
+        """A remote game the journal kept (after a restart or a power cut): its agreed line rebuilt
+        from the record, each action by the board of its seat; the other board's status then says
+        what either side lacks. The host is the board that knows the secret (the joining board
+        learns it only at the end); the host's seats the joining board does not know are ``table``."""
+        key = record.keys[-1]
+        seats = tuple(record.seats)
+        host = key.secret is not None
+        host_seats = seats if host else tuple("table" if seat == REMOTE else REMOTE for seat in seats)
+        code = JoinCode(me if host else peer, peer if host else me, record.game, dict(record.options),
+                        record.num_players, host_seats, key.commitment)
+        sync = cls(me, code, seats)
+        sync.secret = key.secret
+        for i, text in enumerate(record.actions):
+            board = sync._owner(sync.state)
+            sync.state = sync.state.apply(sync.state.action_from_text(text))
+            sync.log.append(Wire(i + 1, text, digest(sync.state), board, i in record.drawn))
+        return sync
+
+    @property
+    def host(self) -> bool:
+        return self.me == self.code.host
+
+    @property
+    def peer(self) -> str:
+        return self.code.joiner if self.host else self.code.host
+
+    def _owner(self, state: State) -> str:
+        """The board that plays at ``state``: the host for chance, else the board of the seat to act."""
+        player = state.current_player
+        if player == CHANCE:
+            return self.code.host
+        return self.peer if self.seats[player] == REMOTE else self.me
+
+    def stop(self, seq: int, reason: str, board: str | None = None) -> Stopped:
+        if self.stopped is None:
+            self.stopped = Stopped(seq, reason, board or self.me)
+        return self.stopped
+
+    # -- this board's actions --------------------------------------------------------------------
+
+    def local(self, text: str, drawn: bool = False) -> Wire | None:
+        """This board accepted ``text`` as the next action: the wire for the other board (None once
+        the game has stopped). An action that is not this board's to play stops the game."""
+        if self.stopped is not None:
+            return None
+        seq = len(self.log) + 1
+        if self._owner(self.state) != self.me:
+            self.stop(seq, f"{text} was played here, but action {seq} is {self.peer}'s to play")
+            return None
+        self.state = self.state.apply(self.state.action_from_text(text))
+        wire = Wire(seq, text, digest(self.state), self.me, drawn)
+        self.log.append(wire)
+        return wire
+
+    # -- the other board's -----------------------------------------------------------------------
+
+    def receive(self, wire: Wire) -> list[Wire]:
+        """A wire from the other board: the wires now agreed, in order (this one and any that waited
+        for it), for this board to carry out. A repeat is ignored; one ahead of a gap waits; a wrong
+        one stops the game (:attr:`stopped` says which action and why)."""
+        if self.stopped is not None:
+            return []
+        if wire.seq <= len(self.log):
+            known = self.log[wire.seq - 1]
+            if (known.text, known.digest, known.board) != (wire.text, wire.digest, wire.board):
+                self.stop(wire.seq, f"action {wire.seq} is {known.text} here and {wire.text} on {wire.board}")
+            return []
+        self.ahead[wire.seq] = wire
+        agreed: list[Wire] = []
+        while len(self.log) + 1 in self.ahead:
+            nxt = self.ahead.pop(len(self.log) + 1)
+            why = self._wrong(nxt)
+            if why is not None:
+                self.stop(nxt.seq, f"action {nxt.seq} ({nxt.text}) from {nxt.board}: {why}")
+                self.ahead.clear()
+                return agreed
+            agreed.append(nxt)
+        return agreed
+
+    def _wrong(self, wire: Wire) -> str | None:
+        """Why ``wire``, next in line, is refused (its board does not play there, the rules refuse
+        it, it leads elsewhere), or None: then it is agreed and :attr:`state` follows it."""
+        owner = self._owner(self.state)
+        if wire.board != self.peer or owner != self.peer:
+            return f"it is {owner}'s to play"
+        if wire.drawn != (self.state.current_player == CHANCE):
+            return "a chance outcome must be drawn by the host, and only chance outcomes are"
+        try:
+            after = self.state.apply(self.state.action_from_text(wire.text))
+        except IllegalAction as exc:
+            return f"the rules refuse it: {exc}"
+        except ValueError as exc:
+            return f"it cannot be read: {exc}"
+        ours = digest(after)
+        if ours != wire.digest:
+            return f"it leads to another position (digest {wire.digest} there, {ours} here)"
+        self.state = after
+        self.log.append(wire)
+        return None
+
+    def next_for_table(self, moves: int) -> Wire | None:
+        """The agreed action the board's game (at ``moves`` actions) is to take next, when the other
+        board played it; None when the board is up to date or the next action is its own."""
+        if moves < len(self.log) and self.log[moves].board != self.me:
+            return self.log[moves]
+        return None
+
+    # -- status, resend and the end --------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """This board's side, for the other board (retained): how many wires it has, whether it
+        stopped, and — the host's, once the game is over — the secret chance was drawn with."""
+        return {"board": self.me, "peer": self.peer, "have": len(self.log),
+                "stopped": None if self.stopped is None else self.stopped.to_json(),
+                "secret": self.secret.hex() if self.host and self.secret is not None and self.state.is_terminal()
+                else None}
+
+    def peer_status(self, status: dict[str, Any]) -> list[Wire]:
+        """The other board's :meth:`status`: this board's wires it lacks, to send again. A stop
+        there stops the game here; the host's secret is checked against the commitment."""
+        have = status.get("have")
+        if status.get("board") != self.peer or not isinstance(have, int):
+            return []
+        self.peer_have = max(self.peer_have, have)
+        stopped = status.get("stopped")
+        if isinstance(stopped, dict) and self.stopped is None:
+            self.stop(int(stopped.get("seq", 0)), str(stopped.get("reason", "")), str(stopped.get("board", self.peer)))
+        secret = status.get("secret")
+        if isinstance(secret, str) and not self.host and self.secret is None:
+            self._check_secret(secret)
+        return [w for w in self.log[have:] if w.board == self.me]
+
+    def _check_secret(self, secret_hex: str) -> None:
+        """The joining board checks every drawn outcome against the host's commitment."""
+        seq = len(self.log)
+        try:
+            secret = bytes.fromhex(secret_hex)
+        except ValueError:
+            self.stop(seq, "the host's secret is not hexadecimal")
+            return
+        record = self.record(secret)
+        try:
+            verify(record)
+        except UnfairRecord as exc:
+            self.stop(seq, f"the host's chance does not verify: {exc}")
+            return
+        self.secret = secret
+        self.verified = True
+
+    def record(self, secret: bytes | None = None) -> Record:
+        """The agreed game as a record (the same on both boards): ``secret`` revealed, if given."""
+        record = Record(self.code.game, dict(self.code.options), self.code.num_players,
+                        [ChanceKey(self.code.commitment, secret if secret is not None else self.secret)],
+                        [w.text for w in self.log], {w.seq - 1: 0 for w in self.log if w.drawn},
+                        list(self.code.seats))
+        return record
+
+    def record_json(self) -> dict[str, Any]:
+        """The record of the remote game, the same on both boards: the agreed actions, the host's
+        seats (``remote``: the joining board's), and which board plays each seat."""
+        boards = [self.code.joiner if seat == REMOTE else self.code.host for seat in self.code.seats]
+        revealed = self.secret is not None and self.state.is_terminal()
+        return {**self.record().to_dict(reveal=revealed),
+                "boards": {"host": self.code.host, "joiner": self.code.joiner}, "seat_boards": boards}
