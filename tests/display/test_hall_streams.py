@@ -102,11 +102,12 @@ def test_a_hall_line_goes_out_before_its_picture_is_drawn_and_the_picture_when_f
 
 def test_the_bench_times_every_stream_and_every_publish() -> None:
     published = [(("b1", 1), 10.000), (("b1", 2), 11.000), (("b2", 1), 10.500)]
-    arrived = [
-        (0, "b1", 1, 10.005), (0, "b1", 2, 11.005), (0, "b2", 1, 10.505),  # a quick stream
-        (1, "b1", 1, 10.400), (1, "b1", 2, 11.900),  # a slow one, which never read b2
-        (2, "b1", 2, 11.020), (2, "b2", 1, 10.520),  # one that had no time for b1's first state
+    arrived = [  # (stream, board, seq, read at, made at)
+        (0, "b1", 1, 10.005, 10.001), (0, "b1", 2, 11.005, 11.001), (0, "b2", 1, 10.505, 10.501),  # a quick stream
+        (1, "b1", 1, 10.400, 10.001), (1, "b1", 2, 11.900, 11.001),  # a slow one, which never read b2
+        (2, "b1", 2, 11.020, 11.001), (2, "b2", 1, 10.520, 10.501),  # one that had no time for b1's first state
     ]
-    latencies, missed = stream_latencies(published, arrived)
+    latencies, made, missed = stream_latencies(published, arrived)
     assert sorted(round(ms) for ms in latencies) == [5, 5, 5, 20, 20, 400, 900, 1020]
+    assert sorted(round(ms) for ms in made) == [1, 1, 1, 1, 1, 1, 1, 1001]
     assert missed == 1
