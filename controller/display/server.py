@@ -39,6 +39,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import segno
 from aiohttp import web
+from aiohttp.abc import AbstractStreamWriter
 
 from controller.display.model import MAX_NAMES, BoardModel, parse_names
 from controller.display.render import board_svg
@@ -51,6 +52,7 @@ BOARD_ID = r"{board:[A-Za-z0-9_.\-]{1,64}}"
 SEAT = r"{seat:[0-9]{1,2}}"
 KEEPALIVE = 15.0  # seconds between SSE comments, so that dead connections are noticed
 SEND_BUFFER = 128 * 1024  # bytes the kernel may hold for one page's stream (a few board snapshots)
+WRITE_BUFFER = 8 * 1024  # bytes beyond that the server holds for a page before its stream waits for it to read
 
 
 @dataclass
@@ -531,19 +533,22 @@ class Display:
         sock = request.transport.get_extra_info("socket") if request.transport is not None else None
         if sock is not None:  # what the kernel holds for a page that does not read is bounded too
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        if request.transport is not None:  # and what the server holds: past it, the page waits (latest line a board)
+            request.transport.set_write_buffer_limits(high=WRITE_BUFFER)
         group.add(sub)
         try:
-            await response.prepare(request)
-            await self._send(response, b"retry: 1000\n\n")  # the browser reconnects after a second when cut
+            writer = await response.prepare(request)
+            assert writer is not None  # a stream's response is prepared once
+            await self._send(writer, b"retry: 1000\n\n")  # the browser reconnects after a second when cut
             sub.transport, sub.chunked = request.transport, response.headers.get("Transfer-Encoding") == "chunked"
             while not self._closing:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(sub.wake.wait(), KEEPALIVE)
                 data = sub.take()
                 if b"event: gone" in data:
-                    await self._send(response, data)
+                    await self._send(writer, data)
                     break
-                await self._send(response, data or b": keepalive\n\n")
+                await self._send(writer, data or b": keepalive\n\n")
         except ConnectionError as exc:  # the page went away, or read nothing for too long: one line
             log.debug("page %s %s dropped: %s", request.remote, request.path, exc or type(exc).__name__)
             if request.transport is not None:
@@ -556,9 +561,13 @@ class Display:
             group.discard(sub)
         return response
 
-    async def _send(self, response: web.StreamResponse, data: bytes) -> None:
+    async def _send(self, writer: AbstractStreamWriter, data: bytes) -> None:
+        async def write() -> None:
+            await writer.write(data)
+            await writer.drain()  # waits while the server holds more than WRITE_BUFFER for the page
+
         try:
-            await asyncio.wait_for(response.write(data), self.config.stuck_after)
+            await asyncio.wait_for(write(), self.config.stuck_after)
         except TimeoutError:
             raise ConnectionError(f"it read nothing for {self.config.stuck_after:g} s") from None
 

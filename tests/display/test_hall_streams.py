@@ -4,6 +4,7 @@ for a board page's snapshot nobody watches; and the bench times every stream, no
 
 from __future__ import annotations
 
+import functools
 import json
 import socket
 import time
@@ -111,3 +112,28 @@ def test_the_bench_times_every_stream_and_every_publish() -> None:
     assert sorted(round(ms) for ms in latencies) == [5, 5, 5, 20, 20, 400, 900, 1020]
     assert sorted(round(ms) for ms in made) == [1, 1, 1, 1, 1, 1, 1, 1001]
     assert missed == 1
+
+
+def test_what_the_server_holds_for_a_page_that_does_not_read_is_bounded(broker: Broker) -> None:
+    display = start_display(broker.port, tick=0.0, stuck_after=60.0)
+    d = display.display
+    boards = ("s1", "s2", "s3")
+    messages = [(f"arbitro/{b}/state", json.dumps(state).encode())
+                for n, b in enumerate(boards) for state in public_states("jeocinco", b, 100, seed=n)]
+    stuck = stuck_page(d.port, "/api/hall/events")
+
+    def held() -> int:  # what the server's transports hold, beyond what the kernel took
+        assert d.runner is not None and d.runner.server is not None
+        return max(p.transport.get_write_buffer_size() for p in d.runner.server.connections if p.transport is not None)
+
+    try:
+        wait_until(lambda: display.call(lambda: len(d.hall) == 1), "the page's stream under way")
+        for i in range(300):  # far more than the kernel's buffers take, a loop turn each
+            for topic, payload in messages[i % 100::100]:
+                display.call(functools.partial(d._on_message, topic, payload))
+        longest = display.call(lambda: max(len(line) for line in d.hall_lines.values()))
+        assert display.call(held) > 0, "the kernel took it all: nothing was tested"
+        assert display.call(held) <= 8 * 1024 + len(boards) * longest + 64
+    finally:
+        stuck.close()
+        display.stop()
