@@ -8,7 +8,9 @@ over Server-Sent Events. Pages get complete snapshots, never diffs, so a page th
 A hall scales by sharing: each board's latest hall line is encoded once and every page's
 :class:`Subscriber` holds a reference to it (the latest per board, never a queue); the line names
 its thumbnail by version (``/thumb/<board>/<version>.svg``), fetched once per version by each
-browser, cached for good and sent gzipped, instead of the SVG inline in every line.
+browser, cached for good and sent gzipped, instead of the SVG inline in every line. A busy hall
+is one write per page a tick: a tick's lines are framed once and written straight to every page
+that has read all it was sent.
 
 The display only reads the boards' topics; it writes just its own retained ``<board>/names``.
 """
@@ -158,8 +160,8 @@ class Subscriber:
     def __init__(self) -> None:
         self.pending: dict[str, bytes] = {}
         self.wake = asyncio.Event()
-        # Set once the page's stream is under way and it has read what it was sent: the hall's
-        # ticks are then written to it at once, one write each, with no task of its own to wake.
+        # Set once the page's stream is under way: from then on, whenever it has read all it was
+        # sent, a hall tick is written straight to it (one write, no task of its own to wake).
         self.transport: asyncio.Transport | None = None
         self.chunked = True  # its response's body is HTTP/1.1 chunks
 
