@@ -8,8 +8,9 @@ each board's state (its ``arbitro:update`` event, after the thumbnail is in the 
 drawn - published, on the machine's one wall clock; a state the page skipped (coalesced into a
 newer one) counts until the newer one was drawn. At the end: the display server's RSS (current
 and peak) from ``/proc``. ``--viewers N`` opens N more hall streams, plain sockets that read
-every event as a phone's page would, in a process of their own (not the display's, nor the
-publishers'): ``sse`` p50/p99 is over every stream and every publish, publish -> that stream read
+every event as a phone's page would, in two processes of their own (not the display's, nor the
+publishers'), which read on at the end until each stream has every board's last state or 10 s
+passed: ``sse`` p50/p99 is over every stream and every publish, publish -> that stream read
 the board's line (or a newer one); ``made p99``, publish -> the display made the line read (the
 line's own ``now``: the rest is writing and reading it); ``missed``, the (publish, stream) pairs
 never read. ``CPU s``: the display's CPU time over the measured traffic (it does not grow with the
@@ -104,22 +105,32 @@ def start_display(port: int, pages: int = 200) -> tuple[subprocess.Popen[str], s
 
 
 class Viewers:
-    """``n`` hall streams read in a process of their own (so that neither their reading nor this
-    process's publishing is charged to the other): every event of every stream is timed on arrival."""
+    """``n`` hall streams read in processes of their own, two (one a core here), so that neither their
+    reading nor this process's publishing is charged to the other: every line of every stream is
+    timed on arrival."""
+
+    READERS = 2
 
     def __init__(self, url: str, n: int) -> None:
         context = multiprocessing.get_context("spawn")
-        self.control, child = context.Pipe()
-        self.process = context.Process(target=read_streams, args=(url, n, child), daemon=True)
-        self.process.start()
-        if not self.control.poll(30) or self.control.recv() != "connected":
-            raise RuntimeError("the hall streams did not connect")
+        self.readers: list[tuple[Connection, multiprocessing.process.BaseProcess]] = []
+        for r in range(self.READERS):
+            control, child = context.Pipe()
+            process = context.Process(target=read_streams, args=(url, range(r, n, self.READERS), child), daemon=True)
+            process.start()
+            self.readers.append((control, process))
+        for control, _ in self.readers:
+            if not control.poll(30) or control.recv() != "connected":
+                raise RuntimeError("the hall streams did not connect")
 
-    def close(self) -> list[Arrival]:
-        """Stop reading; every line read."""
-        self.control.send("stop")
-        arrived: list[Arrival] = self.control.recv() if self.control.poll(30) else []
-        self.process.join(10)
+    def close(self, last: dict[str, int]) -> list[Arrival]:
+        """Every line read, once every stream read each board's ``last`` seq (or 10 s passed)."""
+        for control, _ in self.readers:
+            control.send(last)
+        arrived: list[Arrival] = []
+        for control, process in self.readers:
+            arrived.extend(control.recv() if control.poll(30) else [])
+            process.join(10)
         return arrived
 
 
@@ -128,18 +139,26 @@ Arrival = tuple[int, str, int, float, float]
 """A line read: its stream, board and seq, when it was read, and when the display made it (its ``now``)."""
 
 
-def read_streams(url: str, n: int, control: Connection) -> None:
-    """The viewers' process: ``n`` streams read by one selector until told to stop."""
+def read_streams(url: str, viewers: range, control: Connection) -> None:
+    """A readers' process: its streams read by one selector until each has read every board's last
+    seq (sent at the end) or 10 s passed since."""
     host, port = url.split("//", 1)[1].rstrip("/").split(":")
     selector = selectors.DefaultSelector()
-    for i in range(n):
+    for i in viewers:
         sock = socket.create_connection((host, int(port)))
         sock.sendall(f"GET /api/hall/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, [i, b""])
     control.send("connected")
     arrived: list[Arrival] = []
-    while not control.poll():
+    seen: dict[int, dict[str, int]] = {i: {} for i in viewers}
+    last: dict[str, int] | None = None
+    deadline = float("inf")
+    while time.monotonic() < deadline:
+        if last is None and control.poll():
+            last, deadline = control.recv(), time.monotonic() + 10
+        if last is not None and all(all(s.get(b, 0) >= q for b, q in last.items()) for s in seen.values()):
+            break
         for key, _ in selector.select(0.2):
             viewer, rest = key.data
             try:
@@ -148,8 +167,9 @@ def read_streams(url: str, n: int, control: Connection) -> None:
                 continue
             now = time.time()
             complete, _, key.data[1] = (rest + data).rpartition(b"\n\n")
-            arrived.extend((viewer, board.decode(), int(seq), now, float(made))
-                           for board, seq, made in LINE.findall(complete))
+            for board, seq, made in LINE.findall(complete):
+                arrived.append((viewer, name := board.decode(), number := int(seq), now, float(made)))
+                seen[viewer][name] = number
     for key in list(selector.get_map().values()):
         key.fileobj.close()  # type: ignore[union-attr]
     control.send(arrived)
@@ -224,6 +244,7 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -
     published: dict[tuple[str, int], float] = {}
     streams = Viewers(url, viewers) if viewers else None
     arrived: list[Arrival] = []
+    last: dict[str, int] = {}  # each board's last seq, once published
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -267,7 +288,7 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -
         cpu = cpu_seconds(display.pid) - cpu_from
     finally:
         if streams is not None:
-            arrived = streams.close()
+            arrived = streams.close(last)
         client.loop_stop()
         client.disconnect()
         display.terminate()
