@@ -189,14 +189,13 @@ class BoardModel:
         }
 
     def summary(self) -> dict[str, Any]:
-        """The hall's line for this board."""
+        """The hall's line for this board (its picture apart: the hall fetches it by version)."""
         s = self.state or {}
-        svg, colours = self.picture()
         return {"board": self.board, "title": s.get("title"), "game": s.get("game"), "turn": s.get("turn"),
                 "over": s.get("over"), "winners": s.get("winners"), "moves": s.get("moves"), "seq": s.get("seq"),
-                "scores": s.get("scores"), "colours": colours, "names": self.names, "players": s.get("players"),
-                "violation": (s.get("violation") or {}).get("message"), "status": self.status, "svg": svg,
-                "now": time.time()}
+                "scores": s.get("scores"), "colours": player_colours(s), "names": self.names,
+                "players": s.get("players"), "violation": (s.get("violation") or {}).get("message"),
+                "status": self.status, "now": time.time()}
 
     def seat(self, n: int) -> dict[str, Any]:
         """What seat ``n``'s page shows: its own private view and the public basics."""

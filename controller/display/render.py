@@ -36,13 +36,14 @@ def board_svg(state: dict[str, Any]) -> str:
 PictureKey = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]
 """A picture's game, its public view as JSON, and its marks."""
 _cache: dict[PictureKey, str] = {}  # the hall page and every open board page share one picture per state
+PICTURES_KEPT = 32  # they ask for it within moments of each other: a few suffice (each is 8-24 KB)
 
 
 def _cached_svg(key: PictureKey, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
     svg = _cache.get(key)
     if svg is None:
         svg = _draw(key[0], view, marks)
-        if len(_cache) > 256:
+        if len(_cache) >= PICTURES_KEPT:
             _cache.clear()
         _cache[key] = svg
     return svg

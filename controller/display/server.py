@@ -8,7 +8,9 @@ over Server-Sent Events. Pages get complete snapshots, never diffs, so a page th
 A hall scales by sharing: each board's latest hall line is encoded once and every page's
 :class:`Subscriber` holds a reference to it (the latest per board, never a queue); the line names
 its thumbnail by version (``/thumb/<board>/<version>.svg``), fetched once per version by each
-browser, cached for good and sent gzipped, instead of the SVG inline in every line.
+browser, cached for good and sent gzipped, instead of the SVG inline in every line. A busy hall
+is one write per page a tick: a tick's lines are framed once and written straight to every page
+that has read all it was sent.
 
 The display only reads the boards' topics; it writes its own retained ``<board>/names``, and the
 moves phone seats tap on their pages, as ``request/play`` with the seat's secret (docs/display.md).
@@ -17,7 +19,9 @@ moves phone seats tap on their pages, as ``request/play`` with the seat's secret
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import gzip
 import hashlib
 import ipaddress
@@ -28,6 +32,7 @@ import secrets
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -37,8 +42,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import segno
 from aiohttp import web
+from aiohttp.abc import AbstractStreamWriter
 
 from controller.display.model import MAX_NAMES, BoardModel, parse_names
+from controller.display.render import board_svg
 from controller.mqtt import set_nodelay
 
 log = logging.getLogger("arbitro.display")
@@ -49,6 +56,7 @@ SEAT = r"{seat:[0-9]{1,2}}"
 PLAY_ANSWER_S = 10.0  # how long a seat page waits for the service's answer to its move
 KEEPALIVE = 15.0  # seconds between SSE comments, so that dead connections are noticed
 SEND_BUFFER = 128 * 1024  # bytes the kernel may hold for one page's stream (a few board snapshots)
+WRITE_BUFFER = 8 * 1024  # bytes beyond that the server holds for a page before its stream waits for it to read
 
 
 @dataclass
@@ -70,6 +78,7 @@ class DisplayConfig:
     pair_key: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     max_pages: int = 200  # open pages (event streams) at once; one more is refused (503) until one closes
     stuck_after: float = 10.0  # seconds a page may leave what it was sent unread before it is dropped
+    tick: float = 0.02  # seconds: a busy hall's changes go out together, one write per page a tick
 
     def delay_of(self, board: str) -> float:
         return self.board_delays.get(board, self.delay)
@@ -116,18 +125,33 @@ def sse(event: str, data: str) -> bytes:
     return f"event: {event}\ndata: {data}\n\n".encode()
 
 
-@dataclass(frozen=True)
 class Thumb:
-    """A board's hall thumbnail at one version: the SVG, and gzipped."""
+    """A board's hall thumbnail at one version (named by the state message it is drawn from), drawn
+    and gzipped when a browser first fetches it: the hall line goes out without waiting for it."""
 
-    version: str
-    svg: bytes
-    gzipped: bytes
+    def __init__(self, version: str, state: dict[str, Any]) -> None:
+        self.version = version
+        self.state = state
 
-    @classmethod
-    def of(cls, svg: str) -> Thumb:
-        data = svg.encode()
-        return cls(hashlib.blake2b(data, digest_size=8).hexdigest(), data, gzip.compress(data, 6))
+    @functools.cached_property
+    def svg(self) -> bytes:
+        return board_svg(self.state).encode()
+
+    @functools.cached_property
+    def gzipped(self) -> bytes:
+        return gzip.compress(self.svg, 6)
+
+
+class Tick:
+    """The hall lines of one flush, encoded once for every page: as they are, and as one HTTP chunk."""
+
+    def __init__(self, lines: dict[str, bytes]) -> None:
+        self.lines = lines
+        self.data = b"".join(lines.values())
+
+    @functools.cached_property
+    def chunk(self) -> bytes:
+        return b"%x\r\n%b\r\n" % (len(self.data), self.data)
 
 
 class Subscriber:
@@ -138,15 +162,34 @@ class Subscriber:
     def __init__(self) -> None:
         self.pending: dict[str, bytes] = {}
         self.wake = asyncio.Event()
+        # Set once the page's stream is under way: from then on, whenever it has read all it was
+        # sent, a hall tick is written straight to it (one write, no task of its own to wake).
+        self.transport: asyncio.Transport | None = None
+        self.chunked = True  # its response's body is HTTP/1.1 chunks
 
     def put(self, key: str, message: bytes) -> None:
         self.pending[key] = message  # a newer one replaces an unsent one
+        self.wake.set()
+
+    def put_tick(self, tick: Tick) -> None:
+        """One flush's hall lines: written now if the page has read all it was sent (the kernel
+        holds nothing of it), else kept with what waits for its stream, the latest per board."""
+        t = self.transport
+        if t is not None and not self.pending and not t.is_closing() and t.get_write_buffer_size() == 0:
+            t.write(tick.chunk if self.chunked else tick.data)
+            return
+        self.pending.update(tick.lines)
         self.wake.set()
 
     def take(self) -> bytes:
         out, self.pending = b"".join(self.pending.values()), {}
         self.wake.clear()
         return out
+
+
+Release = tuple[str, bytes | None, bytes | None, Thumb | None]
+"""What a flush releases of a board: its snapshot for board pages (None: nobody watches it), its
+hall line and its thumbnail (None: it has published no state)."""
 
 
 class Display:
@@ -156,9 +199,12 @@ class Display:
         self.config = config
         self.seat_play = seat_play
         self.boards: dict[str, BoardModel] = {}
-        self.public: dict[str, bytes] = {}  # board -> its latest released snapshot (after the delay), an event
+        # board -> its latest released snapshot (after the delay), an event; made when a board page
+        # needs it: a board nobody watches (without a delay) has none, it is made when one opens
+        self.public: dict[str, bytes] = {}
         self.hall_lines: dict[str, bytes] = {}  # board -> its hall line, an event (one copy for every page)
         self.thumbs: dict[str, Thumb] = {}  # board -> the thumbnail its hall line names
+        self._versions: dict[str, str] = {}  # board -> its latest state message's digest, its thumbnail's version
         self.tokens: dict[tuple[str, int], str] = {}
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # a play request's id -> its answer, awaited
         self.broker_up = False
@@ -166,6 +212,10 @@ class Display:
         self.watchers: dict[str, set[Subscriber]] = {}
         self.seat_watchers: dict[tuple[str, int], set[Subscriber]] = {}
         self._dirty: set[str] = set()
+        self._flush_due = False
+        self._flushed_at = 0.0  # time.monotonic() of the last flush
+        self._inbox: collections.deque[tuple[str, bytes]] = collections.deque()  # from paho's thread
+        self._inbox_due = False
         self._closing = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.runner: web.AppRunner | None = None
@@ -229,10 +279,22 @@ class Display:
         client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # type: ignore[arg-type]  # seconds: back within 2 s
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
-        client.on_message = lambda _client, _userdata, m: self._threadsafe(self._on_message, m.topic, m.payload)
+        client.on_message = lambda _client, _userdata, m: self._hand_over(m.topic, bytes(m.payload))
         client.connect_async(c.broker_host, c.broker_port, keepalive=10)
         client.loop_start()
         self.client = client
+
+    def _hand_over(self, topic: str, payload: bytes) -> None:
+        """In paho's thread: queue the message; the loop is woken once for all that queue up meanwhile."""
+        self._inbox.append((topic, payload))
+        if not self._inbox_due:
+            self._inbox_due = True
+            self._threadsafe(self._take_inbox)
+
+    def _take_inbox(self) -> None:
+        self._inbox_due = False  # before taking: a message queued from now on wakes the loop again
+        while self._inbox:
+            self._on_message(*self._inbox.popleft())
 
     def _threadsafe(self, fn: Callable[..., None], *args: Any) -> None:
         if self.loop is not None and not self.loop.is_closed():
@@ -299,6 +361,7 @@ class Display:
             return
         if kind == "state":
             model.on_state(data)
+            self._versions[board] = hashlib.blake2b(payload, digest_size=8).hexdigest()
             self._push_seats(board)
             self._changed(board)
         elif kind == "events":
@@ -314,36 +377,59 @@ class Display:
     # -- pushing to pages -----------------------------------------------------------------------
 
     def _changed(self, board: str) -> None:
-        # A burst of messages (a state, its events, the names) goes out as one snapshot.
-        if not self._dirty and self.loop is not None:
-            self.loop.call_soon(self._flush)
+        # A burst of messages (a state, its events, the names) goes out as one snapshot, and a busy
+        # hall's boards go out together once a tick: the first change after a quiet tick at once.
         self._dirty.add(board)
+        if self._flush_due or self.loop is None:
+            return
+        self._flush_due = True
+        wait = self._flushed_at + self.config.tick - time.monotonic()
+        if wait > 0:
+            self.loop.call_later(wait, self._flush)
+        else:
+            self.loop.call_soon(self._flush)
 
     def _flush(self) -> None:
+        self._flush_due, self._flushed_at = False, time.monotonic()
         dirty, self._dirty = self._dirty, set()
-        for board in dirty:
+        now: list[Release] = []
+        for board in sorted(dirty):
             model = self.boards[board]
             delay = self.config.delay_of(board)
-            snapshot = sse("board", json.dumps(model.snapshot(delay)))
-            summary = model.summary()
-            thumb = Thumb.of(summary.pop("svg"))
-            summary["thumb"] = f"/thumb/{board}/{thumb.version}.svg"
-            line = sse("board", json.dumps(summary))
+            # A board page's snapshot carries the picture: drawn only when a page shows it.
+            snapshot = self._snapshot(board) if delay > 0 or self.watchers.get(board) else None
+            line = thumb = None
+            if model.state is not None:  # the hall lists boards that publish a state (stray names are no board)
+                thumb = self.thumbs.get(board)
+                if thumb is None or thumb.version != self._versions[board]:
+                    thumb = Thumb(self._versions[board], model.state)
+                line = sse("board", json.dumps({**model.summary(), "thumb": f"/thumb/{board}/{thumb.version}.svg"}))
             if delay > 0 and self.loop is not None:
-                self.loop.call_later(delay, self._release, board, snapshot, line, thumb)
+                self.loop.call_later(delay, self._release, [(board, snapshot, line, thumb)])
             else:
-                self._release(board, snapshot, line, thumb)
+                now.append((board, snapshot, line, thumb))
+        if now:
+            self._release(now)
 
-    def _release(self, board: str, snapshot: bytes, line: bytes, thumb: Thumb) -> None:
-        self.public[board] = snapshot
-        for sub in self.watchers.get(board, ()):
-            sub.put("board", snapshot)
-        if self.boards[board].state is None:
-            return  # the hall lists boards that publish a state (a stray names message is no board)
-        self.thumbs[board] = thumb
-        self.hall_lines[board] = line
-        for sub in self.hall:
-            sub.put(f"board:{board}", line)
+    def _snapshot(self, board: str) -> bytes:
+        return sse("board", json.dumps(self.boards[board].snapshot(self.config.delay_of(board))))
+
+    def _release(self, releases: list[Release]) -> None:
+        lines = {}
+        for board, snapshot, line, thumb in releases:
+            if snapshot is None:
+                self.public.pop(board, None)  # made again when a board page opens
+            else:
+                self.public[board] = snapshot
+                for sub in self.watchers.get(board, ()):
+                    sub.put("board", snapshot)
+            if line is not None and thumb is not None:
+                self.thumbs[board] = thumb
+                self.hall_lines[board] = lines[f"board:{board}"] = line
+        if lines and self.hall:
+            tick = Tick(lines)
+            for sub in self.hall:
+                sub.put_tick(tick)
 
     def _status(self, board: str | None) -> str:
         c = self.config
@@ -456,18 +542,22 @@ class Display:
         sock = request.transport.get_extra_info("socket") if request.transport is not None else None
         if sock is not None:  # what the kernel holds for a page that does not read is bounded too
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        if request.transport is not None:  # and what the server holds: past it, the page waits (latest line a board)
+            request.transport.set_write_buffer_limits(high=WRITE_BUFFER)
         group.add(sub)
         try:
-            await response.prepare(request)
-            await self._send(response, b"retry: 1000\n\n")  # the browser reconnects after a second when cut
+            writer = await response.prepare(request)
+            assert writer is not None  # a stream's response is prepared once
+            await self._send(writer, b"retry: 1000\n\n")  # the browser reconnects after a second when cut
+            sub.transport, sub.chunked = request.transport, response.headers.get("Transfer-Encoding") == "chunked"
             while not self._closing:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(sub.wake.wait(), KEEPALIVE)
                 data = sub.take()
                 if b"event: gone" in data:
-                    await self._send(response, data)
+                    await self._send(writer, data)
                     break
-                await self._send(response, data or b": keepalive\n\n")
+                await self._send(writer, data or b": keepalive\n\n")
         except ConnectionError as exc:  # the page went away, or read nothing for too long: one line
             log.debug("page %s %s dropped: %s", request.remote, request.path, exc or type(exc).__name__)
             if request.transport is not None:
@@ -480,9 +570,13 @@ class Display:
             group.discard(sub)
         return response
 
-    async def _send(self, response: web.StreamResponse, data: bytes) -> None:
+    async def _send(self, writer: AbstractStreamWriter, data: bytes) -> None:
+        async def write() -> None:
+            await writer.write(data)
+            await writer.drain()  # waits while the server holds more than WRITE_BUFFER for the page
+
         try:
-            await asyncio.wait_for(response.write(data), self.config.stuck_after)
+            await asyncio.wait_for(write(), self.config.stuck_after)
         except TimeoutError:
             raise ConnectionError(f"it read nothing for {self.config.stuck_after:g} s") from None
 
@@ -512,6 +606,8 @@ class Display:
         board = request.match_info["board"]
         sub = Subscriber()
         sub.put("status", sse("status", self._status(board)))
+        if board not in self.public and board in self.boards and not self.config.delay_of(board) > 0:
+            self.public[board] = self._snapshot(board)  # nobody watched it: made now
         if board in self.public:
             sub.put("board", self.public[board])
         return await self._stream(request, sub, self.watchers.setdefault(board, set()))
