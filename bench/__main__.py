@@ -123,6 +123,12 @@ def display_rows(quick: bool) -> list[Row]:
         Row("display: RSS, 20 boards, 50 hall viewers", "<= 60 MB", small["peak_rss_mb"], "MB", 60.0, 1.0, SAME),
         Row("display: publish -> SSE event at a viewer, p99, 100 boards x 200 viewers", "<= 50 ms",
             big["sse_p99"], "ms", 50.0),
+        Row("display: publish -> line made by the display, p99, 100 boards x 200 viewers (the rest is writing and "
+            "reading it)", "for the record", big["made_p99"], "ms", None),
+        Row(f"display: its CPU over {seconds:.0f} s of traffic, 100 boards x 200 viewers (the readers': "
+            f"{big['readers_cpu_s']:.1f} s)", "for the record", big["cpu_s"], "s", None),
+        Row("display: (publish, stream) pairs never read, 100 boards x 200 viewers", "0", big["sse_missed"], "",
+            0.0, 1.0, "x1: a count"),
         Row("display: publish -> hall page drawn (Chromium), p99, 100 boards", "for the record", big["p99"], "ms",
             None),
     ]
