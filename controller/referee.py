@@ -648,10 +648,9 @@ class Referee:
         """What differs between the board ``expected`` and the one ``sensed``: a clause per place
         (the first six, and how many more)."""
         parts = []
-        for c in sorted(expected):
+        differing = sorted(c for c, want in expected.items() if sensed.get(c, 0) != want)
+        for c in differing[:6]:  # the first six; the rest are only counted
             want, got = expected[c], sensed.get(c, 0)
-            if want == got:
-                continue
             kind = self.channels[c].kind
             place = self.label(c)
             if kind == ChannelKind.PRESENCE:
@@ -666,7 +665,7 @@ class Referee:
                 parts.append(MISSING(place=place))
             else:
                 parts.append(WRONG_PIECE(place=place, got=got, want=want))
-        return (*parts[:6], AND_MORE(count=len(parts) - 6)) if len(parts) > 6 else tuple(parts)
+        return (*parts, AND_MORE(count=len(differing) - 6)) if len(differing) > 6 else tuple(parts)
 
     def _explain(self, moves: _Moves, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
         sensed_channels = frozenset(c for c, _ in sensed_diff)
