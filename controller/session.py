@@ -21,9 +21,10 @@ shown in the public state).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller import commands
@@ -135,14 +136,27 @@ class Outcome:
     effects: tuple[Effect, ...] = ()
     scene: LedScene | None = None
     events: tuple[dict[str, Any], ...] = ()
-    public: dict[str, Any] | None = None
-    private: tuple[dict[str, Any], ...] = ()
+    states: Callable[[], tuple[dict[str, Any], tuple[dict[str, Any], ...]]] | None = field(default=None, repr=False,
+                                                                                        compare=False)
+    """Works out the public and private states, once, when first asked for: the loop shows the LEDs first."""
     answer: tuple[bool, Any] | None = None
     refusal: Message | None = None  # why a rule refused the request (the loop says it in the board's language)
     sensed: bool = False
     clean: bool = False
     verdict: Verdict | None = None
     held: bool = False
+
+    @functools.cached_property
+    def _told(self) -> tuple[dict[str, Any] | None, tuple[dict[str, Any], ...]]:
+        return (None, ()) if self.states is None else self.states()
+
+    @property
+    def public(self) -> dict[str, Any] | None:
+        return self._told[0]
+
+    @property
+    def private(self) -> tuple[dict[str, Any], ...]:
+        return self._told[1]
 
 
 class Session:
@@ -191,8 +205,14 @@ class Session:
         held = self.held is not None
         if not (tell or events):
             return Outcome(effects, self.scene() if show else None, held=held, **found)
-        private = tuple(self.private_state(p) for p in range(self.state.num_players))
-        return Outcome(effects, self.scene(), events, self.public_state(), private, held=held, **found)
+        outcome = Outcome(effects, self.scene(), events, self._states, held=held, **found)
+        if effects:  # the loop carries them out first, and they may change the session: the states are as it was
+            outcome.public  # noqa: B018  # worked out now
+        return outcome
+
+    def _states(self) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+        """The public state and each seat's private state, as an :class:`Outcome` tells them."""
+        return self.public_state(), tuple(self.private_state(p) for p in range(self.state.num_players))
 
     # -- the game ------------------------------------------------------------------------------
 

@@ -1,0 +1,66 @@
+"""The work a reading costs on the loop's path, counted (never timed): a board's hundreds of
+channels compared without a loop per channel, a violation described by its first six places only,
+and Jeocinco's networks worked out once for the positions that share them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from controller.games import CHANCE, get_game
+from controller.games.jeocinco import rules as jeocinco_rules
+from controller.games.record import Match
+from controller.referee import Referee, board_diff
+
+
+def test_a_board_diff_is_every_channel_that_differs_an_unsensed_one_reading_zero() -> None:
+    rng = random.Random(7)
+    view = {f"c{i}": rng.randint(0, 3) for i in range(650)}
+    for _ in range(50):
+        sensed = {c: (rng.randint(0, 3) if rng.random() < 0.05 else v) for c, v in view.items()}
+        for c in rng.sample(sorted(sensed), 3):  # a few channels never sensed
+            del sensed[c]
+        want = frozenset((c, sensed.get(c, 0)) for c in view if sensed.get(c, 0) != view[c])
+        assert board_diff(view, sensed) == want
+        full = {c: sensed.get(c, 0) for c in view}
+        assert board_diff(view, full) == want
+
+
+def test_an_all_on_jeocinco_board_is_described_by_six_places_the_rest_only_counted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    match = Match.new("jeocinco", {}, 2, seed=3)
+    channels = get_game("jeocinco").channels({}, 2)
+    ref = Referee(match, channels)
+    named: list[str] = []
+    label = ref.label
+
+    def counted(channel: str) -> Any:
+        named.append(channel)
+        return label(channel)
+
+    monkeypatch.setattr(ref, "label", counted)
+    view = ref.expected()
+    said = ref.describe(view, {c.name: c.maximum for c in channels})
+    differing = sum(1 for c in channels if view[c.name] != c.maximum)
+    assert differing > 600 and len(said) == 7
+    assert int(said[-1].params["count"]) == differing - 6
+    assert len(named) == 6  # the old describe named every differing place, then kept six
+
+
+def test_jeocinco_works_out_a_players_networks_once_for_every_position_with_his_pieces() -> None:
+    match = Match.new("jeocinco", {"fast": True}, 2, seed=5)
+    rng = random.Random(5)
+    while len(match.record.actions) < 300 and not match.state.is_terminal():
+        if match.state.current_player == CHANCE:
+            match.resolve_chance()
+        else:
+            match.apply(rng.choice(match.state.legal_actions()))
+    state = match.state
+    jeocinco_rules._networks.cache_clear()
+    for action in state.legal_actions()[:10]:  # what the referee looks at after a board of many moves
+        if state.current_player >= 0:
+            state.apply(action).legal_actions()
+    info = jeocinco_rules._networks.cache_info()
+    assert info.hits >= info.misses, info  # the other player's pieces did not move: his networks are known
