@@ -64,3 +64,27 @@ def test_jeocinco_works_out_a_players_networks_once_for_every_position_with_his_
             state.apply(action).legal_actions()
     info = jeocinco_rules._networks.cache_info()
     assert info.hits >= info.misses, info  # the other player's pieces did not move: his networks are known
+
+
+def test_jeocincos_public_view_finds_every_slots_holder_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.games.jeocinco.position import JeocincoPosition
+
+    match = Match.new("jeocinco", {}, 3, seed=9)
+    rng = random.Random(9)
+    while len(match.record.actions) < 200 and not match.state.is_terminal():
+        if match.state.current_player == CHANCE:
+            match.resolve_chance()
+        else:
+            match.apply(rng.choice(match.state.legal_actions()))
+    pos = match.state.position  # type: ignore[attr-defined]  # a JeocincoState's
+    assert pos.holders() == [pos.holder(s) for s in range(len(pos.holders()))]
+    asked: list[int] = []
+    holder = JeocincoPosition.holder
+
+    def counted(self: JeocincoPosition, slot: int) -> int:
+        asked.append(slot)
+        return holder(self, slot)
+
+    monkeypatch.setattr(JeocincoPosition, "holder", counted)
+    slots = match.state.public_view()["slots"]
+    assert len(slots) > 20 and len(asked) < 10, len(asked)  # the old view asked every slot of every player
