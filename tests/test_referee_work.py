@@ -88,3 +88,31 @@ def test_jeocincos_public_view_finds_every_slots_holder_in_one_pass(monkeypatch:
     monkeypatch.setattr(JeocincoPosition, "holder", counted)
     slots = match.state.public_view()["slots"]
     assert len(slots) > 20 and len(asked) < 10, len(asked)  # the old view asked every slot of every player
+
+
+def test_an_outcomes_states_are_worked_out_once_when_told_not_before_the_leds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.config import Config
+    from controller.session import Session
+
+    board = Config.from_dict({"board": {"id": "work", "game": "serpientes", "seed": 1}}).board
+    session = Session(board, check_board=lambda *_: None, fresh_secret=lambda: bytes(32))
+    session.opened([])
+    worked: list[str] = []
+    public_state, private_state = session.public_state, session.private_state
+
+    def public(seq: int = 0) -> dict[str, Any]:
+        worked.append("public")
+        return public_state(seq)
+
+    def private(player: int) -> dict[str, Any]:
+        worked.append("private")
+        return private_state(player)
+
+    monkeypatch.setattr(session, "public_state", public)
+    monkeypatch.setattr(session, "private_state", private)
+    outcome = session.link_up()
+    assert outcome.scene is not None and worked == []  # the LEDs' scene is ready, the states are not worked out
+    assert outcome.public is not None and outcome.public["sensors"] == "up"
+    assert outcome.private is not None and len(outcome.private) == session.state.num_players
+    assert worked == ["public"] + ["private"] * session.state.num_players  # once, however often read
