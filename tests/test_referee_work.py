@@ -49,21 +49,41 @@ def test_an_all_on_jeocinco_board_is_described_by_six_places_the_rest_only_count
     assert len(named) == 6  # the old describe named every differing place, then kept six
 
 
-def test_jeocinco_works_out_a_players_networks_once_for_every_position_with_his_pieces() -> None:
+def test_jeocinco_works_out_a_players_networks_once_for_every_position_with_his_pieces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     match = Match.new("jeocinco", {"fast": True}, 2, seed=5)
     rng = random.Random(5)
-    while len(match.record.actions) < 300 and not match.state.is_terminal():
+    while len(match.record.actions) < 300 or match.state.current_player < 0:
         if match.state.current_player == CHANCE:
             match.resolve_chance()
         else:
             match.apply(rng.choice(match.state.legal_actions()))
     state = match.state
-    jeocinco_rules._networks.cache_clear()
-    for action in state.legal_actions()[:10]:  # what the referee looks at after a board of many moves
-        if state.current_player >= 0:
-            state.apply(action).legal_actions()
-    info = jeocinco_rules._networks.cache_info()
-    assert info.hits >= info.misses, info  # the other player's pieces did not move: his networks are known
+    jeocinco_rules._networks_kept.clear()
+    jeocinco_rules._latest.clear()
+    flooded: list[int] = []
+    flood = jeocinco_rules._flood
+
+    def counted(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
+        flooded.append(mine)
+        return flood(mine, bridges)
+
+    monkeypatch.setattr(jeocinco_rules, "_flood", counted)
+    for action in state.legal_actions()[:10]:  # what the referee looks at for a board of many moves
+        state.apply(action).legal_actions()
+    assert len(flooded) <= 2, len(flooded)  # each player's once: a placement's are derived, the other's kept
+
+
+def test_jeocincos_networks_derived_after_a_placement_are_those_worked_out_from_nothing() -> None:
+    from controller.games.jeocinco import board as B
+
+    rng = random.Random(11)
+    for _ in range(500):
+        mine = sum(1 << s for s in rng.sample(range(B.NUM_SLOTS), rng.randint(0, 150)))
+        bridges = tuple(sorted(rng.sample(range(B.NUM_BRIDGES), rng.randint(0, 6))))
+        jeocinco_rules._networks(mine, bridges)
+        more = mine | 1 << rng.randrange(B.NUM_SLOTS)
+        assert jeocinco_rules._networks(more, bridges) == jeocinco_rules._flood(more, bridges)
 
 
 def test_jeocincos_public_view_finds_every_slots_holder_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:

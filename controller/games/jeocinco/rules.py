@@ -8,6 +8,8 @@ most once (positions never change, so neither do their facts).
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 
 from controller.games.base import CHANCE, GAME_OVER, TERMINAL, Message, Phrase
 from controller.games.jeocinco import board as B
@@ -144,10 +146,64 @@ class Facts:
 # Positions share these: a move changes one player's pieces, so the other players' networks and
 # bridges are worked out once for the many positions the referee looks at (pure: a cache, no state).
 
-@functools.lru_cache(maxsize=4096)
+NETWORKS_KEPT = 4096  # (pieces, bridges) whose networks are kept
+_networks_kept: OrderedDict[tuple[int, tuple[int, ...]], tuple[int, ...]] = OrderedDict()
+_latest: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}  # per bridges, the last few pieces looked at
+_kept_lock = threading.Lock()
+
+
 def _networks(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
     """The networks of the pieces ``mine``: its slots joined by adjacency and by the ``bridges``
-    laid on them, one mask per connected group."""
+    laid on them (a bridge joins its two slots when both hold pieces of ``mine``), one mask per
+    connected group. Kept, and derived from pieces just looked at with one piece fewer (a
+    placement) instead of flooding the whole board again."""
+    key = (mine, bridges)
+    with _kept_lock:  # computer players search on threads of their own
+        nets = _networks_kept.get(key)
+        if nets is not None:
+            _networks_kept.move_to_end(key)
+            return nets
+        recent = list(_latest.get(bridges, ()))
+    for before, known in recent:
+        added = mine ^ before
+        if added & before == 0 and added and added & (added - 1) == 0:  # one more piece
+            nets = _joined(known, added, mine, bridges)
+            break
+    else:
+        nets = _flood(mine, bridges)
+    with _kept_lock:
+        _networks_kept[key] = nets
+        if len(_networks_kept) > NETWORKS_KEPT:
+            _networks_kept.popitem(last=False)
+        if len(_latest) > 64:
+            _latest.clear()
+        latest = _latest.setdefault(bridges, [])
+        latest.append((mine, nets))
+        if len(latest) > 8:
+            del latest[0]
+    return nets
+
+
+def _joined(nets: tuple[int, ...], added: int, mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
+    """The networks once the piece ``added`` joins those of the pieces before it (``nets``)."""
+    s = added.bit_length() - 1
+    touching = B.ADJ_MASK[s]
+    for k in bridges:
+        a, b = B.BRIDGE_SLOTS[k]
+        if a == s or b == s:
+            touching |= 1 << (a + b - s)
+    touching &= mine
+    merged, kept = added, []
+    for net in nets:
+        if net & touching:
+            merged |= net
+        else:
+            kept.append(net)
+    return tuple(sorted((*kept, merged), key=lambda n: n & -n))  # lowest slot first, as a flood finds them
+
+
+def _flood(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`_networks` worked out from nothing."""
     partners: dict[int, int] = {}
     for k in bridges:
         a, b = B.BRIDGE_SLOTS[k]
