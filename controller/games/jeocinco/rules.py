@@ -65,10 +65,25 @@ class Facts:
     def network(self, p: int, seed: int) -> int:
         """Every slot of player ``p`` connected to a slot of ``seed`` by adjacency and p's bridges."""
         comp = 0
-        for net in _networks(self.position.pieces[p], self.position.bridges):
+        for net, _near in _networks(self.position.pieces[p], self.position.bridges):
             if net & seed:
                 comp |= net
         return comp
+
+    def near_network(self, p: int, seed: int) -> int:
+        """``B.adjacent(self.network(p, seed))``, from the networks' own adjacency (kept with them)."""
+        out = 0
+        for net, near in _networks(self.position.pieces[p], self.position.bridges):
+            if net & seed:
+                out |= near
+        return out
+
+    def near_pieces(self, p: int) -> int:
+        """``B.adjacent`` of all of p's pieces, from his networks' adjacency."""
+        out = 0
+        for _net, near in _networks(self.position.pieces[p], self.position.bridges):
+            out |= near
+        return out
 
     def blocked(self, p: int, h: int) -> bool:
         """Case 5: p's pentagon in hexagon h has a side held by another player whose pentagon on
@@ -92,7 +107,7 @@ class Facts:
         pos = self.position
         c = pos.colours[p]
         mine = pos.pieces[p]
-        free = B.COLOUR_MASK[c] | B.adjacent(mine)
+        free = B.COLOUR_MASK[c] | self.near_pieces(p)
         rolled = 0
         if pos.roll is not None and pos.stage == "M" and p == pos.turn_order[pos.turn]:
             number, letter = pos.roll
@@ -108,7 +123,7 @@ class Facts:
                 # pieces on the hexagon are all the network needs to be reached; see test_board)
                 seed = mine & touch
                 if seed:
-                    rolled |= B.adjacent(self.network(p, seed))
+                    rolled |= self.near_network(p, seed)
         r = (rolled, free)
         self._regions[p] = r
         return r
@@ -147,16 +162,18 @@ class Facts:
 # bridges are worked out once for the many positions the referee looks at (pure: a cache, no state).
 
 NETWORKS_KEPT = 4096  # (pieces, bridges) whose networks are kept
-_networks_kept: OrderedDict[tuple[int, tuple[int, ...]], tuple[int, ...]] = OrderedDict()
-_latest: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}  # per bridges, the last few pieces looked at
+Networks = tuple[tuple[int, int], ...]
+"""Each network of a player's pieces (a slot mask) with the slots next to it (``B.adjacent``)."""
+_networks_kept: OrderedDict[tuple[int, tuple[int, ...]], Networks] = OrderedDict()
+_latest: dict[tuple[int, ...], list[tuple[int, Networks]]] = {}  # per bridges, the last few pieces looked at
 _kept_lock = threading.Lock()
 
 
-def _networks(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
+def _networks(mine: int, bridges: tuple[int, ...]) -> Networks:
     """The networks of the pieces ``mine``: its slots joined by adjacency and by the ``bridges``
     laid on them (a bridge joins its two slots when both hold pieces of ``mine``), one mask per
-    connected group. Kept, and derived from pieces just looked at with one piece fewer (a
-    placement) instead of flooding the whole board again."""
+    connected group, each with the slots next to it. Kept, and derived from pieces just looked at
+    with one piece fewer (a placement) instead of flooding the whole board again."""
     key = (mine, bridges)
     with _kept_lock:  # computer players search on threads of their own
         nets = _networks_kept.get(key)
@@ -184,7 +201,7 @@ def _networks(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
     return nets
 
 
-def _joined(nets: tuple[int, ...], added: int, mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
+def _joined(nets: Networks, added: int, mine: int, bridges: tuple[int, ...]) -> Networks:
     """The networks once the piece ``added`` joins those of the pieces before it (``nets``)."""
     s = added.bit_length() - 1
     touching = B.ADJ_MASK[s]
@@ -193,16 +210,17 @@ def _joined(nets: tuple[int, ...], added: int, mine: int, bridges: tuple[int, ..
         if a == s or b == s:
             touching |= 1 << (a + b - s)
     touching &= mine
-    merged, kept = added, []
-    for net in nets:
+    merged, near, kept = added, B.ADJ_MASK[s], []
+    for net, net_near in nets:
         if net & touching:
             merged |= net
+            near |= net_near
         else:
-            kept.append(net)
-    return tuple(sorted((*kept, merged), key=lambda n: n & -n))  # lowest slot first, as a flood finds them
+            kept.append((net, net_near))
+    return tuple(sorted((*kept, (merged, near)), key=lambda n: n[0] & -n[0]))  # lowest slot first, as a flood
 
 
-def _flood(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
+def _flood(mine: int, bridges: tuple[int, ...]) -> Networks:
     """:func:`_networks` worked out from nothing."""
     partners: dict[int, int] = {}
     for k in bridges:
@@ -224,7 +242,7 @@ def _flood(mine: int, bridges: tuple[int, ...]) -> tuple[int, ...]:
                 frontier ^= low
             frontier = grow & mine & ~comp
             comp |= frontier
-        out.append(comp)
+        out.append((comp, B.adjacent(comp)))
         rest &= ~comp
     return tuple(out)
 
@@ -475,7 +493,7 @@ def five_towers(facts: Facts) -> int | None:
         networks = _networks(pos.pieces[p], pos.bridges)
         for pent in towers:  # the pieces joined to this tower's pentagon
             joined = 0
-            for net in networks:
+            for net, _near in networks:
                 if net & pent:
                     joined |= net
             if sum(1 for r in towers if r & joined) >= 5:
