@@ -50,3 +50,7 @@ _.pytest_terminal_summary
 # Babel writes a catalogue's header dates from these (controller/locale: fixed, so rebuilds are byte-equal).
 _.creation_date
 _.revision_date
+# argparse passes it to an Action (controller/cli.py: --version), and reads an action's attributes
+# for its help (controller/demo.py: --players' usual numbers).
+_.option_string
+_.usual

@@ -135,18 +135,19 @@ def display_rows(quick: bool) -> list[Row]:
 
 
 def service_rows(runs: int, broker_port: int) -> list[Row]:
-    from bench.startup import in_play_rss, start_once
+    from bench.startup import in_play_rss, installed_env, start_once
     from controller.games import game_names
 
     folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-start-"))
+    env = installed_env(folder)
     rows = []
     for game in game_names():
-        started = [start_once(game, broker_port, folder) for _ in range(runs)]
+        started = [start_once(game, broker_port, folder, env) for _ in range(runs)]
         rows.append(Row(f"{game}: service start -> retained online, median", "<= 0.3 s",
                         statistics.median(r[0] for r in started), "s", 0.3))
         rows.append(Row(f"{game}: service RSS, idle", "<= 45 MB", max(r[2] for r in started), "MB", 45.0, 1.0, SAME))
         rows.append(Row(f"{game}: service RSS in play (the demo's process: service, bots, board)", "<= 45 MB",
-                        in_play_rss(game, broker_port, 4.0 if runs < 3 else 8.0), "MB", 45.0, 1.0, SAME))
+                        in_play_rss(game, broker_port, env, 4.0 if runs < 3 else 8.0), "MB", 45.0, 1.0, SAME))
     return rows
 
 

@@ -14,7 +14,7 @@ import sqlite3
 import threading
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -23,11 +23,11 @@ from controller.journal import Journal, JournalPathError
 from controller.mqtt import MqttBridge
 from controller.ports import Link, Post
 from controller.service import Service
-from controller.sound import TableSound
-from controller.voice import Voice
-from hardware.buzzer import Buzzer
 from hardware.layout import Layout, load_layout
 from hardware.leds import LedStrip, RecordingPixels, open_neopixel
+
+if TYPE_CHECKING:
+    from controller.sound import TableSound
 
 log = logging.getLogger("arbitro")
 
@@ -85,6 +85,10 @@ def make_sound(config: Config) -> TableSound | None:
     sound = config.sound
     if not sound.buzzer and sound.voice == "off":
         return None
+    from controller.sound import TableSound  # imported only for a table that makes sounds
+    from controller.voice import Voice
+    from hardware.buzzer import Buzzer
+
     buzzer = None
     if sound.buzzer:
         from gpiozero.pins.mock import MockFactory, MockPWMPin

@@ -255,9 +255,23 @@ def _version() -> str:
         return "(not installed)"
 
 
+class _Version(argparse.Action):
+    """``--version``: looked up only when asked for (``importlib.metadata`` is slow to import, and
+    ``arbitro run`` should reach ``online`` fast)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"arbitro {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="arbitro", description="Referee for physical tabletop games.")
-    parser.add_argument("--version", action="version", version=f"arbitro {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("games", help="list the games and their variant options")
     p.set_defaults(func=_games)

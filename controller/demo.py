@@ -343,10 +343,18 @@ def main(argv: list[str] | None = None) -> int:
     return run(parser.parse_args(argv))
 
 
+class _UsualPlayers:
+    """Each game's usual number of players, for ``--players``' help: it imports every engine, so it
+    is worked out only when the help is shown, never when ``arbitro run`` starts."""
+
+    def __str__(self) -> str:
+        return ", ".join(f"{get_game(name).players()} for {name}" for name in game_names())
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", action="append", choices=game_names(), help="game to play (default: each in turn)")
-    defaults = ", ".join(f"{get_game(name).players()} for {name}" for name in game_names())
-    parser.add_argument("--players", type=int, help=f"number of players (default: {defaults})")
+    players = parser.add_argument("--players", type=int, help="number of players (default: %(usual)s)")
+    players.usual = _UsualPlayers()  # type: ignore[attr-defined]  # read by argparse's help formatting
     parser.add_argument("--seed", type=int, default=1, help="seed for the bots and the electronic dice")
     parser.add_argument("--seat", type=int, help="take this seat yourself and type your moves")
     parser.add_argument("--bots", choices=LEVELS, help="the other seats are computer players at this level, their "

@@ -170,8 +170,12 @@ def _remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None
         cache.popitem(last=False)
 
 
-def diff_views(before: dict[str, int], after: dict[str, int]) -> Diff:
-    return frozenset((c, v) for c, v in after.items() if before.get(c) != v)
+def board_diff(view: dict[str, int], sensed: dict[str, int]) -> Diff:
+    """Where the ``sensed`` board differs from ``view`` (an unsensed channel reads 0): a set
+    difference of items, so a board's hundreds of channels are compared in C on every reading."""
+    if sensed.keys() != view.keys():
+        sensed = {c: sensed.get(c, 0) for c in view}
+    return frozenset(sensed.items() - view.items())
 
 
 def shortest_turn(before: int, after: int, spaces: int) -> int:
@@ -291,7 +295,7 @@ class Referee:
         if self._held is not None and self._held[0] is not self.state:
             self._held = None
         moves = self._moves(self.state)
-        sensed_diff = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
+        sensed_diff = board_diff(moves.view, sensed)
         if not sensed_diff:
             return Verdict("in_sync")
         if self.state.current_player >= 0:
@@ -393,7 +397,7 @@ class Referee:
             if j == here or state.current_player < 0:
                 continue
             view = state.physical_view()
-            diff = diff_views(view, {c: sensed.get(c, 0) for c in view})
+            diff = board_diff(view, sensed)
             found: tuple[Action, ...] = ()
             if not diff and j < here:
                 return None  # an earlier position itself: a takeback's business, not a correction
@@ -606,7 +610,7 @@ class Referee:
         if self.lazy and not moves.complete:
             return {}
         current = moves.view
-        partial = diff_views(current, {c: sensed.get(c, 0) for c in current}) if sensed else frozenset()
+        partial = board_diff(current, sensed) if sensed else frozenset()
         if not partial and moves.lit is not None:
             return dict(moves.lit)
         out: dict[str, int] = {}
@@ -630,7 +634,7 @@ class Referee:
         moves = self._moves(self.state)
         if self.lazy and not moves.complete:
             return False  # judged after the debounce window, by when the table is built
-        shown = diff_views(moves.view, {c: sensed.get(c, 0) for c in moves.view})
+        shown = board_diff(moves.view, sensed)
         if not shown or len(moves.by_diff.get(shown, ())) != 1:
             return False
         if any(self.channels[c].kind == ChannelKind.OFFSET for c, _ in shown):
@@ -648,10 +652,9 @@ class Referee:
         """What differs between the board ``expected`` and the one ``sensed``: a clause per place
         (the first six, and how many more)."""
         parts = []
-        for c in sorted(expected):
+        differing = sorted(c for c, want in expected.items() if sensed.get(c, 0) != want)
+        for c in differing[:6]:  # the first six; the rest are only counted
             want, got = expected[c], sensed.get(c, 0)
-            if want == got:
-                continue
             kind = self.channels[c].kind
             place = self.label(c)
             if kind == ChannelKind.PRESENCE:
@@ -666,7 +669,7 @@ class Referee:
                 parts.append(MISSING(place=place))
             else:
                 parts.append(WRONG_PIECE(place=place, got=got, want=want))
-        return (*parts[:6], AND_MORE(count=len(parts) - 6)) if len(parts) > 6 else tuple(parts)
+        return (*parts, AND_MORE(count=len(differing) - 6)) if len(differing) > 6 else tuple(parts)
 
     def _explain(self, moves: _Moves, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
         sensed_channels = frozenset(c for c, _ in sensed_diff)

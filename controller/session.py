@@ -21,11 +21,12 @@ shown in the public state).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller import commands
@@ -146,6 +147,10 @@ class Decide:
 Effect = TakeBoard | CalibrateRings | RequestSnapshot | Decide
 
 
+# The public state and each seat's private one (None: told nowhere).
+Told = tuple[dict[str, Any], tuple[dict[str, Any] | None, ...]]
+
+
 @dataclass(frozen=True)
 class Expected:
     """A move a computer player decided (or a hint suggested), for the table to carry out: at
@@ -169,14 +174,26 @@ class Outcome:
     effects: tuple[Effect, ...] = ()
     scene: LedScene | None = None
     events: tuple[dict[str, Any], ...] = ()
-    public: dict[str, Any] | None = None
-    private: tuple[dict[str, Any] | None, ...] = ()  # None: a computer player's seat, shown nowhere
+    states: Callable[[], Told] | None = field(default=None, repr=False, compare=False)
+    """Works out the public and private states, once, when first asked for: the loop shows the LEDs first."""
     answer: tuple[bool, Any] | None = None
     refusal: Message | None = None  # why a rule refused the request (the loop says it in the board's language)
     sensed: bool = False
     clean: bool = False
     verdict: Verdict | None = None
     held: bool = False
+
+    @functools.cached_property
+    def _told(self) -> Told | tuple[None, tuple[()]]:
+        return (None, ()) if self.states is None else self.states()
+
+    @property
+    def public(self) -> dict[str, Any] | None:
+        return self._told[0]
+
+    @property
+    def private(self) -> tuple[dict[str, Any] | None, ...]:
+        return self._told[1]
 
 
 class Session:
@@ -233,11 +250,17 @@ class Session:
         held = self.held is not None
         if not (tell or events):
             return Outcome(effects, self.scene() if show else None, held=held, **found)
-        # A computer player's private view goes to its Decide alone: its seat's topic stays empty.
-        # A computer's seat and the other board's seats have nothing told here: their views are theirs alone.
-        private = tuple(None if bot_level(seat) or seat == REMOTE else self.private_state(p)
-                        for p, seat in enumerate(self.seats))
-        return Outcome(effects, self.scene(), events, self.public_state(), private, held=held, **found)
+        outcome = Outcome(effects, self.scene(), events, self._states, held=held, **found)
+        if effects:  # the loop carries them out first, and they may change the session: the states are as it was
+            outcome.public  # noqa: B018  # worked out now
+        return outcome
+
+    def _states(self) -> Told:
+        """The public state and each seat's private state, as an :class:`Outcome` tells them. A
+        computer's seat and the other board's seats have nothing told here (None): a computer's
+        view goes to its Decide alone, the other board's are theirs."""
+        return self.public_state(), tuple(None if bot_level(seat) or seat == REMOTE else self.private_state(p)
+                                          for p, seat in enumerate(self.seats))
 
     # -- the game ------------------------------------------------------------------------------
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from importlib import metadata
 from typing import Any
 
 from controller.config import BoardConfig
@@ -39,6 +38,8 @@ def most_seats() -> int:
 
 @functools.cache
 def arbitro_version() -> str:
+    from importlib import metadata  # slow to import: not before the service is online
+
     try:
         return metadata.version("arbitro")
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed

@@ -119,3 +119,50 @@ def test_a_request_is_answered_after_its_leds_started_and_the_journal_holds_it(t
         assert service.strip.flush()  # a frame is recorded once it has left
         started = [began for began, _ in pixels.transmit_times[sent:]]
         assert started and min(started) <= at, "answered before the move's LEDs started"
+
+
+class CountingPixels(RecordingPixels):
+    """A simulated strip that counts the LEDs set in its buffer (each is encoded in pure Python)."""
+
+    def __init__(self, n: int, **kwargs: Any) -> None:
+        super().__init__(n, **kwargs)
+        self.sets = 0
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.sets += 1
+        super().__setitem__(index, value)
+
+
+def test_a_frame_encodes_only_the_leds_that_changed_and_sends_them_all() -> None:
+    pixels = CountingPixels(649, brightness=0.5)  # Jeocinco's strip, dimmed: brightness applies to every LED
+    strip = LedStrip(pixels).start()
+    try:
+        frame = [RED] * 649
+        strip.show(frame)
+        strip.flush()
+        assert pixels.sets == 649  # the first frame: every LED
+        frame[10], frame[600] = GREEN, BLUE  # a move: two LEDs change
+        strip.show(frame)
+        strip.flush()
+        assert pixels.sets == 649 + 2
+        full = CountingPixels(649, brightness=0.5)
+        LedStrip(full).show(frame)  # a fresh strip, every LED written
+        assert pixels.transmitted[-1] == full.transmitted[-1]
+        strip.resize(649)  # same size: nothing changes
+        assert pixels.sets == 651
+    finally:
+        strip.stop()
+
+
+def test_a_strip_opened_again_is_written_whole() -> None:
+    made: list[CountingPixels] = []
+
+    def make(n: int) -> CountingPixels:
+        made.append(CountingPixels(n))
+        return made[-1]
+
+    strip = LedStrip(make(4), make)
+    strip.show([RED] * 4)
+    strip.resize(5)
+    strip.show([RED] * 5)
+    assert made[-1].sets == 5 and made[-1].transmitted[-1] == on_wire(RED, 5)

@@ -734,6 +734,8 @@ class RunningDisplay:
         self.thread.start()
         error = started.get(timeout=30)
         if error is not None:
+            self.thread.join(10)
+            self.loop.close()  # not left to the garbage collector, which may find its sockets gone at exit
             raise error
 
     @property

@@ -103,6 +103,18 @@ class JeocincoPosition(NamedTuple):
         """The player whose piece is in ``slot``, -1 for none."""
         return next((p for p, mask in enumerate(self.pieces) if mask >> slot & 1), -1)
 
+    def holders(self) -> list[int]:
+        """:meth:`holder` of every slot at once (each player's pieces visited once, not every slot
+        asked of every player: the public view lists them after every move)."""
+        out = [-1] * B.NUM_SLOTS
+        for p in reversed(range(len(self.pieces))):  # the first player's piece wins, as in holder()
+            mask = self.pieces[p]
+            while mask:
+                low = mask & -mask
+                out[low.bit_length() - 1] = p
+                mask ^= low
+        return out
+
     def occupied(self) -> int:
         m = 0
         for mask in self.pieces:

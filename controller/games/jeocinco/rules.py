@@ -7,6 +7,10 @@ most once (positions never change, so neither do their facts).
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections import OrderedDict
+
 from controller.games.base import CHANCE, GAME_OVER, TERMINAL, Message, Phrase
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import (
@@ -32,12 +36,11 @@ challenged keeps his piece). Needed for a true bound on game length; reached wit
 class Facts:
     """A position and the board facts its rules need, each worked out at most once."""
 
-    __slots__ = ("_completed", "_legal", "_partners", "_placements", "_regions", "position")
+    __slots__ = ("_completed", "_legal", "_placements", "_regions", "position")
 
     def __init__(self, position: JeocincoPosition) -> None:
         self.position = position
         self._completed: int | None = None
-        self._partners: dict[int, dict[int, int]] = {}
         self._regions: dict[int, tuple[int, int]] = {}
         self._placements: tuple[int, int] | None = None
         self._legal: list[JeocincoAction] | None = None
@@ -61,34 +64,26 @@ class Facts:
 
     def network(self, p: int, seed: int) -> int:
         """Every slot of player ``p`` connected to a slot of ``seed`` by adjacency and p's bridges."""
-        mine = self.position.pieces[p]
-        comp = seed & mine
-        frontier = comp
-        partners = self.bridge_partners(p)
-        while frontier:
-            grow = 0
-            for s in B.bits(frontier):
-                grow |= B.ADJ_MASK[s]
-                if partners:
-                    grow |= partners.get(s, 0)
-            grow &= mine & ~comp
-            comp |= grow
-            frontier = grow
+        comp = 0
+        for net, _near in _networks(self.position.pieces[p], self.position.bridges):
+            if net & seed:
+                comp |= net
         return comp
 
-    def bridge_partners(self, p: int) -> dict[int, int]:
-        """Per slot of p's bearing a bridge, the slots at the bridge's other end (a mask)."""
-        d = self._partners.get(p)
-        if d is None:
-            d = {}
-            mine = self.position.pieces[p]
-            for k in self.position.bridges:
-                a, b = B.BRIDGE_SLOTS[k]
-                if mine >> a & 1:
-                    d[a] = d.get(a, 0) | (1 << b)
-                    d[b] = d.get(b, 0) | (1 << a)
-            self._partners[p] = d
-        return d
+    def near_network(self, p: int, seed: int) -> int:
+        """``B.adjacent(self.network(p, seed))``, from the networks' own adjacency (kept with them)."""
+        out = 0
+        for net, near in _networks(self.position.pieces[p], self.position.bridges):
+            if net & seed:
+                out |= near
+        return out
+
+    def near_pieces(self, p: int) -> int:
+        """``B.adjacent`` of all of p's pieces, from his networks' adjacency."""
+        out = 0
+        for _net, near in _networks(self.position.pieces[p], self.position.bridges):
+            out |= near
+        return out
 
     def blocked(self, p: int, h: int) -> bool:
         """Case 5: p's pentagon in hexagon h has a side held by another player whose pentagon on
@@ -112,7 +107,7 @@ class Facts:
         pos = self.position
         c = pos.colours[p]
         mine = pos.pieces[p]
-        free = B.COLOUR_MASK[c] | B.adjacent(mine)
+        free = B.COLOUR_MASK[c] | self.near_pieces(p)
         rolled = 0
         if pos.roll is not None and pos.stage == "M" and p == pos.turn_order[pos.turn]:
             number, letter = pos.roll
@@ -128,7 +123,7 @@ class Facts:
                 # pieces on the hexagon are all the network needs to be reached; see test_board)
                 seed = mine & touch
                 if seed:
-                    rolled |= B.adjacent(self.network(p, seed))
+                    rolled |= self.near_network(p, seed)
         r = (rolled, free)
         self._regions[p] = r
         return r
@@ -138,20 +133,7 @@ class Facts:
         pos = self.position
         if pos.bridges_in_hand[p] <= 0:
             return []
-        mine = pos.pieces[p]
-        placed = 0
-        for k in pos.bridges:
-            placed |= 1 << k
-        # Diagonal bridges are not offered in the two-family variant; they are not laid either, so
-        # only the bridges on the board can block a new one.
-        closed = placed if pos.diagonal_bridges else placed | B.DIAGONAL_BRIDGES
-        out = set()
-        for a in B.bits(mine):
-            for k in B.BRIDGES_AT[a]:
-                b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
-                if mine >> b & 1 and not closed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
-                    out.add(k)
-        return sorted(out)
+        return list(_bridge_options(pos.pieces[p], pos.bridges, pos.diagonal_bridges))
 
     def placements(self) -> tuple[int, int]:
         """(mask of slots a piece may go to, mask of slots that may be disputed) for the actor."""
@@ -174,6 +156,113 @@ class Facts:
         r = (place, disputable)
         self._placements = r
         return r
+
+
+# Positions share these: a move changes one player's pieces, so the other players' networks and
+# bridges are worked out once for the many positions the referee looks at (pure: a cache, no state).
+
+NETWORKS_KEPT = 4096  # (pieces, bridges) whose networks are kept
+Networks = tuple[tuple[int, int], ...]
+"""Each network of a player's pieces (a slot mask) with the slots next to it (``B.adjacent``)."""
+_networks_kept: OrderedDict[tuple[int, tuple[int, ...]], Networks] = OrderedDict()
+_latest: dict[tuple[int, ...], list[tuple[int, Networks]]] = {}  # per bridges, the last few pieces looked at
+_kept_lock = threading.Lock()
+
+
+def _networks(mine: int, bridges: tuple[int, ...]) -> Networks:
+    """The networks of the pieces ``mine``: its slots joined by adjacency and by the ``bridges``
+    laid on them (a bridge joins its two slots when both hold pieces of ``mine``), one mask per
+    connected group, each with the slots next to it. Kept, and derived from pieces just looked at
+    with one piece fewer (a placement) instead of flooding the whole board again."""
+    key = (mine, bridges)
+    with _kept_lock:  # computer players search on threads of their own
+        nets = _networks_kept.get(key)
+        if nets is not None:
+            _networks_kept.move_to_end(key)
+            return nets
+        recent = list(_latest.get(bridges, ()))
+    for before, known in recent:
+        added = mine ^ before
+        if added & before == 0 and added and added & (added - 1) == 0:  # one more piece
+            nets = _joined(known, added, mine, bridges)
+            break
+    else:
+        nets = _flood(mine, bridges)
+    with _kept_lock:
+        _networks_kept[key] = nets
+        if len(_networks_kept) > NETWORKS_KEPT:
+            _networks_kept.popitem(last=False)
+        if len(_latest) > 64:
+            _latest.clear()
+        latest = _latest.setdefault(bridges, [])
+        latest.append((mine, nets))
+        if len(latest) > 8:
+            del latest[0]
+    return nets
+
+
+def _joined(nets: Networks, added: int, mine: int, bridges: tuple[int, ...]) -> Networks:
+    """The networks once the piece ``added`` joins those of the pieces before it (``nets``)."""
+    s = added.bit_length() - 1
+    touching = B.ADJ_MASK[s]
+    for k in bridges:
+        a, b = B.BRIDGE_SLOTS[k]
+        if a == s or b == s:
+            touching |= 1 << (a + b - s)
+    touching &= mine
+    merged, near, kept = added, B.ADJ_MASK[s], []
+    for net, net_near in nets:
+        if net & touching:
+            merged |= net
+            near |= net_near
+        else:
+            kept.append((net, net_near))
+    return tuple(sorted((*kept, (merged, near)), key=lambda n: n[0] & -n[0]))  # lowest slot first, as a flood
+
+
+def _flood(mine: int, bridges: tuple[int, ...]) -> Networks:
+    """:func:`_networks` worked out from nothing."""
+    partners: dict[int, int] = {}
+    for k in bridges:
+        a, b = B.BRIDGE_SLOTS[k]
+        if mine >> a & 1:
+            partners[a] = partners.get(a, 0) | (1 << b)
+            partners[b] = partners.get(b, 0) | (1 << a)
+    adj = B.ADJ_MASK
+    out = []
+    rest = mine
+    while rest:
+        comp = frontier = rest & -rest
+        while frontier:
+            grow = 0
+            while frontier:  # B.bits() written out
+                low = frontier & -frontier
+                s = low.bit_length() - 1
+                grow |= adj[s] | partners.get(s, 0)
+                frontier ^= low
+            frontier = grow & mine & ~comp
+            comp |= frontier
+        out.append((comp, B.adjacent(comp)))
+        rest &= ~comp
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bridge_options(mine: int, bridges: tuple[int, ...], diagonal: bool) -> tuple[int, ...]:
+    """The bridges that could be laid on the pieces ``mine`` with ``bridges`` on the board."""
+    placed = 0
+    for k in bridges:
+        placed |= 1 << k
+    # Diagonal bridges are not offered in the two-family variant; they are not laid either, so
+    # only the bridges on the board can block a new one.
+    closed = placed if diagonal else placed | B.DIAGONAL_BRIDGES
+    out = set()
+    for a in B.bits(mine):
+        for k in B.BRIDGES_AT[a]:
+            b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
+            if mine >> b & 1 and not closed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
+                out.add(k)
+    return tuple(sorted(out))
 
 
 # --------------------------------------------------------------------------- who acts
@@ -398,12 +487,16 @@ def five_towers(facts: Facts) -> int | None:
         return None
     for p in range(pos.players):
         c = pos.colours[p]
-        mine = [q for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0]
-        if len(mine) < 5:
+        towers = [B.PENT_MASK[q] for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0]
+        if len(towers) < 5:
             continue
-        for q in mine:
-            comp = facts.network(p, B.PENT_MASK[q])
-            if sum(1 for r in mine if B.PENT_MASK[r] & comp) >= 5:
+        networks = _networks(pos.pieces[p], pos.bridges)
+        for pent in towers:  # the pieces joined to this tower's pentagon
+            joined = 0
+            for net, _near in networks:
+                if net & pent:
+                    joined |= net
+            if sum(1 for r in towers if r & joined) >= 5:
                 return p
     return None
 

@@ -89,7 +89,7 @@ def public_view(pos: JeocincoPosition, scores: list[float], winners: list[int]) 
             "bridges_in_hand": pos.bridges_in_hand[p],
             "opening_roll": [number_text(v) for v in pos.opening_rolls[p]],
         })
-    holders = {s: pos.holder(s) for s in range(B.NUM_SLOTS)}
+    holders = dict(enumerate(pos.holders()))
     view: dict[str, Any] = {
         "game": "jeocinco",
         "position": to_text(pos),
