@@ -5,6 +5,7 @@ while another player is to play."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 
 from playwright.sync_api import Page
@@ -37,6 +38,10 @@ def test_the_seat_page_beeps_when_its_turn_starts(broker: Broker, display: Runni
     service = mqtt_service("contigo", "b1", broker.port, seed=1, board={"chance": "auto"})
     try:
         key = display.display.config.pair_key
+        deadline = time.monotonic() + 10
+        while not display.call(lambda: (m := display.display.boards.get("b1")) is not None and m.seats() >= 2):
+            assert time.monotonic() < deadline, "the display never heard of board b1's seats"
+            time.sleep(0.02)  # poll interval: until the display has the board (its seats can be paired)
         phones = []
         for seat in (0, 1):
             with urllib.request.urlopen(f"{display.url}api/board/b1/pair/{seat}?key={key}", timeout=5) as answer:
