@@ -255,7 +255,10 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
           headless: bool, max_actions: int, events: list[str], ask_person: Callable[[State], Any]) -> None:
     last_drawn = -1
     while True:
-        state, moves, over = service.read(lambda s: (s.state, len(s.match.record.actions), s.over))
+        # One read: a computer's move may be taken between two (a card programmed), and the state must be the seat's.
+        state, moves, over, computer = service.read(lambda s: (s.state, len(s.match.record.actions), s.over,
+                                                               s.state.current_player >= 0
+                                                               and s.seats[s.state.current_player] != "table"))
         if not headless and moves != last_drawn:
             print(draw(service, state, events, ansi=sys.stdout.isatty()), flush=True)
             last_drawn = moves
@@ -274,7 +277,6 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
             sensed = service.read(lambda s: dict(s.sensed))
             hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
             continue
-        computer = service.read(lambda s: s.seats[s.state.current_player] != "table")
         if computer:  # the computer player's move, as the LEDs ask the hands to carry it out
             action = _computers_move(service, state, moves)
             if action is None:

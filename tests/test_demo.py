@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shlex
 import signal
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from controller.demo import led_picture
+from controller.demo import led_picture, play_game
 from controller.games import game_names, get_game
+from controller.games.base import State
 from controller.localbroker import Broker
 from hardware.layout import load_layout
 from tests.support.mqttc import Listener
@@ -166,3 +169,19 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path: Path, stop:
         if status is not None:
             status.close()
     assert processes_mentioning(tmp_path) == []
+
+
+def test_a_person_at_one_seat_plays_serpientes_against_computer_players(broker: Broker) -> None:
+    """``--seat 0 --bots easy``: the person's moves are read from the state their seat is to act in,
+    never from a position a computer's move (a card programmed, taken at once) has just left."""
+    rng = random.Random(2)
+    asked: list[int] = []
+
+    def person(state: State) -> Any:
+        asked.append(state.current_player)
+        return rng.choice(state.own_actions())
+
+    final = play_game("serpientes", broker=("127.0.0.1", broker.port), seed=1, players=3, seat=0, pace=0,
+                      headless=True, max_actions=4000, board_id="seat0", ask=person, bots="easy", language="en")
+    assert final["over"] and [p["seat"] for p in final["players"]] == ["table", "bot:easy", "bot:easy"]
+    assert asked and set(asked) == {0}
