@@ -1,0 +1,47 @@
+"""bench.bots: its intervals and verdicts, and a quick run that prints every kind of row."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.bots import VARIANTS, label, main, verdict, wilson
+from controller.games.registry import all_games
+
+
+def test_the_wilson_interval_of_twenty_games_won_out_of_twenty() -> None:
+    low, high = wilson(20, 20)
+    assert low == pytest.approx(0.839, abs=0.001) and high == 1.0
+    low, high = wilson(10, 20)
+    assert low == pytest.approx(0.299, abs=0.001) and high == pytest.approx(0.701, abs=0.001)
+
+
+def test_a_verdict_says_whether_the_interval_decides_it() -> None:
+    assert verdict(0.92, 0.97, 1.0, 0.9) == "pass"
+    assert verdict(0.84, 1.0, 1.0, 0.9) == "pass (interval holds the target)"
+    assert verdict(0.5, 0.7, 0.85, 0.9) == "FAIL"
+    assert verdict(0.6, 0.8, 0.95, 0.9) == "FAIL (interval holds the target)"
+    assert verdict(1.2, 1.5, 1.8, 2.0, above=False) == "pass"  # a mean rank: lower is better
+
+
+def test_the_table_covers_every_game_at_every_player_count_its_engine_allows() -> None:
+    covered = {(game, n) for game, _, n in VARIANTS}
+    allowed = {(game.name, n) for game in all_games() for _, n in game.configurations()}
+    assert allowed <= covered
+    assert any(o.get("fast") for g, o, _ in VARIANTS if g == "jeocinco")
+
+
+def test_a_quick_run_prints_strength_levels_endings_time_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--quick", "--game", "contigo", "--jobs", "1", "--versus", "medium,easy"]) == 0
+    out = capsys.readouterr().out
+    first = label(VARIANTS[0]) + " turn_limit=12"
+    for figure in ("easy against random play", "hard against random play", "medium against easy",
+                   "hard against hard, ended by the game's own ending"):
+        assert f"{first}: {figure} |" in out
+    assert "hard against medium" not in out  # --versus replaces the default pairs
+    assert "contigo: hard decision CPU time, p99" in out and "contigo: memory of a hard decision" in out
+
+
+def test_versus_takes_two_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--quick", "--versus", "hard"])
+    assert "STRONGER,WEAKER" in capsys.readouterr().err
