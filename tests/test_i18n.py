@@ -5,7 +5,10 @@ numbers start at 1, places are in the game's notation."""
 from __future__ import annotations
 
 import json
+import queue
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,15 +151,19 @@ def test_a_whole_game_in_spanish_says_nothing_in_english(game: str, broker: Brok
         said = message_of(event["code"], event["params"])
         assert not english_in(say(skeleton(said), "es", people)), event
     for state in states:
+        assert state["language"] == "es"
         for marked in (state["violation"], state["setup"]):
             assert marked is None or not english_in(marked["message"]), marked
-    # The terminal: its event lines say what MQTT said (checked above), and the demo's own words are
-    # Spanish (the board's picture above them is the engine's own drawing).
+        for note in state["notes"]:  # what a display says beside the picture
+            said = message_of(note["code"], note["params"])
+            assert note["message"] == say(said, "es", people) and not english_in(say(skeleton(said), "es", people))
+    # The terminal: its event lines say what MQTT said (checked above); every other line (the board's
+    # picture, the LEDs, the status) is Spanish from the catalogue, or notation.
     lines = terminal.splitlines()
     told = [re.sub(r"^\[\s*\d+\] ", "", line) for line in lines if re.match(r"\[\s*\d+\] ", line)]
     assert told and set(told) <= {e["text"] for e in events}
-    own = [line for line in lines if line.startswith("LED")]
-    assert own
+    own = [line for line in lines if not re.match(r"\[\s*\d+\] ", line)]
+    assert any(line.startswith("LED") for line in own)
     for line in [*own, _game_over(final, "es")]:
         assert not english_in(line), line
     if final["over"] and final["winners"]:
@@ -263,3 +270,55 @@ def test_a_number_says_its_plural_in_each_language() -> None:
     table = json.loads(locale.JSON_CATALOGUE.read_text("utf-8"))
     assert table["en"]["contigo.beads"] == ["{count} bead", "{count} beads"]
     assert table["es"]["contigo.beads"][0] == "{count} cuenta" and table["es"]["contigo.beads"][-1] == "{count} cuentas"
+
+
+def told_in_spanish(event: dict[str, Any], code: str) -> None:
+    """A service notice: its own code and params (not a text in English), said in Spanish."""
+    assert event["code"] == code, event
+    said = message_of(event["code"], event["params"])
+    assert event["text"] == event["message"] == say(said, "es"), event
+    assert not english_in(say(skeleton(said), "es")), event["text"]
+
+
+def test_the_journals_notices_are_told_in_spanish_with_their_codes(tmp_path: Path, broker: Broker) -> None:
+    from controller.games.record import Match, Record
+    from controller.journal import Journal
+    from tests.test_faults import damaged_database
+
+    path = tmp_path / "journal.sqlite"
+    damaged_database(path)
+    listener = Listener(broker.port, ["arbitro/t-contigo/events"])
+    try:
+        with Table("contigo", seed=2, journal=str(path), mqtt_port=broker.port, language="es"):
+            moved = json.loads(listener.wait_for(lambda m: b'"warning"' in m[1])[1])
+        told_in_spanish(moved, "journal.moved_aside")
+        assert moved["params"]["aside"].endswith("journal.sqlite.corrupt-1")
+        journal = Journal(path)  # an unfinished game of another game than the board's: set aside
+        match = Match(Record.seeded("jeocinco", get_game("jeocinco").options({}), 2, 5))
+        match.resolve_chance()
+        journal.start("t-contigo", match.record)
+        journal.close()
+        mark = len(listener.messages)
+        with Table("contigo", seed=2, journal=str(path), mqtt_port=broker.port, language="es"):
+            aside = json.loads(listener.wait_for(lambda m: b'"warning"' in m[1], since=mark)[1])
+        told_in_spanish(aside, "journal.game_set_aside")
+    finally:
+        listener.close()
+
+
+def test_a_sensor_board_that_is_not_the_layouts_is_told_in_spanish_with_its_code() -> None:
+    from controller.app import build_service
+    from controller.config import Config
+    from firmware_bridge.sim import SimulatedBoard
+
+    config = Config.from_dict({"board": {"game": "contigo", "language": "es"}, "inputs": {"enabled": False},
+                               "mqtt": {"enabled": False}})
+    errors: queue.Queue[dict[str, Any]] = queue.Queue()
+    with SimulatedBoard([("presence", 36), ("count", 28)]) as sim:  # another board's sensors
+        service = build_service(config, sensor_url=sim.url)
+        service.watchers.append(lambda event: errors.put(event) if event["type"] == "error" else None)
+        service.start()
+        try:
+            told_in_spanish(errors.get(timeout=10), "service.not_this_board")
+        finally:
+            service.stop()
