@@ -33,9 +33,10 @@ def board_svg(state: dict[str, Any]) -> str:
     marks = {"target": state.get("targets") or [],
              "violation": (state.get("violation") or {}).get("channels", []),
              "setup": (state.get("setup") or {}).get("channels", [])}
-    language = state.get("language") if state.get("language") in LANGUAGES else "en"
-    key = (state.get("game", ""), json.dumps(view, sort_keys=True), tuple((k, tuple(v)) for k, v in marks.items()),
-           language, json.dumps(state.get("players") or [], sort_keys=True))
+    language = str(state["language"]) if state.get("language") in LANGUAGES else "en"
+    key: PictureKey = (str(state.get("game", "")), json.dumps(view, sort_keys=True),
+                       tuple((k, tuple(v)) for k, v in marks.items()), language,
+                       json.dumps(state.get("players") or [], sort_keys=True))
     return _cached_svg(key, view, marks)
 
 

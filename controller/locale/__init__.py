@@ -64,6 +64,9 @@ def extract() -> Catalog:
             CONTROLLER, method_map, keywords=KEYWORDS):  # type: ignore[arg-type]
         if context is None:
             raise ValueError(f"{filename}:{lineno}: {message!r} has no code")
+        other = next((m for m in template if m.context == context and m.id != message), None)
+        if other is not None:  # a display (i18n.json) keeps one text per code
+            raise ValueError(f"{filename}:{lineno}: the code {context} says {message!r} here, {other.id!r} elsewhere")
         known = template.get(message, context)
         if known is not None:
             known.locations.append((filename, lineno))

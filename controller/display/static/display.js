@@ -323,7 +323,7 @@ function board() {
     if (seats.children.length === s.num_players) return;
     seats.replaceChildren(...s.players.map((p) => {
       const box = el("div", { class: "seat" });
-      const show = el("button", { type: "button" }, t("display.board.seat", "Seat {number}: {player}", { number: p.index + 1, player: playerName(names, p.index, s.players) }));
+      const show = el("button", { type: "button" }, t("display.board.pair_seat", "Seat {number}: {player}", { number: p.index + 1, player: playerName(names, p.index, s.players) }));
       show.addEventListener("click", () => pair(box, p.index, "GET"));
       box.append(show);
       return box;

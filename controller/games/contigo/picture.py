@@ -125,8 +125,10 @@ def render_svg(view: dict[str, Any], say: Say = in_english) -> str:
         else:
             out.append(f'<g class="man"><circle cx="{x}" cy="{y}" r="18" fill="{fill}" stroke="#111" '
                        f'stroke-width="2"/>{svg_said("title", MAN(square=name, player=who), say)}</g>')
-    out.append(f'<text x="{MARGIN}" y="{HEIGHT - 16}" font-size="14" fill="#222" xml:space="preserve">'
-               + "   ".join(svg_said("tspan", words, say) for words in _caption(view)) + "</text>")
+    variant, *rest = _caption(view)  # two lines: Spanish runs longer than one
+    for y, line in ((HEIGHT - 26, [variant]), (HEIGHT - 8, rest)):
+        out.append(f'<text x="{MARGIN}" y="{y}" font-size="14" fill="#222" xml:space="preserve">'
+                   + "   ".join(svg_said("tspan", words, say) for words in line) + "</text>")
     out.append("</svg>")
     return "\n".join(out)
 
