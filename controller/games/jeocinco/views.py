@@ -9,7 +9,7 @@ from controller.games.base import CHANCE, Announcement, Message, Phrase, Say, an
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import JeocincoAction, number_text, roll_text
 from controller.games.jeocinco.position import JeocincoPosition, to_text
-from controller.games.jeocinco.rules import current_player
+from controller.games.jeocinco.rules import PHASE, current_player
 
 CHANNEL_KEYS = (
     tuple(f"slot:{name}" for name in B.SLOT_NAMES),
@@ -119,13 +119,6 @@ def public_view(pos: JeocincoPosition, scores: list[float], winners: list[int]) 
     return view
 
 
-PHASE = {
-    "opening": Phrase("jeocinco.phase.opening", "opening"), "colour": Phrase("jeocinco.phase.colour", "colour"),
-    "roll": Phrase("jeocinco.phase.roll", "roll"), "place": Phrase("jeocinco.phase.place", "place"),
-    "tower": Phrase("jeocinco.phase.tower", "tower"), "challenge": Phrase("jeocinco.phase.challenge", "challenge"),
-    "defence": Phrase("jeocinco.phase.defence", "defence"), "over": Phrase("jeocinco.phase.over", "over"),
-}
-"""Each phase, as the pictures name it."""
 TEXT_STATUS = Phrase("jeocinco.text.status", "Jeocinco  round {round}/{rounds}  phase {phase}  to play: {player}  "
                      "roll: {roll}")
 TEXT_CHANCE = Phrase("jeocinco.text.chance", "the dice")

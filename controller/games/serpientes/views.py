@@ -10,6 +10,7 @@ from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction
 from controller.games.serpientes.position import CHANCE_PHASES, PLAYER_PHASES, Position, card_kinds, position_to_text
 from controller.games.serpientes.rules import (
+    PHASE,
     chance_wait,
     current_player,
     game_round,
@@ -120,15 +121,6 @@ def private_view(position: Position, player: int) -> dict[str, Any]:
     return view
 
 
-PHASE: Final = {
-    "tokens": Phrase("serpientes.phase.tokens", "tokens"), "first": Phrase("serpientes.phase.first", "first"),
-    "deal": Phrase("serpientes.phase.deal", "deal"), "draw": Phrase("serpientes.phase.draw", "draw"),
-    "half-turn": Phrase("serpientes.phase.half_turn", "half-turn"),
-    "discard": Phrase("serpientes.phase.discard", "discard"), "play": Phrase("serpientes.phase.play", "play"),
-    "program": Phrase("serpientes.phase.program", "program"), "run": Phrase("serpientes.phase.run", "run"),
-    "over": Phrase("serpientes.phase.over", "over"),
-}
-"""Each phase, as the pictures name it."""
 TEXT_STATUS = Phrase("serpientes.text.status", "phase {phase}, round {round}/{rounds}, tokens left {tokens}")
 TEXT_PLAYER = Phrase("serpientes.text.player", "{player} ({head} head): sticks {sticks} supply {supply} eaten "
                      "{eaten} score {score} hand {hand} sequence {sequence}")
