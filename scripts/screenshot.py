@@ -5,7 +5,7 @@
 A private Mosquitto, the web display, and a simulated Contigo board whose bots play a seeded game
 in Spanish (``board.language = "es"``); at red's pawn move of turn 11, Debian's headless Chromium
 (``/usr/bin/chromium``, through Playwright) opens the board's page in a Spanish browser and
-photographs it, mid-game. The same seed takes the same picture.
+photographs it, mid-game. The same seed shows the same position (the clocks aside).
 """
 
 from __future__ import annotations

@@ -263,8 +263,9 @@ def svg_said(tag: str, message: Message, say: Say, attributes: str = "") -> str:
     """An SVG element (``text``, ``title``, ``tspan``) whose words are ``message`` said by ``say``,
     carrying its code and params (``data-code``, ``data-params``): a page re-says it in its own
     language and names."""
-    marked = (f'data-code="{escape(message.code)}" '
-              f'data-params="{escape(json.dumps(message.to_json()["params"], ensure_ascii=False))}"')
+    params = json.dumps(message.to_json()["params"], ensure_ascii=False, separators=(",", ":"))
+    params = escape(params, quote=False).replace("'", "&#39;")  # in single quotes: JSON's own stay short
+    marked = f'data-code="{escape(message.code)}" data-params=\'{params}\''
     return f"<{tag} {attributes + ' ' if attributes else ''}{marked}>{escape(say(message))}</{tag}>"
 
 
