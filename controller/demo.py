@@ -36,7 +36,7 @@ from controller.config import Config, ConfigError
 from controller.games import CHANCE, ChannelKind, IllegalAction, State, game_names, get_game
 from controller.games.base import Phrase, Point
 from controller.hands import Hands
-from controller.i18n import LANGUAGES, People, listing, say
+from controller.i18n import LANGUAGES, People, listing, say, saying
 from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
 from controller.players import LEVELS
@@ -156,7 +156,7 @@ def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
     frame = service.strip.last or ()
     session = service.session
     language = service.language
-    lines = [state.render_text(), "", say(LEDS_UNDER(), language)]
+    lines = [state.render_text(saying(language, service.teller.people())), "", say(LEDS_UNDER(), language)]
     layout = service.wiring.layout
     lines += led_picture(layout, frame, session.game.channel_xy, ansi)
     status = [frame[i] for i in layout.status_leds if i < len(frame)]

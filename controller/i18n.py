@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from controller.games.base import COLOUR_HEX, VOCABULARY, Message, Param, Phrase, PlayerInfo
+from controller.games.base import COLOUR_HEX, VOCABULARY, Message, Param, Phrase, PlayerInfo, Say
 
 LANGUAGES: Final = ("es", "en")
 """The languages arbitro speaks: Spanish (the players' and the seed texts'), English (the code's)."""
@@ -37,7 +37,8 @@ WORDS: Final = (
     Phrase("word.hub", "hub"), Phrase("word.left", "left"), Phrase("word.right", "right"),
     Phrase("word.straight", "straight"), Phrase("word.north", "north"), Phrase("word.east", "east"),
     Phrase("word.south", "south"), Phrase("word.west", "west"), Phrase("word.none", "none"),
-    Phrase("word.yes", "yes"), Phrase("word.no", "no"),
+    Phrase("word.yes", "yes"), Phrase("word.no", "no"), Phrase("word.die", "die"), Phrase("word.clock", "clock"),
+    Phrase("word.disk_full", "disk full"), Phrase("word.read_only", "read-only"),
 )
 WORD_OF: Final = {p.template: p for p in WORDS}
 PLAYER: Final = Phrase("word.player", "player {number}")
@@ -66,6 +67,7 @@ class People:
     """How one game's players are named in one language, by seat index."""
 
     labels: tuple[str, ...]
+    language: str = "en"
 
     @classmethod
     def of(cls, players: Sequence[PlayerInfo], language: str, names: Sequence[str] = ()) -> People:
@@ -77,10 +79,10 @@ class People:
             name = names[i].strip() if i < len(names) and names[i] else ""
             colour = colour_of.get(p["colour"])
             labels.append(name or (word(colour, language) if colour else seat(i, language)))
-        return cls(tuple(labels))
+        return cls(tuple(labels), language)
 
     def __getitem__(self, index: int) -> str:
-        return self.labels[index] if 0 <= index < len(self.labels) else f"{index + 1}"
+        return self.labels[index] if 0 <= index < len(self.labels) else seat(index, self.language)
 
 
 def seat(index: int, language: str) -> str:
@@ -104,9 +106,19 @@ def listing(items: Sequence[str], language: str) -> str:
 
 
 def say(message: Message, language: str, people: People | None = None) -> str:
-    """``message`` in ``language``: its code's template there, its params said there too."""
-    text = template(message.code, message.template, language)
+    """``message`` in ``language``: its code's template there (the form for its ``count``, where it
+    is said by a number), its params said there too."""
+    if message.plural:
+        count = int(str(message.params["count"]))
+        text = catalogue(language).npgettext(message.code, message.template, message.plural, count)
+    else:
+        text = template(message.code, message.template, language)
     return text.format_map({k: _param(v, language, people) for k, v in message.params.items()})
+
+
+def saying(language: str, people: People | None = None) -> Say:
+    """:func:`say` in ``language`` as a picture's ``say`` (``State.render_text``, ``Game.picture``)."""
+    return lambda message: say(message, language, people)
 
 
 def _param(value: Param, language: str, people: People | None) -> str:
@@ -123,15 +135,7 @@ def _param(value: Param, language: str, people: People | None) -> str:
 
 def as_json(message: Message) -> dict[str, Any]:
     """A message's ``code`` and ``params`` for MQTT: nested messages as ``{code, params}``, clauses as lists."""
-    return {"code": message.code, "params": {k: _param_json(v) for k, v in message.params.items()}}
-
-
-def _param_json(value: Param) -> Any:
-    if isinstance(value, Message):
-        return as_json(value)
-    if isinstance(value, tuple):
-        return [as_json(m) for m in value]
-    return value
+    return message.to_json()
 
 
 def message_of(code: str, params: Mapping[str, Any]) -> Message:
@@ -218,7 +222,7 @@ def speak_event(event: Mapping[str, Any], people: People, language: str) -> dict
 def speak_state(state: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
     """A public state as published: what its violation, set-up and notes say, in ``language``
     (with code and params)."""
-    out = dict(state)
+    out = {**state, "language": language}
     for key in ("violation", "setup"):
         marked = state.get(key)
         if marked is not None and "code" in marked:

@@ -16,7 +16,7 @@ answers: an id means something within one game only.
 One connection, used only by the service's loop (``check_same_thread=False`` because the service is
 built on one thread and runs on another). WAL with ``synchronous=FULL``: what the service answers
 or publishes is on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
-and a fresh journal started (:attr:`Journal.set_aside` says so); a path that holds anything else
+and a fresh journal started (:attr:`Journal.set_aside` says so, a message); a path that holds anything else
 (a device, a directory, a text file, another program's database) is refused
 (:class:`JournalPathError`) and left as it is. A journal that cannot be written (a full or
 read-only disk) is told by :class:`BoardJournal`, which writes everything once it can again. A
@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.commands import COMMANDS, KEEP_ANSWERS
+from controller.games.base import Message, Phrase
 from controller.games.record import ChanceKey, Record
 from controller.session import Expected
 
@@ -139,6 +140,15 @@ def damaged(exc: sqlite3.DatabaseError) -> bool:
     return isinstance(exc, NotAJournal) or name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
 
 
+MOVED_ASIDE = Phrase("journal.moved_aside", "the journal {path} could not be read ({error}); it was moved to {aside} "
+                     "and a new journal started")
+GAME_SET_ASIDE = Phrase("journal.game_set_aside", "the journal's unfinished {game} game {id} cannot go on on this "
+                        "board ({error}); it is set aside (arbitro journal --export {id}) and a new {new_game} game "
+                        "starts")
+UNWRITABLE = Phrase("journal.unwritable", "the journal cannot be written: {reason}")
+CANNOT_WRITE = Phrase("journal.cannot_write", "the journal cannot be written")
+
+
 def write_fault(exc: sqlite3.Error, directory: Path) -> str:
     """Why the journal in ``directory`` cannot be written, in words: "disk full", "read-only", or
     SQLite's own message. A file briefly made there (never linked, never written) asks the disk."""
@@ -163,15 +173,14 @@ class Journal:
         self.path = Path(path)
         check_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.set_aside: str | None = None
+        self.set_aside: Message | None = None
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as exc:
             if not damaged(exc):  # cannot be opened or written (a full or read-only disk): not the file's fault
                 raise
             aside = self._move_aside()
-            self.set_aside = (f"the journal {self.path} could not be read ({exc}); it was moved to {aside} "
-                              "and a new journal started")
+            self.set_aside = MOVED_ASIDE(path=self.path, error=exc, aside=aside)
             log.error("%s", self.set_aside)
             self.db = self._open()
         self._stored: dict[int, list[tuple[str, int | None]]] = {}  # per game: (action text, key) as on disk
@@ -375,13 +384,18 @@ class BoardJournal:
         self.game_id: int | None = None
         self.finished = False
         self.serial = 0  # the session's game that ``game_id`` is
-        self.fault: str | None = None  # why the journal cannot be written now, in words
+        self.why: Message | None = None  # why the journal cannot be written now
         self.failures = 0  # writes failed since the journal last could be written
         self._failed_at = self._logged_at = 0.0
         self.in_file: dict[str, Any] = {}  # the table settings of the configuration file
         self.settings: dict[str, Any] = {}  # what ``configure`` changed over them, as written
 
-    def open(self, session: Session, *, resume: bool) -> list[str]:
+    @property
+    def fault(self) -> str | None:
+        """Why the journal cannot be written now, in English words (the logs'); None while it can."""
+        return None if self.why is None else self.why.text
+
+    def open(self, session: Session, *, resume: bool) -> list[Message]:
         """Give ``session`` the table settings ``configure`` left and, when ``resume``, the board's last
         game; what the operator must be told (a journal moved aside, a game set aside)."""
         notices = [self.journal.set_aside] if self.journal.set_aside else []
@@ -396,7 +410,7 @@ class BoardJournal:
             notices.append(aside)
         return notices
 
-    def resume(self, session: Session) -> str | None:
+    def resume(self, session: Session) -> Message | None:
         """Give ``session`` the board's last game, if any: an unfinished one to carry on, a finished one
         of the configured game to show as it ended (until a new game starts). A message when an
         unfinished game cannot go on on this board and was set aside (finished as abandoned, still
@@ -414,8 +428,7 @@ class BoardJournal:
                 log.warning("the journal's finished %s game %d is not shown (%s)", record.game, game_id, exc)
                 return None
             self.journal.finish(game_id, {"abandoned": True, "error": str(exc)})
-            return (f"the journal's unfinished {record.game} game {game_id} cannot go on on this board ({exc}); "
-                    f"it is set aside (arbitro journal --export {game_id}) and a new {session.game.name} game starts")
+            return GAME_SET_ASIDE(game=record.game, id=game_id, error=exc, new_game=session.game.name)
         session.answers.load(self.journal.answers(self.board))
         pending = self.journal.decision(game_id, len(record.actions)) if result is None else None
         if pending is not None:  # a computer player's move waited to be carried out: shown again, the same
@@ -462,13 +475,13 @@ class BoardJournal:
         if self.fault is not None:
             log.warning("the journal is written again, after %.0f s and %d failed writes: it has caught up",
                         self.clock() - self._failed_at, self.failures)
-            self.fault, self.failures = None, 0
+            self.why, self.failures = None, 0
         return True
 
     def _failed(self, exc: sqlite3.Error) -> None:
         now = self.clock()
         first = self.fault is None
-        self.fault = f"the journal cannot be written: {write_fault(exc, self.journal.path.parent)}"
+        self.why = UNWRITABLE(reason=write_fault(exc, self.journal.path.parent))
         self.failures += 1
         if first:
             self._failed_at = self._logged_at = now

@@ -26,6 +26,7 @@ from typing import Any
 from controller import players, sdnotify
 from controller.commands import RecentAnswers
 from controller.config import Config
+from controller.games.base import Phrase
 from controller.games.chance import SECRET_BYTES
 from controller.journal import BoardJournal, Journal
 from controller.ledview import LedScene, render_frame
@@ -44,6 +45,10 @@ log = logging.getLogger("arbitro")
 
 PREPARE_POLL_S = 0.002  # how often the loop looks whether the LEDs are out, to build the next move table
 
+# what the service tells the operator, beside the game (events)
+NO_NEW_GAME = Phrase("service.no_new_game", "no new game: {fault}")
+OTHER_CONFIG = Phrase("service.other_config", "the sensor board's configuration is another layout's: {problem}")
+NOT_THIS_BOARD = Phrase("service.not_this_board", "the sensor board is not this layout's: {problem}")
 
 class Service:
     """The referee service for one board. Construct, ``start()``, ``stop()``; read the session
@@ -219,14 +224,14 @@ class Service:
             if error is not None:
                 self._failed(error)
             else:
-                self._carry_out(s.link_up(warning))
+                self._carry_out(s.link_up(None if warning is None else OTHER_CONFIG(problem=warning)))
         elif isinstance(event, LinkDown):
             self._carry_out(s.link_down(str(event.reason)))
         elif isinstance(event, LinkError):
             log.warning("sensor link: %s", event.message)
         elif isinstance(event, ButtonEvent):
             if event.name == "undo" and event.held and self.teller.failing:  # the game's end would be lost
-                self.teller.notice("refused", f"no new game: {self.teller.fault()}")
+                self.teller.notice("refused", NO_NEW_GAME(fault=self.teller.why()))
                 return
             self._changed(s.button(event.name, event.held))
         elif isinstance(event, Command):
@@ -280,7 +285,7 @@ class Service:
         """A mismatch between the layout and the sensor board (``message``): nothing can be refereed."""
         log.error("%s", message)
         self.fatal = message
-        self._carry_out(self.session.error(message))
+        self._carry_out(self.session.error(NOT_THIS_BOARD(problem=message)))
         self.post(Stop())
 
     def _carry_out(self, outcome: Outcome, effects: bool = True) -> None:

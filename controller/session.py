@@ -351,14 +351,14 @@ class Session:
         if REMOTE in record.seats and self.peer:  # a remote game goes on: the other board resends what is missing
             self._go_remote(Sync.resumed(self.board.id, self.peer, record), record.keys[-1].secret)
 
-    def opened(self, notices: list[str]) -> Outcome:
+    def opened(self, notices: list[Message]) -> Outcome:
         """The table is switched on, with the game the journal resumed (if any; else the configured
         game starts) and ``notices`` for the operator (a journal set aside)."""
         if self.serial == 0:
             self.new_game(self.board.game, self.board.options, self.board.num_players, self.board.seed,
                           self.board.seats)
         for message in notices:  # told once the board has its game
-            self.event("warning", message=message)
+            self.event("warning", **told(message))
         return self._outcome(tell=True)
 
     def take(self, match: Match) -> None:
@@ -410,13 +410,13 @@ class Session:
         self.board_known = True
         return Outcome(sensed=True, clean=self.clean_move())
 
-    def link_up(self, warning: str | None = None) -> Outcome:
+    def link_up(self, warning: Message | None = None) -> Outcome:
         """The sensor board said HELLO, and it is the board wired up (``warning``: its configuration
         was flashed from another layout or calibration, which the loop found)."""
         self.link_is_up = True
         self.event("link", up=True)
         if warning is not None:
-            self.event("warning", message=warning)
+            self.event("warning", **told(warning))
         return self._outcome(tell=True)
 
     def link_down(self, reason: str) -> Outcome:
@@ -425,9 +425,9 @@ class Session:
         self.event("link", up=False, reason=reason)
         return self._outcome(tell=True)
 
-    def error(self, message: str) -> Outcome:
+    def error(self, message: Message) -> Outcome:
         """The board cannot be refereed (the sensor board is not the one of the layout): told, then the loop stops."""
-        self.event("error", message=message)
+        self.event("error", **told(message))
         return self._outcome(tell=True)
 
     def clean_move(self) -> bool:

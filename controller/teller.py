@@ -18,12 +18,12 @@ from typing import Any
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
-from controller.games.base import Message
+from controller.games.base import Message, Phrase
 from controller.i18n import People, as_json, say, speak_event, speak_state
-from controller.journal import BoardJournal
+from controller.journal import CANNOT_WRITE, BoardJournal
 from controller.mqtt import Command
 from controller.ports import Publisher, Sound
-from controller.session import HEALTHY, STATE_SCHEMA, Outcome, Session
+from controller.session import HEALTHY, STATE_SCHEMA, Outcome, Session, told
 from controller.wiring import Wiring
 from firmware_bridge.protocol import PROTOCOL_VERSION
 
@@ -45,6 +45,9 @@ def arbitro_version() -> str:
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown"
 
+
+JOURNAL_FAILING = Phrase("teller.journal_failing", "{fault}; the game goes on at the table, but requests are refused "
+                         "and nothing more is told until the journal can be written again")
 
 class Teller:
     """Tells one board's session (on ``board``, wired up as ``wiring`` says), in the board's language:
@@ -87,8 +90,12 @@ class Teller:
         """The ``seq`` of the last public state stamped (tests wait for displays to reach it)."""
         return self._state_seq
 
+    def why(self) -> Message:
+        """Why the journal cannot be written (said in the board's language where it is told)."""
+        return (self.kept.why if self.kept is not None else None) or CANNOT_WRITE()
+
     def fault(self) -> str:
-        return (self.kept.fault if self.kept is not None else None) or "the journal cannot be written"
+        return self.why().text
 
     def info(self) -> dict[str, Any]:
         """The board's ``info`` topic: versions, the sensor board's firmware, the game and its layout."""
@@ -192,10 +199,10 @@ class Teller:
             for watch in self.watchers:
                 watch(event)
 
-    def notice(self, kind: str, message: str) -> None:
+    def notice(self, kind: str, message: Message) -> None:
         """An event told at once, ahead of those waiting for the journal: at the last move told."""
-        told = self._told or self.session.public_state()
-        self._send([{"type": kind, "game": told["game"], "move": told["moves"], "message": message}])
+        last = self._told or self.session.public_state()
+        self._send([{"type": kind, "game": last["game"], "move": last["moves"], **told(message)}])
 
     def keep(self) -> bool:
         """Write what changed; False while the journal cannot be written. Its first failure is told
@@ -211,8 +218,7 @@ class Teller:
         if not was_failing:
             fault = self.fault()
             self.session.health = {"status": "degraded", "message": fault}
-            self.notice("warning", f"{fault}; the game goes on at the table, but requests are refused and "
-                        "nothing more is told until the journal can be written again")
+            self.notice("warning", JOURNAL_FAILING(fault=self.why()))
             if self.mqtt is not None:
                 self.mqtt.publish_state(self.degraded_state())
         return False

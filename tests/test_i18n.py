@@ -5,15 +5,18 @@ numbers start at 1, places are in the game's notation."""
 from __future__ import annotations
 
 import json
+import queue
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller import locale
 from controller.demo import _game_over, play_game
 from controller.games import game_names, get_game
-from controller.games.base import VOCABULARY, Message, Param
-from controller.i18n import LANGUAGES, WORD_OF, People, message_of, say, speak_event
+from controller.games.base import VOCABULARY, Message, Param, Plural, Say
+from controller.i18n import LANGUAGES, WORD_OF, People, as_json, message_of, say, speak_event
 from controller.localbroker import Broker
 from controller.session import NOTHING_TO_UNDO
 from tests.support.mqttc import Listener
@@ -25,12 +28,12 @@ ENGLISH_WORDS = re.compile(r"\b(the|player|players|is|of|and|not|wins|win|over|b
 
 def english_templates() -> list[str]:
     """The English fragments of every template (between its params): what must not show in Spanish."""
-    spanish = {m.context: str(m.string) for m in locale.read("es") if m.id}
+    spanish = {m.context: " ".join(locale.translated_forms(m)) for m in locale.read("es") if m.id}
     fragments = set()
     for m in locale.read("en"):
         if not m.id or not m.context:
             continue
-        for piece in re.split(r"\{[^}]*\}", str(m.id)):
+        for piece in re.split(r"\{[^}]*\}", " ".join(locale.english_forms(m))):
             piece = piece.strip(" :;,.()'")
             if len(piece.split()) >= 2 and piece not in spanish[m.context]:
                 fragments.add(piece)
@@ -69,14 +72,16 @@ def test_every_phrase_of_the_code_is_in_the_catalogue_with_its_params() -> None:
     import controller.demo
     import controller.service  # noqa: F401  (their phrases)
 
-    extracted = {m.context: str(m.id) for m in locale.extract() if m.id}
-    spanish = {m.context: str(m.string) for m in locale.read("es") if m.id}
+    extracted = {m.context: m.id for m in locale.extract() if m.id}
+    spanish = {m.context: locale.translated_forms(m) for m in locale.read("es") if m.id}
     for code, phrase in VOCABULARY.items():
         if code.startswith("toy."):  # the tests' own game
             continue
-        assert extracted.get(code) == phrase.template, f"{code}: not extracted (built at run time?)"
+        forms = (phrase.template, phrase.plural) if isinstance(phrase, Plural) else phrase.template
+        assert extracted.get(code) == forms, f"{code}: not extracted (built at run time?)"
         fields = sorted(re.findall(r"\{[^}]*\}", phrase.template))
-        assert sorted(re.findall(r"\{[^}]*\}", spanish[code])) == fields, code
+        for said in spanish[code]:
+            assert sorted(re.findall(r"\{[^}]*\}", said)) == fields, code
 
 
 def test_a_message_is_said_in_each_language_with_its_params_and_people() -> None:
@@ -87,7 +92,7 @@ def test_a_message_is_said_in_each_language_with_its_params_and_people() -> None
     get_game("jeocinco")  # a game's phrases are known once its package is loaded (alone, nothing else loads it)
     said = message_of("jeocinco.tower_stands", {"player": "player 1", "pentagon": "C3N"})
     assert say(said, "es", people) == "jugador 2 completa C3N: se levanta una torre"
-    assert say(said, "en", People.of([], "en")) == "2 completes C3N: a tower stands"  # an unknown seat: from 1
+    assert say(said, "en", People.of([], "en")) == "player 2 completes C3N: a tower stands"  # an unknown seat: from 1
     over = speak_event({"type": "game_over", "winners": [0, 1], "scores": [1, 1]}, people, "es")
     assert over["text"] == "fin de la partida: ganan rojo y jugador 2"
     assert (over["code"], over["params"]) == ("event.win", {"winners": "rojo y jugador 2"})
@@ -147,15 +152,19 @@ def test_a_whole_game_in_spanish_says_nothing_in_english(game: str, broker: Brok
         said = message_of(event["code"], event["params"])
         assert not english_in(say(skeleton(said), "es", people)), event
     for state in states:
+        assert state["language"] == "es"
         for marked in (state["violation"], state["setup"]):
             assert marked is None or not english_in(marked["message"]), marked
-    # The terminal: its event lines say what MQTT said (checked above), and the demo's own words are
-    # Spanish (the board's picture above them is the engine's own drawing).
+        for note in state["notes"]:  # what a display says beside the picture
+            said = message_of(note["code"], note["params"])
+            assert note["message"] == say(said, "es", people) and not english_in(say(skeleton(said), "es", people))
+    # The terminal: its event lines say what MQTT said (checked above); every other line (the board's
+    # picture, the LEDs, the status) is Spanish from the catalogue, or notation.
     lines = terminal.splitlines()
     told = [re.sub(r"^\[\s*\d+\] ", "", line) for line in lines if re.match(r"\[\s*\d+\] ", line)]
     assert told and set(told) <= {e["text"] for e in events}
-    own = [line for line in lines if line.startswith("LED")]
-    assert own
+    own = [line for line in lines if not re.match(r"\[\s*\d+\] ", line)]
+    assert any(line.startswith("LED") for line in own)
     for line in [*own, _game_over(final, "es")]:
         assert not english_in(line), line
     if final["over"] and final["winners"]:
@@ -176,3 +185,141 @@ def test_a_request_a_rule_refuses_is_answered_in_spanish_with_its_code(broker: B
     finally:
         listener.close()
         service.stop()
+
+
+SAID_AS_IS = re.compile(r"[A-Za-z]{3,}")
+"""A word of three letters or more: never in a picture but from the catalogue (its notation is shorter)."""
+
+
+def spanish_words(said: list[tuple[Message, str]], people: People) -> None:
+    """Every message a picture said: Spanish from the catalogue, with no English in it but notation."""
+    for message, text in said:
+        assert message.code in VOCABULARY and text == say(message, "es", people), message
+        assert not english_in(say(skeleton(message), "es", people)), (message, text)
+
+
+def the_rest_is_notation(text: str, said: list[tuple[Message, str]]) -> None:
+    for _message, words in sorted(said, key=lambda m: -len(m[1])):
+        text = text.replace(words, " ")
+    assert not SAID_AS_IS.findall(text), text
+
+
+def svg_is_spanish(svg: str, people: People) -> None:
+    """Every text, title and legend of an SVG picture: said from its code in Spanish, else notation."""
+    import xml.etree.ElementTree as ET
+
+    for element in ET.fromstring(svg).iter():
+        if "data-code" in element.attrib:
+            message = message_of(element.attrib["data-code"], json.loads(element.attrib["data-params"]))
+            assert element.text == say(message, "es", people), element.attrib
+            assert not english_in(say(skeleton(message), "es", people)), element.text
+        elif element.text and element.text.strip() and not element.tag.endswith("}svg"):
+            if element.tag.endswith("title") and element.text.startswith(("scriptorium ", "Scriptorium ")):
+                continue  # Scriptorium's position text (its notation), as a tooltip of the whole board
+            assert not SAID_AS_IS.findall(element.text), (element.tag, element.text)
+
+
+def recording(said: list[tuple[Message, str]], people: People) -> Say:
+    """Spanish, keeping each message said and its words in ``said``."""
+    def spanish(message: Message) -> str:
+        text = say(message, "es", people)
+        said.append((message, text))
+        return text
+    return spanish
+
+
+@pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
+def test_every_picture_of_a_whole_game_speaks_spanish_from_the_catalogue(game: str) -> None:
+    """The terminal picture (``State.render_text``) and the SVG (``Game.picture``, as the display
+    draws it) of every position of a seeded game, in Spanish: each word a message said from the
+    catalogue, players named, the rest notation."""
+    import random
+
+    from controller.display.render import board_svg
+    from controller.games.record import Match, Record
+
+    g = get_game(game)
+    match = Match(Record.seeded(game, g.options({}), g.players(None), 5))
+    rng = random.Random(5)
+    for _ in range(250):
+        state = match.state
+        people = People.of(state.player_info(), "es")
+        said: list[tuple[Message, str]] = []
+        terminal = state.render_text(recording(said, people))
+        spanish_words(said, people)
+        the_rest_is_notation(terminal, said)
+        assert not english_in(terminal), terminal
+        public = {"game": game, "board_view": state.public_view(), "players": state.player_info(), "language": "es",
+                  "targets": [c.name for c in g.channels(match.record.options, match.record.num_players)][:3]}
+        svg_is_spanish(board_svg(public), people)
+        if state.is_terminal():
+            break
+        if state.current_player < 0:
+            match.resolve_chance()
+        else:
+            match.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_number_says_its_plural_in_each_language() -> None:
+    from controller.games.contigo.rules import BEADS, TOO_MANY
+
+    assert [say(BEADS(count=n), "es") for n in (1, 2)] == ["1 cuenta", "2 cuentas"]
+    assert [BEADS(count=n).text for n in (1, 2)] == ["1 bead", "2 beads"]
+    said = TOO_MANY(pit="n-a", beads=BEADS(count=3), count=4)
+    assert say(said, "es") == "el hoyo n-a tiene 3 cuentas: no puedes coger 4"
+    assert say(message_of(**as_json(said)), "en") == "the pit n-a holds 3 beads: you cannot take 4"  # over MQTT
+    table = json.loads(locale.JSON_CATALOGUE.read_text("utf-8"))
+    assert table["en"]["contigo.beads"] == ["{count} bead", "{count} beads"]
+    assert table["es"]["contigo.beads"][0] == "{count} cuenta" and table["es"]["contigo.beads"][-1] == "{count} cuentas"
+
+
+def told_in_spanish(event: dict[str, Any], code: str) -> None:
+    """A service notice: its own code and params (not a text in English), said in Spanish."""
+    assert event["code"] == code, event
+    said = message_of(event["code"], event["params"])
+    assert event["text"] == event["message"] == say(said, "es"), event
+    assert not english_in(say(skeleton(said), "es")), event["text"]
+
+
+def test_the_journals_notices_are_told_in_spanish_with_their_codes(tmp_path: Path, broker: Broker) -> None:
+    from controller.games.record import Match, Record
+    from controller.journal import Journal
+    from tests.test_faults import damaged_database
+
+    path = tmp_path / "journal.sqlite"
+    damaged_database(path)
+    listener = Listener(broker.port, ["arbitro/t-contigo/events"])
+    try:
+        with Table("contigo", seed=2, journal=str(path), mqtt_port=broker.port, language="es"):
+            moved = json.loads(listener.wait_for(lambda m: b'"warning"' in m[1])[1])
+        told_in_spanish(moved, "journal.moved_aside")
+        assert moved["params"]["aside"].endswith("journal.sqlite.corrupt-1")
+        journal = Journal(path)  # an unfinished game of another game than the board's: set aside
+        match = Match(Record.seeded("jeocinco", get_game("jeocinco").options({}), 2, 5))
+        match.resolve_chance()
+        journal.start("t-contigo", match.record)
+        journal.close()
+        mark = len(listener.messages)
+        with Table("contigo", seed=2, journal=str(path), mqtt_port=broker.port, language="es"):
+            aside = json.loads(listener.wait_for(lambda m: b'"warning"' in m[1], since=mark)[1])
+        told_in_spanish(aside, "journal.game_set_aside")
+    finally:
+        listener.close()
+
+
+def test_a_sensor_board_that_is_not_the_layouts_is_told_in_spanish_with_its_code() -> None:
+    from controller.app import build_service
+    from controller.config import Config
+    from firmware_bridge.sim import SimulatedBoard
+
+    config = Config.from_dict({"board": {"game": "contigo", "language": "es"}, "inputs": {"enabled": False},
+                               "mqtt": {"enabled": False}})
+    errors: queue.Queue[dict[str, Any]] = queue.Queue()
+    with SimulatedBoard([("presence", 36), ("count", 28)]) as sim:  # another board's sensors
+        service = build_service(config, sensor_url=sim.url)
+        service.watchers.append(lambda event: errors.put(event) if event["type"] == "error" else None)
+        service.start()
+        try:
+            told_in_spanish(errors.get(timeout=10), "service.not_this_board")
+        finally:
+            service.stop()

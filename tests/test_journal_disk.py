@@ -28,9 +28,11 @@ import pytest
 from controller.config import BoardConfig
 from controller.games import CHANCE
 from controller.games.record import Match, Record
+from controller.i18n import message_of, say
 from controller.journal import BoardJournal, Journal
 from controller.localbroker import Broker
 from controller.session import Session
+from controller.teller import JOURNAL_FAILING
 from controller.wiring import Wiring
 from hardware.layout import load_layout
 from tests.support.mqttc import Listener
@@ -135,7 +137,9 @@ def on(board: Board, topic: str, where: Callable[[dict[str, Any]], object], sinc
 def told_degraded(board: Board, since: int, why: str) -> dict[str, Any]:
     """The warning event and the degraded state the first failed write tells; the state."""
     warning = on(board, "events", lambda e: e["type"] == "warning", since)
-    assert warning["message"].startswith(f"the journal cannot be written: {why}; the game goes on"), warning
+    assert warning["code"] == JOURNAL_FAILING.code, warning  # said in the board's language, from its code
+    said = say(message_of(warning["code"], warning["params"]), "en")
+    assert said.startswith(f"the journal cannot be written: {why}; the game goes on"), warning
     state = on(board, "state", lambda s: s["health"]["status"] == "degraded", since)
     assert state["health"]["message"] == f"the journal cannot be written: {why}"
     return state

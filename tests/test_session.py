@@ -17,6 +17,7 @@ from controller.games import CHANCE, TERMINAL, Game, registry
 from controller.games.base import Options
 from controller.games.record import ChanceKey, Match, Record
 from controller.ledview import GREEN, render_frame
+from controller.service import OTHER_CONFIG
 from controller.session import CalibrateRings, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.wiring import Wiring
 from firmware_bridge.protocol import Hello
@@ -242,8 +243,8 @@ def test_a_sensor_board_flashed_from_another_layout_is_told_but_refereed() -> No
     assert kinds(s.link_up().events) == ["link"]
     error, warning = wiring.link_up(Hello(1, layout.board_kind, "arbitro-fw 0.1.0 cfg 0000", tuple(layout.blocks)))
     assert error is None and warning is not None and "arbitro firmware flash --layout" in warning
-    _link, told = s.link_up(warning).events
-    assert told["type"] == "warning" and told["message"] == warning
+    _link, told = s.link_up(OTHER_CONFIG(problem=warning)).events
+    assert told["type"] == "warning" and told["message"].endswith(warning) and told["code"] == OTHER_CONFIG.code
     error, _ = wiring.link_up(Hello(1, layout.board_kind, "x", (("presence", 3),)))
     assert error is not None and "channels" in error  # another board's sensors: nothing can be refereed
 

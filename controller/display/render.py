@@ -4,6 +4,10 @@ The game draws its board from the public ``board_view``, the ``targets`` the LED
 player to act shown its own way (``Game.picture``). Over that picture go the rings of the channels
 of a ``violation`` (red) and of a ``setup`` (white dashed), where the picture places each channel
 (``Game.channel_xy``, ``Game.mark_radius``). Nothing here tells one game from another.
+
+The picture's words are said in the board's language (the state's ``language``), players named by
+colour, else seat from 1; each carries its code and params (``base.svg_said``), so that a page says
+them again in its own language, with the names it was given (``display.js``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 from controller.games import BadPosition, get_game
 from controller.games.base import NO_COLOUR_HEX, MarkKind, ring_marks
+from controller.i18n import LANGUAGES, People, saying
 
 log = logging.getLogger("arbitro.display")
 
@@ -29,12 +34,15 @@ def board_svg(state: dict[str, Any]) -> str:
     marks = {"target": state.get("targets") or [],
              "violation": (state.get("violation") or {}).get("channels", []),
              "setup": (state.get("setup") or {}).get("channels", [])}
-    key = (state.get("game", ""), json.dumps(view, sort_keys=True), tuple((k, tuple(v)) for k, v in marks.items()))
+    language = str(state["language"]) if state.get("language") in LANGUAGES else "en"
+    key: PictureKey = (str(state.get("game", "")), json.dumps(view, sort_keys=True),
+                       tuple((k, tuple(v)) for k, v in marks.items()), language,
+                       json.dumps(state.get("players") or [], sort_keys=True))
     return _cached_svg(key, view, marks)
 
 
-PictureKey = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]
-"""A picture's game, its public view as JSON, and its marks."""
+PictureKey = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...], str, str]
+"""A picture's game, its public view as JSON, its marks, its language and its players as JSON."""
 _cache: dict[PictureKey, str] = {}  # the hall page and every open board page share one picture per state
 PICTURES_KEPT = 32  # they ask for it within moments of each other: a few suffice (each is 8-24 KB)
 
@@ -42,22 +50,24 @@ PICTURES_KEPT = 32  # they ask for it within moments of each other: a few suffic
 def _cached_svg(key: PictureKey, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
     svg = _cache.get(key)
     if svg is None:
-        svg = _draw(key[0], view, marks)
+        svg = _draw(key[0], view, marks, key[3], json.loads(key[4]))
         if len(_cache) >= PICTURES_KEPT:
             _cache.clear()
         _cache[key] = svg
     return svg
 
 
-def _draw(name: str, view: dict[str, Any], marks: dict[str, list[str]]) -> str:
+def _draw(name: str, view: dict[str, Any], marks: dict[str, list[str]], language: str,
+          players: list[Any]) -> str:
     try:
         game = get_game(name)
     except KeyError:
         return message_svg(f"no picture for the game {name!r}")
     try:
-        picture = game.picture(view, marks["target"])
+        say = saying(language, People.of(players, language))
+        picture = game.picture(view, marks["target"], say)
         overlay = [(kind, channel) for kind in OVERLAY for channel in marks[kind]]
-        return ring_marks(picture, overlay, game.channel_xy, game.mark_radius)
+        return ring_marks(picture, overlay, game.channel_xy, game.mark_radius, say)
     except (BadPosition, ValueError, KeyError, TypeError, IndexError) as exc:
         log.warning("cannot draw %s: %s", name, exc)
         return message_svg(f"cannot draw this {name} position ({exc})")

@@ -25,9 +25,10 @@ player enters for a physical die), so every game replays exactly from its secret
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from html import escape
 from typing import Any, ClassVar, Final, Literal, NotRequired, Self, TypeAlias, TypedDict, TypeGuard, TypeVar, get_args
@@ -70,13 +71,33 @@ class Message:
     template: str
     """The English sentence with ``{param}`` fields: what translations are keyed on."""
     params: Mapping[str, Param]
+    plural: str = ""
+    """The English sentence for a ``count`` other than 1, for a message said by a number (:class:`Plural`)."""
 
     @property
     def text(self) -> str:
-        return self.template.format_map({k: said(v) for k, v in self.params.items()})
+        return self.english.format_map({k: said(v) for k, v in self.params.items()})
+
+    @property
+    def english(self) -> str:
+        """The English template for this message's ``count`` (the singular unless it is a plural)."""
+        return self.plural if self.plural and self.params.get("count") != "1" else self.template
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``code`` and ``params`` (for MQTT, for a picture's words): inner messages as
+        ``{code, params}``, clauses as lists."""
+        return {"code": self.code, "params": {k: _param_json(v) for k, v in self.params.items()}}
 
     def __str__(self) -> str:
         return self.text
+
+
+def _param_json(value: Param) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [m.to_json() for m in value]
+    return value
 
 
 def said(param: Param) -> str:
@@ -108,6 +129,17 @@ class Phrase:
     def __call__(self, **params: object) -> Message:
         return Message(self.code, self.template,
                        {k: v if _is_said(v) else str(v) for k, v in params.items()})
+
+
+@dataclass(frozen=True)
+class Plural(Phrase):
+    """A phrase said by a number, its ``count`` param: ``BEADS = Plural("contigo.beads", "{count}
+    bead", "{count} beads")``. The catalogues hold its forms in each language (gettext's plurals)."""
+
+    plural: str
+
+    def __call__(self, **params: object) -> Message:
+        return replace(super().__call__(**params), plural=self.plural)
 
 
 def _is_said(value: object) -> TypeGuard[Message | tuple[Message, ...]]:
@@ -217,6 +249,26 @@ class PlayerInfo(TypedDict):
 
 # --------------------------------------------------------------------------- pictures
 
+Say: TypeAlias = Callable[[Message], str]
+"""How a picture says its words: in a terminal's or a page's language, players named (the caller's
+``controller.i18n.say``); in English (:func:`in_english`) where no caller says otherwise."""
+
+
+def in_english(message: Message) -> str:
+    """A message as :attr:`Message.text` says it."""
+    return message.text
+
+
+def svg_said(tag: str, message: Message, say: Say, attributes: str = "") -> str:
+    """An SVG element (``text``, ``title``, ``tspan``) whose words are ``message`` said by ``say``,
+    carrying its code and params (``data-code``, ``data-params``): a page re-says it in its own
+    language and names."""
+    params = json.dumps(message.to_json()["params"], ensure_ascii=False, separators=(",", ":"))
+    params = escape(params, quote=False).replace("'", "&#39;")  # in single quotes: JSON's own stay short
+    marked = f'data-code="{escape(message.code)}" data-params=\'{params}\''
+    return f"<{tag} {attributes + ' ' if attributes else ''}{marked}>{escape(say(message))}</{tag}>"
+
+
 Point = tuple[float, float]
 """A place in a game's picture (``Game.channel_xy``): x to the right, y down, in the SVG's units."""
 
@@ -235,13 +287,21 @@ MARK_RADIUS: Final = 11
 """The ring's radius where a game's picture sets no other (:attr:`Game.mark_radius`)."""
 
 
+MARK_TITLES: Final[Mapping[MarkKind, Phrase]] = {
+    "target": Phrase("picture.mark.target", "target: {channel}"),
+    "setup": Phrase("picture.mark.setup", "setup: {channel}"),
+    "violation": Phrase("picture.mark.violation", "violation: {channel}"),
+}
+"""What a ring says when pointed at (its SVG title)."""
+
+
 def ring_marks(svg: str, marks: Iterable[tuple[MarkKind, str]], channel_xy: Callable[[str], Point | None],
-               radius: float = MARK_RADIUS) -> str:
+               radius: float = MARK_RADIUS, say: Say = in_english) -> str:
     """``svg`` with a ring of ``radius`` around each marked ``(kind, channel)`` that has a place in
     it (``channel_xy``), drawn over everything else in the order given; names without a place are
     passed over. The one way every picture and display marks channels."""
     rings = [f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{radius:g}" fill="none" '
-             f'{MARK_STROKES[kind]}><title>{kind}: {escape(channel)}</title></circle>'
+             f'{MARK_STROKES[kind]}>{svg_said("title", MARK_TITLES[kind](channel=channel), say)}</circle>'
              for kind, channel in marks if (xy := channel_xy(channel)) is not None]
     return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
 
@@ -552,8 +612,9 @@ class State(ABC):
         otherwise (Scriptorium: while its rings are aligned)."""
         return False
 
-    def render_text(self) -> str:
-        """A multi-line picture of the board for a terminal (the demo draws it as play goes on)."""
+    def render_text(self, say: Say = in_english) -> str:
+        """A multi-line picture of the board for a terminal (the demo draws it as play goes on), its
+        words said by ``say`` (the board's language)."""
         return self.to_text()
 
     def __str__(self) -> str:
@@ -630,11 +691,12 @@ class Game(ABC):
     enough to ring the piece or pit, leaving what it shows readable."""
 
     @abstractmethod
-    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
         """The board as a standalone SVG document drawn from ``public_view`` alone (all a display
         has), the channels in ``marks`` (what the LEDs light for the player to act) shown as
         targets: ringed (:func:`ring_marks`), or the picture's own way where it has one. A name
-        that is no channel is passed over."""
+        that is no channel is passed over. Its words (legends, titles, captions) are messages said
+        by ``say``, each marked with its code and params (:func:`svg_said`)."""
 
     @abstractmethod
     def channel_xy(self, name: str) -> Point | None:

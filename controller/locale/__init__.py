@@ -7,7 +7,8 @@ display's pages. Both are shipped, built by ``python -m controller.locale`` (whi
 fails when any of them is out of date or a text has no Spanish (the tests run it).
 
 What is extracted: every ``Phrase(code, template)`` of the Python code (msgctxt = the code, msgid =
-the English template), every ``t(code, template)`` of ``display.js``, and every
+the English template), every ``Plural(code, singular, plural)`` (msgid and msgid_plural: gettext's
+plural forms, ``npgettext``), every ``t(code, template)`` of ``display.js``, and every
 ``data-t="code"`` element of the display's pages (its English text is the msgid).
 """
 
@@ -21,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -35,7 +36,7 @@ JSON_CATALOGUE = STATIC / "i18n.json"
 MQTT_DOC = CONTROLLER.parent / "docs" / "mqtt.md"
 CODES_BEGIN = "<!-- codes: begin (written by python -m controller.locale) -->\n"
 CODES_END = "<!-- codes: end -->"
-KEYWORDS = {"Phrase": ((1, "c"), 2), "t": ((1, "c"), 2)}
+KEYWORDS = {"Phrase": ((1, "c"), 2), "Plural": ((1, "c"), 2, 3), "t": ((1, "c"), 2)}
 BUILT_AT = datetime(2026, 1, 1, tzinfo=UTC)  # the catalogues' header dates: a rebuild changes no byte
 _HTML_TEXT = re.compile(r'data-t="([\w.]+)"[^>]*>([^<]+)<')
 
@@ -63,6 +64,9 @@ def extract() -> Catalog:
             CONTROLLER, method_map, keywords=KEYWORDS):  # type: ignore[arg-type]
         if context is None:
             raise ValueError(f"{filename}:{lineno}: {message!r} has no code")
+        other = next((m for m in template if m.context == context and m.id != message), None)
+        if other is not None:  # a display (i18n.json) keeps one text per code
+            raise ValueError(f"{filename}:{lineno}: the code {context} says {message!r} here, {other.id!r} elsewhere")
         known = template.get(message, context)
         if known is not None:
             known.locations.append((filename, lineno))
@@ -98,11 +102,28 @@ def updated(language: str, template: Catalog) -> Catalog:
     return catalog
 
 
+def english_forms(message: Message) -> list[str]:
+    """A text's forms (one; or the singular and the plural of a text said by a number)."""
+    return list(message.id) if isinstance(message.id, tuple | list) else [str(message.id)]
+
+
+def translated_forms(message: Message) -> list[str]:
+    """A text's forms in its catalogue's language ('' where it has none)."""
+    string = message.string
+    return [str(s) for s in string] if isinstance(string, tuple | list) else [str(string or "")]
+
+
 def json_catalogue(catalogs: dict[str, Catalog]) -> bytes:
-    """``{language: {code: template}}`` for ``display.js`` (English: the msgid)."""
-    table: dict[str, dict[str, str]] = {}
+    """``{language: {code: template}}`` for ``display.js`` (English: the msgid); a text said by a
+    number has its forms as a list, in its language's CLDR order: the form for 1 first, the one for
+    most other numbers last (Spanish has one more, for millions)."""
+    table: dict[str, dict[str, str | list[str]]] = {}
     for language, catalog in catalogs.items():
-        table[language] = {m.context: str(m.string or m.id) for m in catalog if m.id and m.context}
+        table[language] = {}
+        for m in catalog:
+            if m.id and m.context:
+                forms = translated_forms(m) if all(translated_forms(m)) else english_forms(m)
+                table[language][m.context] = forms if m.pluralizable else forms[0]
     return (json.dumps(table, ensure_ascii=False, indent=0, sort_keys=True) + "\n").encode("utf-8")
 
 
@@ -121,7 +142,7 @@ def built() -> dict[Path, bytes]:
 def untranslated(language: str = "es") -> list[str]:
     """The codes whose text has no translation (or a fuzzy one) in ``language``."""
     return sorted(m.context or str(m.id) for m in read(language)
-                  if m.id and (not m.string or m.fuzzy))
+                  if m.id and (not all(translated_forms(m)) or m.fuzzy))
 
 
 def stale() -> list[str]:
@@ -150,7 +171,7 @@ def codes_table(spanish: Catalog) -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
     rows = ["| code | English | Spanish |", "|---|---|---|"]
-    rows += [f"| `{m.context}` | {cell(str(m.id))} | {cell(str(m.string))} |"
+    rows += [f"| `{m.context}` | {cell(' / '.join(english_forms(m)))} | {cell(' / '.join(translated_forms(m)))} |"
              for m in sorted(spanish, key=lambda m: m.context or "")
              if m.id and m.context and not m.context.startswith(NOT_ON_MQTT)]
     return "\n".join(rows) + "\n"

@@ -77,3 +77,24 @@ def test_a_browser_in_another_language_gets_spanish_the_players_language(browser
         expect(tab.locator("#players thead")).to_contain_text("jugador")
     finally:
         context.close()
+
+
+# The board picture's words (its caption, its titles), drawn by the service's game in the board's
+# language (Spanish here) and said again by the page in its own.
+PICTURE = {"es": ("juego de alineación, movimientos rectos", re.compile(r"^hoyo n-a: \d+ cuentas?$")),
+           "en": ("alignment game, straight moves", re.compile(r"^pit n-a: \d+ beads?$"))}
+
+
+def test_the_board_picture_speaks_the_pages_language(browser: Browser, contigo: RunningDisplay) -> None:
+    for locale, language in (("en-GB", "en"), ("es-ES", "es")):
+        context, tab = open_page(browser, contigo, "board", locale)
+        try:
+            caption, pit = PICTURE[language]
+            expect(tab.locator("#picture svg")).to_contain_text(caption)
+            titles = tab.locator("#picture title").all_text_contents()
+            assert any(pit.match(title) for title in titles), titles
+            other = PICTURE["es" if language == "en" else "en"]
+            assert other[0] not in tab.locator("#picture").inner_text()
+            assert not any(other[1].match(title) for title in titles), titles
+        finally:
+            context.close()

@@ -15,7 +15,7 @@ from controller.display.model import BoardModel
 from controller.display.render import board_svg
 from controller.games import game_names, get_game, registry
 from controller.games.record import Match, Record
-from controller.i18n import say
+from controller.i18n import People, say, saying
 
 DISPLAY = Path(controller.display.__file__).parent
 GAME_API = {"controller.games", "controller.games.base", "controller.games.registry"}
@@ -82,8 +82,10 @@ def test_the_display_shows_the_targets_as_the_games_picture_does(game: str) -> N
     for name in channels:
         kinds.setdefault(name.split(":")[0], []).append(name)
     targets = [name for names in kinds.values() for name in names[:2]]  # every kind: Jeocinco's towers too
-    drawn = board_svg({"game": game, "board_view": view, "targets": targets})
-    assert drawn == get_game(game).picture(view, targets) != get_game(game).picture(view)
+    players = match.state.player_info()
+    drawn = board_svg({"game": game, "board_view": view, "targets": targets, "players": players, "language": "es"})
+    said = saying("es", People.of(players, "es"))  # the board's language, players named by colour, else seat
+    assert drawn == get_game(game).picture(view, targets, said) != get_game(game).picture(view, (), said)
 
 
 @pytest.mark.parametrize("game", game_names())

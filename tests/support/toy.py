@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import CHANCE, TERMINAL, BadPosition, Channel, ChannelKind, Game, IllegalAction, State
-from controller.games.base import Message, Options, Phrase, Point, ring_marks
+from controller.games.base import Message, Options, Phrase, Point, Say, in_english, ring_marks
 
 TAKEN = Phrase("toy.taken", "that square is taken or the game is over")
 
@@ -108,12 +108,12 @@ class ToyGame(Game):
     def channels(self, options: Options | None = None, num_players: int | None = None) -> list[Channel]:
         return [Channel(f"sq:{s}", ChannelKind.PIECE, 2) for s in SQUARES]
 
-    def picture(self, public_view: dict[str, Any], marks: Any = ()) -> str:
+    def picture(self, public_view: dict[str, Any], marks: Any = (), say: Say = in_english) -> str:
         cells = str(public_view["position"]).split(" ")[0]
         pieces = [f'<text x="{x}" y="{y + 8}" font-size="24" text-anchor="middle">{c}</text>'
                   for i, c in enumerate(cells) if c != "." for x, y in [square_xy(i)]]
         svg = "\n".join(['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 90">', *pieces, "</svg>"])
-        return ring_marks(svg, [("target", m) for m in marks], self.channel_xy)
+        return ring_marks(svg, [("target", m) for m in marks], self.channel_xy, say=say)
 
     def channel_xy(self, name: str) -> Point | None:
         square = name.removeprefix("sq:")

@@ -64,7 +64,17 @@ function say(code, params, names, players) {
   };
   const out = {};
   for (const [k, v] of Object.entries(params || {})) out[k] = said(v);
-  return code in words ? fill(words[code], out) : null;
+  if (!(code in words)) return null;
+  const forms = words[code]; // a text said by a number: its CLDR forms, the one for 1 first, the most common last
+  return fill(Array.isArray(forms) ? forms[Number(params.count) === 1 ? 0 : forms.length - 1] : forms, out);
+}
+
+function sayPicture(node, names, players) {
+  // A board picture's words (each with its data-code and data-params) in the page's language and names.
+  for (const said of node.querySelectorAll("[data-code]")) {
+    const text = say(said.dataset.code, JSON.parse(said.dataset.params || "{}"), names, players);
+    if (text !== null && said.textContent !== text) said.textContent = text;
+  }
 }
 
 function languageSwitch() {
@@ -237,6 +247,7 @@ function board() {
     $("delay").textContent = snap.delay > 0 ? t("display.board.late", "shown {seconds} s late", { seconds: snap.delay }) : "";
     if (!s) return;
     setHTML($("picture"), snap.svg);
+    sayPicture($("picture"), snap.names, s.players);
     trouble.sensors = s.sensors === "down" ? t("display.trouble.sensors", "The board's sensors are disconnected.") : null;
     showTrouble();
 
@@ -314,7 +325,7 @@ function board() {
     if (seats.children.length === s.num_players) return;
     seats.replaceChildren(...s.players.map((p) => {
       const box = el("div", { class: "seat" });
-      const show = el("button", { type: "button" }, t("display.board.seat", "Seat {number}: {player}", { number: p.index + 1, player: playerName(names, p.index, s.players) }));
+      const show = el("button", { type: "button" }, t("display.board.pair_seat", "Seat {number}: {player}", { number: p.index + 1, player: playerName(names, p.index, s.players) }));
       show.addEventListener("click", () => pair(box, p.index, "GET"));
       box.append(show);
       return box;

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import Channel, ChannelKind, Game, Message, Options
+from controller.games.base import Channel, ChannelKind, Game, Message, Options, Say, in_english
 from controller.games.contigo import picture, views
 from controller.games.contigo.board import OPTIONS, PIT_NAMES, SQUARE_NAMES, TOTAL_BEADS, validate
 from controller.games.contigo.state import ContigoState, new_state, state_from_text
@@ -50,9 +50,9 @@ class ContigoGame(Game):
         return ([Channel(f"sq:{s}", ChannelKind.PIECE, top_code) for s in SQUARE_NAMES]
                 + [Channel(f"pit:{p}", ChannelKind.COUNT, TOTAL_BEADS) for p in PIT_NAMES])
 
-    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
         """The board as an SVG drawn from ``public_view`` alone, the channels in ``marks`` ringed."""
-        return picture.picture(public_view, marks)
+        return picture.picture(public_view, marks, say)
 
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where channel ``name`` sits in :meth:`picture`'s coordinates (None: not a channel)."""

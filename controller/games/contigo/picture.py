@@ -9,11 +9,11 @@ double two stacked discs marked 2.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
-from controller.games.base import COLOUR_HEX, ring_marks
+from controller.games.base import COLOUR_HEX, Message, Phrase, Plural, Say, in_english, ring_marks, svg_said
 from controller.games.contigo.board import COLORS, FILES, SIZE
+from controller.games.contigo.views import TEXT_TURN, to_move
 
 CELL = 56
 MARGIN = 16
@@ -23,6 +23,18 @@ FILL = {colour: COLOUR_HEX[colour] for colour in COLORS}
 MARK_RADIUS = 25  # a mark rings a whole pit or man, leaving its bead count readable
 WIDTH = 2 * MARGIN + (SIZE + 2) * CELL
 HEIGHT = WIDTH + 44
+
+PIT = Plural("contigo.picture.pit", "pit {pit}: {count} bead", "pit {pit}: {count} beads")
+MAN = Phrase("contigo.picture.man", "{square}: {player}")
+DOUBLE = Phrase("contigo.picture.double", "{square}: {player} double")
+VARIANT = Phrase("contigo.picture.variant", "{game} game, {form} moves")
+GAMES = {"alignment": Phrase("contigo.game.alignment", "alignment"),
+         "capture": Phrase("contigo.game.capture", "capture")}
+FORMS = {"straight": Phrase("contigo.form.straight", "straight"), "L": Phrase("contigo.form.l", "L")}
+CAPTURED = Phrase("contigo.picture.captured", "captured {captured}")
+CAPTURED_BY = Phrase("contigo.picture.captured_by", "{player} {count}")
+RESULT = Phrase("contigo.picture.result", "result: {result}")
+DRAW = Phrase("contigo.picture.draw", "draw")
 
 
 def _cell(col: int, row: int) -> tuple[float, float]:
@@ -54,13 +66,19 @@ def channel_xy(channel: str) -> tuple[float, float] | None:
     return square_xy(name) if kind == "sq" else pit_xy(name) if kind == "pit" else None
 
 
-def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
     """The board drawn from its public ``view``, the channels in ``marks`` ringed (the display's
-    targets: what the players should change)."""
-    return ring_marks(render_svg(view), [("target", channel) for channel in marks], channel_xy, MARK_RADIUS)
+    targets: what the players should change), its words said by ``say``."""
+    return ring_marks(render_svg(view, say), [("target", channel) for channel in marks], channel_xy, MARK_RADIUS,
+                      say)
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def _seat(colour: str) -> str:
+    """How a param names the player of ``colour`` (said as the person: his name, else his colour)."""
+    return f"player {COLORS.index(colour)}" if colour in COLORS else colour
+
+
+def render_svg(view: dict[str, Any], say: Say = in_english) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
            f'height="{HEIGHT}" font-family="sans-serif">',
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#efe6d2"/>']
@@ -84,7 +102,7 @@ def render_svg(view: dict[str, Any]) -> str:
         x, y = xy
         fill = "#c9b48c" if "-" not in name else "#b99c6b"  # corner pits govern no move: paler
         out.append(f'<circle class="pit" cx="{x}" cy="{y}" r="{CELL * 0.4}" fill="{fill}" '
-                   f'stroke="#6b5530" stroke-width="1.5"><title>pit {name}: {count} beads</title></circle>')
+                   f'stroke="#6b5530" stroke-width="1.5">{svg_said("title", PIT(pit=name, count=count), say)}</circle>')
         for k in range(min(int(count), 8)):  # the beads themselves, on a small circle
             dx, dy = _RING[k]
             bx, by = x + CELL * 0.22 * dx, y - 6 + CELL * 0.16 * dy
@@ -97,29 +115,36 @@ def render_svg(view: dict[str, Any]) -> str:
             continue
         x, y = xy
         fill = FILL.get(piece.get("player", ""), "#777")
-        who = escape(str(piece.get("player", "?")))
+        who = _seat(str(piece.get("player", "?")))
         if piece.get("double"):
             out.append(f'<circle cx="{x + 3}" cy="{y + 4}" r="19" fill="{fill}" stroke="#111" stroke-width="2"/>')
             out.append(f'<g class="man double"><circle cx="{x - 2}" cy="{y - 2}" r="19" fill="{fill}" stroke="#111" '
                        f'stroke-width="2"/><text x="{x - 2}" y="{y + 4}" font-size="16" font-weight="bold" '
-                       f'text-anchor="middle" fill="#fff">2</text><title>{name}: {who} double</title></g>')
+                       f'text-anchor="middle" fill="#fff">2</text>'
+                       f'{svg_said("title", DOUBLE(square=name, player=who), say)}</g>')
         else:
             out.append(f'<g class="man"><circle cx="{x}" cy="{y}" r="18" fill="{fill}" stroke="#111" '
-                       f'stroke-width="2"/><title>{name}: {who}</title></g>')
-    out.append(f'<text x="{MARGIN}" y="{HEIGHT - 16}" font-size="14" fill="#222">{escape(_caption(view))}</text>')
+                       f'stroke-width="2"/>{svg_said("title", MAN(square=name, player=who), say)}</g>')
+    variant, *rest = _caption(view)  # two lines: Spanish runs longer than one
+    for y, line in ((HEIGHT - 26, [variant]), (HEIGHT - 8, rest)):
+        out.append(f'<text x="{MARGIN}" y="{y}" font-size="14" fill="#222" xml:space="preserve">'
+                   + "   ".join(svg_said("tspan", words, say) for words in line) + "</text>")
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _caption(view: dict[str, Any]) -> str:
+def _caption(view: dict[str, Any]) -> list[Message]:
     options = view.get("options", {})
-    words = [f"{options.get('game', 'alignment')} game, {options.get('form', 'straight')} moves"]
+    game, form = options.get("game", "alignment"), options.get("form", "straight")
+    words = [VARIANT(game=GAMES[game](), form=FORMS[form]())]
     if view.get("turn") is not None:
-        words.append(f"turn {view['turn']}/{view.get('turn_limit', '?')}")
-    if options.get("game") == "capture":
-        words.append("captured " + ", ".join(f"{c} {n}" for c, n in view.get("captured", {}).items()))
+        words.append(TEXT_TURN(turn=view["turn"], limit=view.get("turn_limit", "?")))
+    if game == "capture":
+        words.append(CAPTURED(captured=tuple(CAPTURED_BY(player=_seat(c), count=n)
+                                             for c, n in view.get("captured", {}).items())))
     if view.get("result"):
-        words.append(f"result: {view['result']}")
+        result = view["result"]
+        words.append(RESULT(result=DRAW() if result == "draw" else _seat(result)))
     elif view.get("to_move"):
-        words.append(f"{view['to_move']} to {'move a pawn' if view.get('phase') == 'move' else 'move beads'}")
-    return "   ".join(words)
+        words.append(to_move(COLORS.index(view["to_move"]), view.get("phase", "")))
+    return words

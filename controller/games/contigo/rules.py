@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from controller.games.base import GAME_OVER, NOT_LEGAL_NOW, TERMINAL, Action, Message, Phrase
+from controller.games.base import GAME_OVER, NOT_LEGAL_NOW, TERMINAL, Action, Message, Phrase, Plural
 from controller.games.contigo.actions import Beads, Drop, Move, Pass, Start, Take, is_beads, is_hand_action, is_pawn
 from controller.games.contigo.board import (
     CAPTURE_WIN,
@@ -33,6 +33,10 @@ from controller.games.contigo.position import ACW, CW, Hand, Position, Variant
 NOT_AN_ACTION = Phrase("contigo.not_an_action", "not a Contigo action")
 START_FIRST = Phrase("contigo.start_first", "first the hidden bead decides who starts (a chance outcome)")
 STARTED = Phrase("contigo.started", "who starts was decided already")
+BEADS = Plural("contigo.beads", "{count} bead", "{count} beads")
+SQUARES = Plural("contigo.squares", "{count} square", "{count} squares")
+EITHER = Phrase("contigo.either", "{first} or {second}")
+NOWHERE = Phrase("contigo.nowhere", "nowhere")
 PAWN_MOVED = Phrase("contigo.pawn_moved", "you have made your pawn move (or have none): now move beads")
 NOT_A_PAWN_MOVE = Phrase("contigo.not_a_pawn_move", "not a Contigo pawn move")
 PAWN_FIRST = Phrase("contigo.pawn_first", "first move a pawn; the bead move ends the turn")
@@ -483,8 +487,8 @@ def _explain_l(position: Position, s: int, t: int, is_double: bool) -> Message |
                 reason = DOUBLE_BLOCKED(square=SQUARE_NAMES[blocked[0]])
         if not reason:
             return None
-        routes.append(L_ROUTE(first=DIR_NAMES[d1], second=DIR_NAMES[d2], corner=cn, reason=reason.text).text)
-    return NO_L(target=tn, square=sn, routes="; ".join(routes))
+        routes.append(L_ROUTE(first=DIR_NAMES[d1], second=DIR_NAMES[d2], corner=cn, reason=reason))
+    return NO_L(target=tn, square=sn, routes=tuple(routes))
 
 
 def _explain_pass(position: Position, s: int, t: int) -> Message | None:
@@ -506,8 +510,8 @@ def _explain_pass(position: Position, s: int, t: int) -> Message | None:
     pit = GOV[s][d]
     n = position.pits[pit]
     if n != dist:
-        return PASS_COUNT(pit=PIT_NAMES[pit], direction=DIR_NAMES[d], square=sn, beads=beads_text(n), target=tn,
-                          squares=_squares(dist))
+        return PASS_COUNT(pit=PIT_NAMES[pit], direction=DIR_NAMES[d], square=sn, beads=BEADS(count=n), target=tn,
+                          squares=SQUARES(count=dist))
     return None
 
 
@@ -523,14 +527,15 @@ def _explainbeads_text(position: Position, action: Beads) -> Message | None:
     k = sum(c for _, c in drops)
     have = position.pits[src]
     if k > have:
-        return TOO_MANY(pit=sname, beads=beads_text(have), count=k)
+        return TOO_MANY(pit=sname, beads=BEADS(count=have), count=k)
     if len(drops) > 1:
         return ONE_PIT(count=k)
     dst = drops[0][0]
     targets = [(src + k) % NPITS, (src - k) % NPITS]
     if dst not in targets:
-        names = " or ".join(dict.fromkeys(PIT_NAMES[x] for x in targets if x != src)) or "nowhere"
-        return EXACT_DISTANCE(beads=beads_text(k), pit=sname, count=k, targets=names, target=PIT_NAMES[dst])
+        ends = list(dict.fromkeys(PIT_NAMES[x] for x in targets if x != src))
+        names = EITHER(first=ends[0], second=ends[1]) if len(ends) == 2 else ends[0] if ends else NOWHERE()
+        return EXACT_DISTANCE(beads=BEADS(count=k), pit=sname, count=k, targets=names, target=PIT_NAMES[dst])
     return None
 
 
@@ -540,12 +545,12 @@ def _explain_take(position: Position, action: Take) -> Message | None:
     hand = position.hand
     if hand is not None:
         if hand.left < hand.taken:
-            return DROPPING(pit=PIT_NAMES[hand.pit], beads=beads_text(hand.left))
+            return DROPPING(pit=PIT_NAMES[hand.pit], beads=BEADS(count=hand.left))
         if src != hand.pit:
             return ONE_SOURCE(pit=PIT_NAMES[hand.pit])
     have = position.pits[src]
     if j > have:
-        return TOO_MANY(pit=sname, beads=beads_text(have), count=j)
+        return TOO_MANY(pit=sname, beads=BEADS(count=have), count=j)
     return None
 
 
@@ -556,15 +561,15 @@ def _explain_drop(position: Position, action: Drop) -> Message | None:
     _, dst, c = action
     src, taken = PIT_NAMES[hand.pit], hand.taken
     if c > hand.left:
-        return HAND_HOLDS(beads=beads_text(hand.left), count=c)
+        return HAND_HOLDS(beads=BEADS(count=hand.left), count=c)
     if dst == hand.pit:
         return MUST_LEAVE(pit=src)
     if not hand.reaches(dst):
         if hand.ways != CW | ACW and hand.reaches(dst) == 0 and Hand(*hand[:3], CW | ACW).reaches(dst):
             return OTHER_WAY(pit=src, target=PIT_NAMES[dst], count=taken)
         if position.variant.one_way:
-            return ONE_WAY_RANGE(beads=beads_text(taken), pit=src, count=taken)
-        return EITHER_SIDE_RANGE(beads=beads_text(taken), pit=src, count=taken)
+            return ONE_WAY_RANGE(beads=BEADS(count=taken), pit=src, count=taken)
+        return EITHER_SIDE_RANGE(beads=BEADS(count=taken), pit=src, count=taken)
     limit = position.variant.spread_limit
     if limit and taken > limit and c != hand.left:
         return SPREAD_LIMIT(limit=limit, count=taken)
@@ -576,8 +581,8 @@ def _count_reason(pit_name: str, n: int, d: int, from_name: str, dist: int) -> M
         return None
     if n == 0:
         return EMPTY_PIT(pit=pit_name, direction=DIR_NAMES[d], square=from_name)
-    return WRONG_COUNT(pit=pit_name, direction=DIR_NAMES[d], square=from_name, beads=beads_text(n), squares=_squares(n),
-                       distance=dist)
+    return WRONG_COUNT(pit=pit_name, direction=DIR_NAMES[d], square=from_name, beads=BEADS(count=n),
+                       squares=SQUARES(count=n), distance=dist)
 
 
 def _alignment_winner(board: list[int], p: int, vacated: int, landed: int, variant: Variant) -> int | None:
@@ -595,12 +600,3 @@ def _alignment_winner(board: list[int], p: int, vacated: int, landed: int, varia
         if has_line(board, q, variant.lines[vacated], need):
             return q
     return None
-
-
-def beads_text(n: int) -> str:
-    """``1 bead``, ``2 beads``."""
-    return f"{n} bead" if n == 1 else f"{n} beads"
-
-
-def _squares(n: int) -> str:
-    return f"{n} square" if n == 1 else f"{n} squares"

@@ -14,8 +14,10 @@ from controller.games.base import (
     ColourName,
     Game,
     Message,
+    Say,
     State,
     canonical,
+    in_english,
 )
 from controller.games.contigo import rules, views
 from controller.games.contigo.actions import action_text, parse_action
@@ -137,8 +139,8 @@ class ContigoState(State):
     def public_view(self) -> dict[str, Any]:
         return views.public_view(self.position)
 
-    def render_text(self) -> str:
-        return views.render_text(self.position)
+    def render_text(self, say: Say = in_english) -> str:
+        return views.render_text(self.position, say)
 
 
 def new_state(options: dict[str, Any], n: int) -> ContigoState:

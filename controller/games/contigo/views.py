@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from controller.games.base import CHANCE, Action, Announcement, Message, Phrase, announcement
+from controller.games.base import CHANCE, Action, Announcement, Message, Phrase, Say, announcement, in_english
 from controller.games.contigo.actions import Beads, Drop, Take, is_beads, is_hand_action, is_pawn
 from controller.games.contigo.board import (
     COLORS,
@@ -20,7 +20,7 @@ from controller.games.contigo.board import (
     owner,
 )
 from controller.games.contigo.position import ACW, CW, Hand, Position, piece_char, position_text
-from controller.games.contigo.rules import CAPTURES, beads_text
+from controller.games.contigo.rules import BEADS, CAPTURES
 
 
 def physical_view(position: Position) -> dict[str, int]:
@@ -119,7 +119,22 @@ def public_view(position: Position) -> dict[str, Any]:
     }
 
 
-def render_text(position: Position) -> str:
+TEXT_DROP = Phrase("contigo.text.drop", "{player} to drop {beads} taken from {pit} (range {range})")
+TO_MOVE_PAWN = Phrase("contigo.text.to_move_pawn", "{player} to move a pawn")
+TO_MOVE_BEADS = Phrase("contigo.text.to_move_beads", "{player} to move beads")
+TEXT_CHANCE = Phrase("contigo.text.chance", "the hidden bead decides who starts")
+TEXT_DRAW = Phrase("contigo.text.draw", "game over: draw")
+TEXT_WINS = Phrase("contigo.text.wins", "game over: {player} wins")
+TEXT_TURN = Phrase("contigo.text.turn", "turn {turn}/{limit}")
+TEXT_CAPTURED = Phrase("contigo.text.captured", "captured {captured}")
+
+
+def to_move(player: int, phase: str) -> Message:
+    """``red to move a pawn`` or ``red to move beads``: what the player on turn does now."""
+    return (TO_MOVE_PAWN if phase == "move" else TO_MOVE_BEADS)(player=f"player {player}")
+
+
+def render_text(position: Position, say: Say = in_english) -> str:
     pits = position.pits
 
     def pit(name: str) -> str:
@@ -133,17 +148,19 @@ def render_text(position: Position) -> str:
     lines.append("     " + pit("sw") + "".join(pit(f"s-{f}") for f in "abcdef") + pit("se"))
     lines.append("        " + "".join(f"{f:>3}" for f in "abcdef"))
     if position.player >= 0 and position.hand is not None:
-        status = (f"{COLORS[position.player]} to drop {beads_text(position.hand.left)} taken from"
-                  f" {PIT_NAMES[position.hand.pit]} (range {position.hand.taken})")
+        status = TEXT_DROP(player=f"player {position.player}", beads=BEADS(count=position.hand.left),
+                           pit=PIT_NAMES[position.hand.pit], range=position.hand.taken)
     elif position.player >= 0:
-        status = f"{COLORS[position.player]} to {'move a pawn' if position.phase == 'move' else 'move beads'}"
+        status = to_move(position.player, position.phase)
     elif position.player == CHANCE:
-        status = "the hidden bead decides who starts"
+        status = TEXT_CHANCE()
     else:
-        status = "game over: " + ("draw" if position.result is None or position.result < 0
-                                  else f"{COLORS[position.result]} wins")
-    extra = f", captured {'/'.join(map(str, position.captured))}" if position.variant.capture else ""
-    lines.append(f"turn {position.turn}/{position.variant.turn_limit}{extra}; {status}")
+        status = (TEXT_DRAW() if position.result is None or position.result < 0
+                  else TEXT_WINS(player=f"player {position.result}"))
+    said = [say(TEXT_TURN(turn=position.turn, limit=position.variant.turn_limit))]
+    if position.variant.capture:
+        said.append(say(TEXT_CAPTURED(captured="/".join(map(str, position.captured)))))
+    lines.append(", ".join(said) + "; " + say(status))
     return "\n".join(lines)
 
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import BadPosition, Channel, ChannelKind, Game, Message, Option, Options, canonical
+from controller.games.base import (
+    BadPosition,
+    Channel,
+    ChannelKind,
+    Game,
+    Message,
+    Option,
+    Options,
+    Say,
+    canonical,
+    in_english,
+)
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco import picture, views
 from controller.games.jeocinco.position import from_text, initial
@@ -51,10 +62,10 @@ class JeocincoGame(Game):
         out += [Channel(f"bridge:{n}", ChannelKind.PRESENCE) for n in B.BRIDGE_NAMES]
         return out
 
-    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
         """The board of a public view as SVG, the target slots among ``marks`` highlighted, the other
         targets (towers, bridges) ringed."""
-        return picture.picture(public_view, marks)
+        return picture.picture(public_view, marks, say)
 
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where a channel sits in :meth:`picture` (None for a name that is not a channel)."""

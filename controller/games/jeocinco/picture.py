@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
-from controller.games.base import COLOUR_HEX, ring_marks
+from controller.games.base import COLOUR_HEX, Phrase, Plural, Say, in_english, ring_marks, svg_said
 from controller.games.jeocinco import board as B
+from controller.games.jeocinco.rules import PHASE
 
 SCALE = 20
 MARGIN = 30
@@ -17,6 +17,13 @@ PALE = ("#fff4b8", "#d9f2d2", "#d4e2fa", "#fad9d4")
 """Board colour of each orientation's pentagons (N yellow, E green, S blue, W red)."""
 STRONG = tuple(COLOUR_HEX[c] for c in B.COLOUR_NAMES)
 """Pieces, towers and bridges of each colour (the players' colours)."""
+
+SLOT = Phrase("jeocinco.picture.slot", "{slot}: {player}")
+BRIDGE = Phrase("jeocinco.picture.bridge", "bridge {bridge}")
+TOWER = Phrase("jeocinco.picture.tower", "tower {pentagon}")
+PHASE_CAPTION = Phrase("jeocinco.picture.phase", "phase {phase}")
+ROLL_CAPTION = Phrase("jeocinco.picture.roll", "roll {roll}")
+TOWERS_CAPTION = Plural("jeocinco.picture.towers", "{player}: {count} tower", "{player}: {count} towers")
 
 
 def to_picture(x: float, y: float) -> tuple[float, float]:
@@ -44,15 +51,15 @@ def channel_xy(name: str) -> tuple[float, float] | None:
     return None
 
 
-def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+def picture(public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
     """The board of a public view, the slots among the channels ``marks`` highlighted along their
-    length and the other marks (towers, bridges) ringed."""
+    length and the other marks (towers, bridges) ringed; its words said by ``say``."""
     slots = tuple(m.removeprefix("slot:") for m in marks if m.startswith("slot:"))
-    return ring_marks(render_svg(public_view, highlight=slots),
-                      [("target", m) for m in marks if not m.startswith("slot:")], channel_xy)
+    return ring_marks(render_svg(public_view, highlight=slots, say=say),
+                      [("target", m) for m in marks if not m.startswith("slot:")], channel_xy, say=say)
 
 
-def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = ()) -> str:
+def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say = in_english) -> str:
     """The board of a public view (``State.public_view``) as a standalone SVG document.
 
     ``highlight`` names slots to ring (e.g. the legal placements a display wants to show).
@@ -87,7 +94,7 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = ()) -> str:
         if p < 0:
             continue
         colour = STRONG[colour_of.get(p, 0)]
-        title = f"<title>{B.SLOT_NAMES[s]}: player {p}</title>"
+        title = svg_said("title", SLOT(slot=B.SLOT_NAMES[s], player=f"player {p}"), say)
         if s in vacated:
             out.append(f'<line {line} stroke="{colour}" stroke-width="3" stroke-dasharray="4 3">{title}</line>')
         else:
@@ -100,20 +107,21 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = ()) -> str:
         line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
         out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')
         out.append(f'<line {line} stroke="{STRONG[colour_of.get(p, 0)]}" stroke-width="5" stroke-linecap="round">'
-                   f'<title>bridge {B.BRIDGE_NAMES[k]}</title></line>')
+                   f'{svg_said("title", BRIDGE(bridge=B.BRIDGE_NAMES[k]), say)}</line>')
     for q in sorted(B.PENT_INDEX[name] for name in view["towers"]):
         x, y = to_picture(*B.PENT_CENTRES[q])
         out.append(f'<circle cx="{x:g}" cy="{y:g}" r="8" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '
-                   f'stroke-width="2"><title>tower {B.PENT_NAMES[q]}</title></circle>')
+                   f'stroke-width="2">{svg_said("title", TOWER(pentagon=B.PENT_NAMES[q]), say)}</circle>')
     if view["dispute"] is not None:
         (ax, ay), (bx, by) = B.SLOT_ENDS[B.SLOT_INDEX[view["dispute"]["slot"]]]
         (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)
         out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#000" stroke-width="12" '
                    'stroke-opacity="0.25" stroke-linecap="round"/>')
-    caption = f"phase {view['phase']}"
+    caption = [PHASE_CAPTION(phase=PHASE[view["phase"]]())]
     if view["roll"] is not None:
-        caption += f"   roll {view['roll']}"
-    caption += "   towers " + " ".join(f"p{seat['player']}:{seat['towers']}" for seat in view["players"])
-    out.append(f'<text x="{MARGIN}" y="{height - 12:g}" font-size="14" fill="#333">{escape(caption)}</text>')
+        caption.append(ROLL_CAPTION(roll=view["roll"]))
+    caption += [TOWERS_CAPTION(player=f"player {seat['player']}", count=seat["towers"]) for seat in view["players"]]
+    out.append(f'<text x="{MARGIN}" y="{height - 12:g}" font-size="14" fill="#333" xml:space="preserve">'
+               + "   ".join(svg_said("tspan", words, say) for words in caption) + "</text>")
     out.append("</svg>")
     return "\n".join(out)

@@ -519,6 +519,13 @@ WAITING_FOR_DICE = {
     "defence": Phrase("jeocinco.waiting_for.defence", "waiting for the challenged player's roll of the number die"),
 }
 NO_DICE_DUE = Phrase("jeocinco.no_dice_due", "no dice are due: {player} must play ({phase})")
+PHASE = {
+    "opening": Phrase("jeocinco.phase.opening", "opening"), "colour": Phrase("jeocinco.phase.colour", "colour"),
+    "roll": Phrase("jeocinco.phase.roll", "roll"), "place": Phrase("jeocinco.phase.place", "place"),
+    "tower": Phrase("jeocinco.phase.tower", "tower"), "challenge": Phrase("jeocinco.phase.challenge", "challenge"),
+    "defence": Phrase("jeocinco.phase.defence", "defence"), "over": Phrase("jeocinco.phase.over", "over"),
+}
+"""Each phase, as the pictures and the refusals name it."""
 CHOOSING_COLOURS = Phrase("jeocinco.choosing_colours", "colours are being chosen: {player} picks a colour first")
 COLOUR_TAKEN = Phrase("jeocinco.colour_taken", "colour {colour} is already taken by {owner}")
 NOT_A_COLOUR = Phrase("jeocinco.not_a_colour", "not a colour")
@@ -630,7 +637,7 @@ def why_illegal(facts: Facts, action: object) -> Message:
         return (OTHER_DICE_DUE if kind in ("dice", "die") else WAITING_FOR_DICE)[phase]()
     player = current_player(pos)
     if kind in ("dice", "die"):
-        return NO_DICE_DUE(player=player_text(pos, player), phase=phase)
+        return NO_DICE_DUE(player=player_text(pos, player), phase=PHASE[phase]())
     if phase == "colour":
         if action[0] != "colour":
             return CHOOSING_COLOURS(player=player_text(pos, player))

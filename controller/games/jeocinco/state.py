@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from controller.games.base import Action, Announcement, ColourName, Message, State
+from controller.games.base import Action, Announcement, ColourName, Message, Say, State, in_english
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco import rules, views
 from controller.games.jeocinco.actions import (
@@ -117,5 +117,5 @@ class JeocincoState(State):
     def public_view(self) -> dict[str, Any]:
         return views.public_view(self.position, self.scores(), self.winners())
 
-    def render_text(self) -> str:
-        return views.render_text(self.position)
+    def render_text(self, say: Say = in_english) -> str:
+        return views.render_text(self.position, say)

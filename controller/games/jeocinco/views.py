@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import Announcement, Message, Phrase, announcement
+from controller.games.base import CHANCE, Announcement, Message, Phrase, Say, announcement, in_english
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import JeocincoAction, number_text, roll_text
 from controller.games.jeocinco.position import JeocincoPosition, to_text
-from controller.games.jeocinco.rules import current_player
+from controller.games.jeocinco.rules import PHASE, current_player
 
 CHANNEL_KEYS = (
     tuple(f"slot:{name}" for name in B.SLOT_NAMES),
@@ -119,14 +119,25 @@ def public_view(pos: JeocincoPosition, scores: list[float], winners: list[int]) 
     return view
 
 
-def render_text(pos: JeocincoPosition) -> str:
-    lines = [f"Jeocinco  round {pos.round + 1}/{pos.max_rounds}  phase {pos.phase}  "
-             f"to play: {current_player(pos)}  roll: {roll_text(*pos.roll) if pos.roll else '-'}"]
+TEXT_STATUS = Phrase("jeocinco.text.status", "Jeocinco  round {round}/{rounds}  phase {phase}  to play: {player}  "
+                     "roll: {roll}")
+TEXT_CHANCE = Phrase("jeocinco.text.chance", "the dice")
+TEXT_NOBODY = Phrase("jeocinco.text.nobody", "nobody")
+TEXT_PLAYER = Phrase("jeocinco.text.player", "{player}: towers {towers}, bridges in hand {bridges}")
+TEXT_LEGEND = Phrase("jeocinco.text.legend", "each pentagon: its five sides (. empty, digit = player, "
+                     "o = left by the tower), T = tower")
+TEXT_BRIDGES = Phrase("jeocinco.text.bridges", "bridges: {bridges}")
+
+
+def render_text(pos: JeocincoPosition, say: Say = in_english) -> str:
+    actor = current_player(pos)
+    to_play = f"player {actor}" if actor >= 0 else TEXT_CHANCE() if actor == CHANCE else TEXT_NOBODY()
+    lines = [say(TEXT_STATUS(round=pos.round + 1, rounds=pos.max_rounds, phase=PHASE[pos.phase](), player=to_play,
+                             roll=roll_text(*pos.roll) if pos.roll else "-"))]
     for p in range(pos.players):
-        c = pos.colours[p]
-        lines.append(f"  player {p} {B.COLOUR_NAMES[c] if c >= 0 else '?':6} towers {pos.tower_count(p)}"
-                     f"  bridges in hand {pos.bridges_in_hand[p]}")
-    lines.append("  each pentagon: its five sides (. empty, digit = player, o = left by the tower), T = tower")
+        lines.append("  " + say(TEXT_PLAYER(player=f"player {p}", towers=pos.tower_count(p),
+                                            bridges=pos.bridges_in_hand[p])))
+    lines.append("  " + say(TEXT_LEGEND()))
     vacated = pos.vacated()
     for h in range(25):
         cells = []
@@ -136,7 +147,7 @@ def render_text(pos: JeocincoPosition) -> str:
             cells.append(f"{B.COLOURS[o]}:{sides}{'T' if pos.towers[q] >= 0 else ' '}")
         lines.append(f"  {B.hex_name(h)}  " + "  ".join(cells))
     if pos.bridges:
-        lines.append("  bridges: " + ", ".join(B.BRIDGE_NAMES[k] for k in pos.bridges))
+        lines.append("  " + say(TEXT_BRIDGES(bridges=", ".join(B.BRIDGE_NAMES[k] for k in pos.bridges))))
     return "\n".join(lines)
 
 

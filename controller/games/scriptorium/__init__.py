@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import Channel, ChannelKind, Game, Message, Option, Options, canonical
+from controller.games.base import Channel, ChannelKind, Game, Message, Option, Options, Say, canonical, in_english
 from controller.games.scriptorium import picture, views
 from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, RINGS, SPACE_CHANNELS, N
 from controller.games.scriptorium.position import (
@@ -63,10 +63,10 @@ class ScriptoriumGame(Game):
         chans.append(Channel("hub", ChannelKind.COUNT, n))
         return chans
 
-    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
         """The board as SVG, drawn from the public view alone, ``marks`` (the channels the LEDs
         light for the player to act) highlighted."""
-        return picture.picture(public_view, marks)
+        return picture.picture(public_view, marks, say)
 
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where a channel sits in :meth:`picture`'s coordinates (None: not drawn)."""

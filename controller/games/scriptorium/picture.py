@@ -15,14 +15,27 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any, Protocol
 
-from controller.games.base import COLOUR_HEX, ring_marks
+from controller.games.base import COLOUR_HEX, Message, Phrase, Say, in_english, ring_marks, svg_said
 from controller.games.scriptorium import board as B
 from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES
+from controller.games.scriptorium.views import PHASE, TURN_NOTE
 
 FILL: dict[str, str] = {name: value for name, value in COLOUR_HEX.items()}
 """How each colour of the layout (the spaces' and the players' pawns) is drawn."""
 HUB_R = 28.0
 BANDS = {CENTRE: (HUB_R, 62.0), INNER: (70.0, 104.0), MIDDLE: (112.0, 146.0), OUTER: (154.0, 188.0)}
+
+SPACE = Phrase("scriptorium.picture.space", "{part} {position}: {colour}")
+PIN = Phrase("scriptorium.picture.pin", "black pin")
+PAWN = Phrase("scriptorium.picture.pawn", "{player} pawn")
+ALIGNED = Phrase("scriptorium.picture.aligned", "ALIGNED: the board is frozen")
+CLOCK = Phrase("scriptorium.picture.clock", "sync clock: {part} turns")
+ROUND = Phrase("scriptorium.picture.round", "round {round}  phase {phase}  {status}")
+WINS = Phrase("scriptorium.picture.wins", "{player} wins")
+TO_PLAY = Phrase("scriptorium.picture.to_play", "{player} to play")
+TO_PLAY_DIE = Phrase("scriptorium.picture.to_play_die", "{player} to play, die: {die}")
+VISITED = Phrase("scriptorium.picture.visited", "outer spaces visited: {visits}")
+VISITS = Phrase("scriptorium.picture.visits", "{player} {count}/2")
 
 
 def _fill(colour: str) -> str:
@@ -59,9 +72,9 @@ class _Viewable(Protocol):
     def public_view(self) -> dict[str, Any]: ...
 
 
-def render_svg(state: _Viewable) -> str:
+def render_svg(state: _Viewable, say: Say = in_english) -> str:
     """A state's picture, no marks."""
-    return picture(state.public_view())
+    return picture(state.public_view(), say=say)
 
 
 _PARTS = {name: part for part, name in enumerate(PART_NAMES)}
@@ -83,9 +96,14 @@ def channel_xy(name: str) -> tuple[float, float] | None:
     return None
 
 
-def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+def _seat(colour: str) -> str:
+    """How a param names the player of ``colour`` (said as the person: his name, else his colour)."""
+    return f"player {B.COLOURS.index(colour)}" if colour in B.COLOURS else colour
+
+
+def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
     """The position of a public view as a standalone SVG document; of ``marks``, the channels the
-    legal moves' targets do not already show are ringed in orange."""
+    legal moves' targets do not already show are ringed in orange. Its words are said by ``say``."""
     out: list[str] = [
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-210 -215 420 470" width="420" height="470"'
         ' font-family="sans-serif">',
@@ -97,7 +115,7 @@ def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
     for part in (OUTER, MIDDLE, INNER, CENTRE):
         for p, colour in enumerate(view["colours"][PART_NAMES[part]]):
             out.append(f'<path d="{_wedge(part, p)}" fill="{_fill(colour)}" stroke="#222" stroke-width="0.8">'
-                       f"<title>{PART_NAMES[part]} {p}: {colour}</title></path>")
+                       + svg_said("title", SPACE(part=PART_NAMES[part], position=p, colour=colour), say) + "</path>")
         if part == active and not aligned:
             lo, hi = BANDS[part]
             for r in (lo, hi):
@@ -129,36 +147,35 @@ def picture(view: dict[str, Any], marks: Sequence[str] = ()) -> str:
     for pin_text in view["pins"]:
         x, y = centre_of(_location(pin_text))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#000" stroke="#fff" stroke-width="1.5">'
-                   f"<title>black pin</title></circle>")
+                   + svg_said("title", PIN(), say) + "</circle>")
     # pawns
     pawns = list(view["pawns"].items())
     at_hub = [player for player, loc in pawns if loc == "hub"]
     for k, player in enumerate(at_hub):
         a = 2 * math.pi * k / max(1, len(at_hub))
         x, y = (0.0, 0.0) if len(at_hub) == 1 else _point(15, a)
-        out.append(_pawn(x, y, player))
+        out.append(_pawn(x, y, player, say))
     for player, loc_text in pawns:
         if loc_text != "hub":
             x, y = centre_of(_location(loc_text))
-            out.append(_pawn(x, y, player))
+            out.append(_pawn(x, y, player, say))
     # caption
-    status = "ALIGNED: the board is frozen" if aligned else f"sync clock: {view['active_part']} turns"
+    status = ALIGNED() if aligned else CLOCK(part=view["active_part"])
     turn = view["required_turn"]
-    lines = [f"round {view['round']}  phase {view['phase']}  {status}"]
+    lines: list[Message] = [ROUND(round=view["round"], phase=PHASE[view["phase"]](), status=status)]
     if turn:
-        lines.append(f"turn the {turn['part']} {turn['direction']} {turn['spaces']} ({turn['why']})")
+        lines.append(TURN_NOTE(**turn))
     elif view["winner"]:
-        lines.append(f"{view['winner']} wins")
+        lines.append(WINS(player=_seat(view["winner"])))
     elif view["turn"]:
-        die = f", die: {view['die']}" if view["die"] and view["phase"] == "move" else ""
-        lines.append(f"{view['turn']} to play{die}")
-    visited = "  ".join(f"{name} {n}/2" for name, n in view["visited"].items())
-    lines.append(f"outer spaces visited: {visited}")
-    for i, text in enumerate(lines):
-        out.append(f'<text x="-200" y="{216 + 12 * i}" font-size="10" fill="#222">{escape(text)}</text>')
+        lines.append(TO_PLAY_DIE(player=_seat(view["turn"]), die=view["die"])
+                     if view["die"] and view["phase"] == "move" else TO_PLAY(player=_seat(view["turn"])))
+    lines.append(VISITED(visits=tuple(VISITS(player=_seat(name), count=n) for name, n in view["visited"].items())))
+    for i, words in enumerate(lines):
+        out.append(svg_said("text", words, say, f'x="-200" y="{216 + 12 * i}" font-size="10" fill="#222"'))
     out.append("</svg>")
     return ring_marks("\n".join(out), [("target", channel) for channel in marks if not _drawn_target(channel)],
-                      channel_xy)
+                      channel_xy, say=say)
 
 
 def _drawn_target(channel: str) -> bool:
@@ -173,7 +190,7 @@ def _location(text: str) -> int:
     return loc
 
 
-def _pawn(x: float, y: float, colour: str) -> str:
+def _pawn(x: float, y: float, colour: str, say: Say) -> str:
     return (f'<g><circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{_fill(colour)}" stroke="#fff" stroke-width="2"/>'
             f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="9" text-anchor="middle" fill="#fff"'
-            f' font-weight="bold">{colour[0].upper()}</text><title>{colour} pawn</title></g>')
+            f' font-weight="bold">{colour[0].upper()}</text>{svg_said("title", PAWN(player=_seat(colour)), say)}</g>')

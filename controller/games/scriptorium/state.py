@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import Action, Announcement, ColourName, Message, State, is_colour
+from controller.games.base import Action, Announcement, ColourName, Message, Say, State, in_english, is_colour
 from controller.games.scriptorium import rules, views
 from controller.games.scriptorium.actions import ScriptoriumAction, action_text
 from controller.games.scriptorium.board import COLOURS, player_name
@@ -110,5 +110,5 @@ class ScriptoriumState(State):
             return []
         return views.announcements(self.position, after.position)
 
-    def render_text(self) -> str:
-        return views.render_text(self.position)
+    def render_text(self, say: Say = in_english) -> str:
+        return views.render_text(self.position, say)

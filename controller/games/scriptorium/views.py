@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import CHANCE, Announcement, Message, Phrase, announcement
+from controller.games.base import CHANCE, Announcement, Message, Phrase, Say, announcement, in_english
 from controller.games.scriptorium.board import (
     CENTRE,
     COLOUR,
@@ -113,17 +113,45 @@ def announcements(before: Position, after: Position) -> list[Announcement]:
     return out
 
 
-def render_text(position: Position) -> str:
+PHASE = {
+    "setup-centre": Phrase("scriptorium.phase.setup_centre", "setup-centre"),
+    "setup-inner": Phrase("scriptorium.phase.setup_inner", "setup-inner"),
+    "setup-middle": Phrase("scriptorium.phase.setup_middle", "setup-middle"),
+    "setup-outer": Phrase("scriptorium.phase.setup_outer", "setup-outer"),
+    "setup": Phrase("scriptorium.phase.setup", "setup"),  # the four, as the public view shows them
+    "first": Phrase("scriptorium.phase.first", "first"), "roll": Phrase("scriptorium.phase.roll", "roll"),
+    "move": Phrase("scriptorium.phase.move", "move"), "number": Phrase("scriptorium.phase.number", "number"),
+    "rotate": Phrase("scriptorium.phase.rotate", "rotate"), "clock": Phrase("scriptorium.phase.clock", "clock"),
+    "over": Phrase("scriptorium.phase.over", "over"),
+}
+"""Each phase (and the public view's ``setup``), as the pictures name it."""
+TEXT_STATUS = Phrase("scriptorium.text.status", "Scriptorium {players}p  round {round}/{rounds}  phase {phase}  "
+                     "active {part}  {aligned}")
+TEXT_ALIGNED = Phrase("scriptorium.text.aligned", "ALIGNED")
+TEXT_NOT_ALIGNED = Phrase("scriptorium.text.not_aligned", "not aligned")
+TEXT_POSITIONS = Phrase("scriptorium.text.positions", "pos")
+TEXT_PART = Phrase("scriptorium.text.part", "{part}")
+TEXT_OFFSET = Phrase("scriptorium.text.offset", "offset {offset}")
+TEXT_HUB = Phrase("scriptorium.text.hub", "hub: {pawns}")
+TEXT_PAWN = Phrase("scriptorium.text.pawn", "{player}@{place} visited {visited}/2")
+TEXT_WINNER = Phrase("scriptorium.text.winner", "winner: {player}")
+TEXT_NO_WINNER = Phrase("scriptorium.text.no_winner", "winner: none (round limit)")
+TEXT_TO_ACT = Phrase("scriptorium.text.to_act", "to act: {what}")
+TEXT_WAITING = Phrase("scriptorium.text.waiting", "waiting for: {what}")
+
+
+def render_text(position: Position, say: Say = in_english) -> str:
     off = position.offsets
-    lines = [f"Scriptorium {position.players}p  round {position.rounds_played}/{position.options['round_limit']}"
-             f"  phase {position.phase}  active {PART_NAMES[position.active]}"
-             f"  {'ALIGNED' if position.aligned else 'not aligned'}"]
+    lines = [say(TEXT_STATUS(players=position.players, round=position.rounds_played,
+                             rounds=position.options["round_limit"], phase=PHASE[position.phase](),
+                             part=PART_NAMES[position.active],
+                             aligned=TEXT_ALIGNED() if position.aligned else TEXT_NOT_ALIGNED()))]
     occupant: dict[int, list[str]] = {}
     for p, loc in enumerate(position.pawns):
         occupant.setdefault(loc, []).append(player_name(p)[0].upper())
     for pin in position.pins:
         occupant.setdefault(pin, []).append("#")
-    lines.append("pos     " + " ".join(f"{p:>4}" for p in range(N)))
+    lines.append(f"{say(TEXT_POSITIONS()):7} " + " ".join(f"{p:>4}" for p in range(N)))
     for part in (OUTER, MIDDLE, INNER, CENTRE):
         cells = []
         for p in range(N):
@@ -131,18 +159,20 @@ def render_text(position: Position) -> str:
             who = "".join(occupant.get(part * N + p, [])) if part != CENTRE else ""
             cells.append(f"{c + who:>4}")
         shift = " (+1/2)" if part == MIDDLE else ""
-        lines.append(f"{PART_NAMES[part]:7} " + " ".join(cells) + f"   offset {off[part]}{shift}")
+        lines.append(f"{say(TEXT_PART(part=PART_NAMES[part])):7} " + " ".join(cells)
+                     + f"   {say(TEXT_OFFSET(offset=off[part]))}{shift}")
     hub = "".join(occupant.get(HUB, [])) or "-"
-    lines.append(f"hub: {hub}")
-    status = [f"{player_name(p)}@{location_text(loc)} visited {position.visited(p)}/2"
+    lines.append(say(TEXT_HUB(pawns=hub)))
+    status = [say(TEXT_PAWN(player=f"player {p}", place=location_text(loc), visited=position.visited(p)))
               for p, loc in enumerate(position.pawns)]
     lines.append("; ".join(status))
     if position.phase == "over":
-        lines.append("winner: " + (player_name(position.winner) if position.winner >= 0 else "none (round limit)"))
+        lines.append(say(TEXT_WINNER(player=f"player {position.winner}") if position.winner >= 0
+                         else TEXT_NO_WINNER()))
     elif current_player(position) != CHANCE:
-        lines.append(f"to act: {waiting_for(position)}")
+        lines.append(say(TEXT_TO_ACT(what=waiting_for(position))))
     else:
-        lines.append(f"waiting for: {waiting_for(position)}")
+        lines.append(say(TEXT_WAITING(what=waiting_for(position))))
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from controller.games.base import Channel, Game, Message, Option, Options, canonical
+from controller.games.base import Channel, Game, Message, Option, Options, Say, canonical, in_english
 from controller.games.serpientes import board as B
 from controller.games.serpientes import picture, views
 from controller.games.serpientes.position import initial_position, read_position
@@ -64,9 +64,9 @@ class SerpientesGame(Game):
         a = B.node(r, c)
         return f"{B.node_name(a)}-{B.node_name(a + 1 if rest[0] == 'h' else a + B.SIZE)}"
 
-    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
+    def picture(self, public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
         """The board of ``public_view`` as SVG, each channel of ``marks`` ringed."""
-        return picture.picture(public_view, marks)
+        return picture.picture(public_view, marks, say)
 
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where the channel ``name`` sits in :meth:`picture`."""

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Sequence
-from html import escape
 from typing import Any, Protocol
 
-from controller.games.base import COLOUR_HEX, ring_marks
+from controller.games.base import COLOUR_HEX, Phrase, Say, in_english, ring_marks, svg_said
 from controller.games.serpientes import board as B
 
 CELL = 40
@@ -40,6 +39,10 @@ def channel_xy(name: str) -> tuple[float, float] | None:
     return None
 
 
+LEGEND = Phrase("serpientes.picture.legend", "{player}: score {score} (eaten {eaten}, sticks {sticks}, "
+                "supply {supply})")
+
+
 class Drawable(Protocol):
     """What the picture reads of a position: a state, or a display's stand-in built from the public view."""
 
@@ -57,7 +60,7 @@ class Drawable(Protocol):
     def public_view(self) -> dict[str, Any]: ...
 
 
-def render_svg(state: Drawable) -> str:
+def render_svg(state: Drawable, say: Say = in_english) -> str:
     """The board of ``state`` as a standalone SVG document (grid, tokens, snakes, heads, scores)."""
     size = 2 * MARGIN + (B.SIZE - 1) * CELL
     height = size + 20 * state.num_players + 10
@@ -91,10 +94,10 @@ def render_svg(state: Drawable) -> str:
         y = size + 10 + 20 * p
         colour = COLOURS[p % len(COLOURS)]
         turn = " \u25c0" if p == state.turn_player and state.phase not in ("over", "tokens", "first") else ""
-        label = (f"player {p}: score {int(scores[p])} (eaten {snakes[p]['eaten']}, "
-                 f"sticks {state.sticks(p)}, supply {snakes[p]['supply']}){turn}")
+        label = LEGEND(player=f"player {p}", score=int(scores[p]), eaten=snakes[p]["eaten"], sticks=state.sticks(p),
+                       supply=snakes[p]["supply"])
         out.append(f'<rect x="{MARGIN}" y="{y - 10}" width="12" height="12" fill="{colour}"/>')
-        out.append(f'<text x="{MARGIN + 18}" y="{y}" font-size="12">{escape(label)}</text>')
+        out.append(f'<text x="{MARGIN + 18}" y="{y}" font-size="12">{svg_said("tspan", label, say)}{turn}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -123,6 +126,7 @@ class PublicPicture:
         return self._view
 
 
-def picture(public_view: dict[str, Any], marks: Sequence[str] = ()) -> str:
-    """The board of a public view as SVG, a ring around each channel in ``marks``."""
-    return ring_marks(render_svg(PublicPicture(public_view)), [("target", channel) for channel in marks], channel_xy)
+def picture(public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_english) -> str:
+    """The board of a public view as SVG, a ring around each channel in ``marks``, its words said by ``say``."""
+    return ring_marks(render_svg(PublicPicture(public_view), say), [("target", channel) for channel in marks],
+                      channel_xy, say=say)

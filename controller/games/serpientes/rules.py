@@ -418,6 +418,15 @@ TOKEN_ON_CENTRE: Final = Phrase("serpientes.token_on_centre",
 TOKEN_TAKEN: Final = Phrase("serpientes.token_taken", "{node} already holds a token")
 TOKEN_UNDER_STICK: Final = Phrase("serpientes.token_under_stick", "a stick touches {node}")
 CHANCE_OUTCOME: Final = Phrase("serpientes.chance_outcome", "that is a chance outcome; it is {player}'s turn ({phase})")
+PHASE: Final = {
+    "tokens": Phrase("serpientes.phase.tokens", "tokens"), "first": Phrase("serpientes.phase.first", "first"),
+    "deal": Phrase("serpientes.phase.deal", "deal"), "draw": Phrase("serpientes.phase.draw", "draw"),
+    "half-turn": Phrase("serpientes.phase.half_turn", "half-turn"),
+    "discard": Phrase("serpientes.phase.discard", "discard"), "play": Phrase("serpientes.phase.play", "play"),
+    "program": Phrase("serpientes.phase.program", "program"), "run": Phrase("serpientes.phase.run", "run"),
+    "over": Phrase("serpientes.phase.over", "over"),
+}
+"""Each phase, as the pictures and the refusals name it."""
 HALF_TURN_NOT_NOW: Final = Phrase("serpientes.half_turn_not_now",
                                   "the half-turn is offered only at the start of the turn after a crash")
 HALF_TURN_FIRST: Final = Phrase("serpientes.half_turn_first", "first decide on the half-turn (you crashed last "
@@ -497,7 +506,7 @@ def _why_not_player(position: Position, action: tuple[Any, ...]) -> Message | No
     phase, p, kind = position.phase, position.player, action[0]
     names = kinds(position)
     if kind in ("token", "first", "draw"):
-        return CHANCE_OUTCOME(player=B.player_name(p), phase=phase)
+        return CHANCE_OUTCOME(player=B.player_name(p), phase=PHASE[phase]())
     if kind in ("half-turn", "no-half-turn"):
         return HALF_TURN_NOT_NOW() if phase != "half-turn" else None
     if phase == "half-turn":

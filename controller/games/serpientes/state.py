@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from controller.games.base import Action, Announcement, ColourName, Message, State
+from controller.games.base import Action, Announcement, ColourName, Message, Say, State, in_english
 from controller.games.serpientes import actions, rules, views
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction
@@ -135,5 +135,5 @@ class SerpientesState(State):
     def private_view(self, player: int) -> dict[str, Any]:
         return views.private_view(self.position, player)
 
-    def render_text(self) -> str:
-        return views.render_text(self.position)
+    def render_text(self, say: Say = in_english) -> str:
+        return views.render_text(self.position, say)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from controller.games.base import Announcement, Message, Phrase, announcement
+from controller.games.base import Announcement, Message, Phrase, Say, announcement, in_english
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction
 from controller.games.serpientes.position import CHANCE_PHASES, PLAYER_PHASES, Position, card_kinds, position_to_text
 from controller.games.serpientes.rules import (
+    PHASE,
     chance_wait,
     current_player,
     game_round,
@@ -120,7 +121,12 @@ def private_view(position: Position, player: int) -> dict[str, Any]:
     return view
 
 
-def render_text(position: Position) -> str:
+TEXT_STATUS = Phrase("serpientes.text.status", "phase {phase}, round {round}/{rounds}, tokens left {tokens}")
+TEXT_PLAYER = Phrase("serpientes.text.player", "{player} ({head} head): sticks {sticks} supply {supply} eaten "
+                     "{eaten} score {score} hand {hand} sequence {sequence}")
+
+
+def render_text(position: Position, say: Say = in_english) -> str:
     """The intersections (``.`` empty, ``o`` token, a player's digit on his snake, a letter on his
     head) and the sticks, then a status line per player."""
     owner: dict[int, int] = {}
@@ -155,13 +161,14 @@ def render_text(position: Position) -> str:
         if r < B.SIZE - 1:
             lines.append(below.rstrip())
     points = scores(position)
-    status = [f"phase {position.phase}, round {game_round(position)}/{position.options['max_rounds']}, "
-              f"tokens left {len(position.tokens)}"]
+    status = [say(TEXT_STATUS(phase=PHASE[position.phase](), round=game_round(position),
+                              rounds=position.options["max_rounds"], tokens=len(position.tokens)))]
     for p in range(position.players):
         mark = "*" if p == position.player and position.phase in PLAYER_PHASES else " "
-        status.append(f"{mark}player {p} ({'ABCDEF'[p]} head): sticks {sticks(position, p)} supply "
-                      f"{position.supply[p]} eaten {position.eaten[p]} score {int(points[p])} "
-                      f"hand {hand_size(position, p)} sequence {sequence_length(position, p)}")
+        status.append(mark + say(TEXT_PLAYER(
+            player=f"player {p}", head="ABCDEF"[p], sticks=sticks(position, p), supply=position.supply[p],
+            eaten=position.eaten[p], score=int(points[p]), hand=hand_size(position, p),
+            sequence=sequence_length(position, p))))
     return "\n".join(lines + status)
 
 

@@ -13,6 +13,7 @@ from controller.games.contigo import GAME
 from controller.games.contigo.board import NPITS, NSQ
 from controller.games.contigo.state import ContigoState
 from controller.games.record import sample_chance
+from controller.i18n import People, saying
 
 from .builder import position
 
@@ -219,12 +220,14 @@ def test_problems_name_what_makes_a_position_impossible() -> None:
 def test_the_game_draws_its_picture_from_the_public_view_with_marks_ringed() -> None:
     import xml.etree.ElementTree as ET
 
-    view = GAME.new_state({"game": "capture"}).public_view()
-    plain = GAME.picture(view)
+    state = GAME.new_state({"game": "capture"})
+    view = state.public_view()
+    plain = GAME.picture(view, (), saying("en", People.of(state.player_info(), "en")))  # players by colour
     marked = GAME.picture(view, ["sq:c3", "pit:n-a", "nowhere"])
     ET.fromstring(marked)  # well-formed SVG
     assert plain.count('class="mark target"') == 0 and marked.count('class="mark target"') == 2
-    assert "<title>d1: red double</title>" in plain
+    assert ">d1: red double</title>" in plain and ">d1: rojo doble</title>" not in plain
+    assert ">d1: doble de rojo</title>" in GAME.picture(view, (), saying("es", People.of(state.player_info(), "es")))
     xy = GAME.channel_xy("sq:c3")
     assert xy is not None
     x, y = xy

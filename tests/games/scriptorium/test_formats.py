@@ -12,6 +12,7 @@ from controller.games.scriptorium import GAME
 from controller.games.scriptorium.actions import Move
 from controller.games.scriptorium.picture import render_svg
 from controller.games.scriptorium.position import problems
+from controller.i18n import saying
 
 from .helpers import pos, text
 from .sync_study import rounds_to_alignment, summary
@@ -194,7 +195,8 @@ def test_the_picture_is_drawn_from_the_public_view_alone() -> None:
     assert marked.count('stroke-dasharray="4 3"') == 2
     # as the display draws the same marks today
     from controller.display.render import board_svg
-    assert board_svg({"game": "scriptorium", "board_view": view, "targets": ["pos:inner:2", "enc:inner"]}) == marked
+    assert board_svg({"game": "scriptorium", "board_view": view, "targets": ["pos:inner:2", "enc:inner"]}) == \
+        GAME.picture(view, ["pos:inner:2", "enc:inner"], saying("en"))
 
 
 def test_channel_xy_places_every_channel_in_the_pictures_coordinates() -> None:

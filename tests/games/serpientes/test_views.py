@@ -10,6 +10,7 @@ import pytest
 from controller.games import IllegalAction
 from controller.games.serpientes import GAME
 from controller.games.serpientes.picture import render_svg
+from controller.i18n import saying
 from tests.games.serpientes.builder import field, play, state
 
 # Two positions that differ only in what players hold secretly: same hand sizes and sequence
@@ -147,7 +148,9 @@ def test_picture_from_the_public_view_is_the_displays_board_with_its_target_ring
     view = s.public_view()
     targets = ["edge:h:2:3", "edge:v:2:3", "pt:3:3", "sensor:9"]
     assert GAME.picture(view) == render_svg(s)
-    assert GAME.picture(view, targets) == board_svg({"game": "serpientes", "board_view": view, "targets": targets})
+    english = saying("en")  # as the display says it where the state names no language and no players
+    assert GAME.picture(view, targets, english) == board_svg({"game": "serpientes", "board_view": view,
+                                                              "targets": targets})
     assert GAME.picture(view, targets).count('class="mark target"') == 3  # a name that is no channel: no ring
     assert GAME.channel_xy("pt:3:3") == (150, 150) and GAME.channel_xy("edge:h:2:3") == (170, 110)
     assert GAME.channel_xy("edge:v:2:3") == (150, 130) and GAME.channel_xy("sensor:9") is None
