@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from controller.games import CHANCE, get_game
-from controller.games.jeocinco import rules as jeocinco_rules
+from controller.games.jeocinco import position as jeocinco_position
 from controller.games.record import Match
 from controller.referee import Referee, board_diff
 
@@ -59,19 +59,19 @@ def test_jeocinco_works_out_a_players_networks_once_for_every_position_with_his_
         else:
             match.apply(rng.choice(match.state.legal_actions()))
     state = match.state
-    jeocinco_rules._networks_kept.clear()
-    jeocinco_rules._latest.clear()
+    jeocinco_position.networks.cache_clear()
+    jeocinco_position._latest.clear()
     pos = state.position  # type: ignore[attr-defined]  # a JeocincoState's
     for pieces in pos.pieces:  # the position's own, as building its move table worked them out
-        jeocinco_rules._networks(pieces, pos.bridges)
+        jeocinco_position.networks(pieces, pos.bridges)
     flooded: list[int] = []
-    flood = jeocinco_rules._flood
+    flood = jeocinco_position._flood
 
-    def counted(mine: int, bridges: tuple[int, ...]) -> jeocinco_rules.Networks:
+    def counted(mine: int, bridges: tuple[int, ...]) -> jeocinco_position.Networks:
         flooded.append(mine)
         return flood(mine, bridges)
 
-    monkeypatch.setattr(jeocinco_rules, "_flood", counted)
+    monkeypatch.setattr(jeocinco_position, "_flood", counted)
     for action in state.legal_actions()[:10]:  # what the referee looks at for a board of many moves
         state.apply(action).legal_actions()
     # A placement's are derived from the position's, the other player's kept; only an action that
@@ -86,10 +86,10 @@ def test_jeocincos_networks_derived_after_a_placement_are_those_worked_out_from_
     for _ in range(500):
         mine = sum(1 << s for s in rng.sample(range(B.NUM_SLOTS), rng.randint(0, 150)))
         bridges = tuple(sorted(rng.sample(range(B.NUM_BRIDGES), rng.randint(0, 6))))
-        jeocinco_rules._networks(mine, bridges)
+        jeocinco_position.networks(mine, bridges)
         more = mine | 1 << rng.randrange(B.NUM_SLOTS)
-        derived = jeocinco_rules._networks(more, bridges)
-        assert derived == jeocinco_rules._flood(more, bridges)
+        derived = jeocinco_position.networks(more, bridges)
+        assert derived == jeocinco_position._flood(more, bridges)
         assert all(near == B.adjacent(net) for net, near in derived)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from controller.games.base import ColourName, Option
+from controller.games.base import ColourName, Message, Option, Phrase
 
 FILES = "abcdef"
 SIZE = 6
@@ -245,3 +245,16 @@ def has_line(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]], nee
             else:
                 count = 0
     return False
+
+
+TO_MOVE_PAWN = Phrase("contigo.text.to_move_pawn", "{player} to move a pawn")
+TO_MOVE_BEADS = Phrase("contigo.text.to_move_beads", "{player} to move beads")
+TEXT_CHANCE = Phrase("contigo.text.chance", "the hidden bead decides who starts")
+TEXT_DRAW = Phrase("contigo.text.draw", "game over: draw")
+TEXT_WINS = Phrase("contigo.text.wins", "game over: {player} wins")
+TEXT_TURN = Phrase("contigo.text.turn", "turn {turn}/{limit}")
+
+
+def to_move(player: int, phase: str) -> Message:
+    """``red to move a pawn`` or ``red to move beads``: what the player on turn does now."""
+    return (TO_MOVE_PAWN if phase == "move" else TO_MOVE_BEADS)(player=f"player {player}")

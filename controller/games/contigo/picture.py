@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import COLOUR_HEX, Message, Phrase, Plural, Say, in_english, ring_marks, svg_said
-from controller.games.contigo.board import COLORS, FILES, SIZE
-from controller.games.contigo.views import TEXT_TURN, to_move
+from controller.games.contigo.board import COLORS, FILES, SIZE, TEXT_TURN, to_move
 
 CELL = 56
 MARGIN = 16

@@ -17,7 +17,12 @@ from controller.games.contigo.board import (
     SIZE,
     SQUARE_CHANNELS,
     SQUARE_NAMES,
+    TEXT_CHANCE,
+    TEXT_DRAW,
+    TEXT_TURN,
+    TEXT_WINS,
     owner,
+    to_move,
 )
 from controller.games.contigo.position import ACW, CW, Hand, Position, piece_char, position_text
 from controller.games.contigo.rules import BEADS, CAPTURES
@@ -120,18 +125,7 @@ def public_view(position: Position) -> dict[str, Any]:
 
 
 TEXT_DROP = Phrase("contigo.text.drop", "{player} to drop {beads} taken from {pit} (range {range})")
-TO_MOVE_PAWN = Phrase("contigo.text.to_move_pawn", "{player} to move a pawn")
-TO_MOVE_BEADS = Phrase("contigo.text.to_move_beads", "{player} to move beads")
-TEXT_CHANCE = Phrase("contigo.text.chance", "the hidden bead decides who starts")
-TEXT_DRAW = Phrase("contigo.text.draw", "game over: draw")
-TEXT_WINS = Phrase("contigo.text.wins", "game over: {player} wins")
-TEXT_TURN = Phrase("contigo.text.turn", "turn {turn}/{limit}")
 TEXT_CAPTURED = Phrase("contigo.text.captured", "captured {captured}")
-
-
-def to_move(player: int, phase: str) -> Message:
-    """``red to move a pawn`` or ``red to move beads``: what the player on turn does now."""
-    return (TO_MOVE_PAWN if phase == "move" else TO_MOVE_BEADS)(player=f"player {player}")
 
 
 def render_text(position: Position, say: Say = in_english) -> str:

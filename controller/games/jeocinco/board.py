@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.games.base import ColourName
+from controller.games.base import ColourName, Phrase
 
 Point = tuple[int, int]
 FPoint = tuple[float, float]
@@ -291,3 +291,11 @@ def hexes_for_roll(number: int, letter: int) -> tuple[int, ...]:
     rs = range(5) if number == WILD else (number - 1,)
     return tuple(5 * c + r for c in cs for r in rs)
 
+
+PHASE = {
+    "opening": Phrase("jeocinco.phase.opening", "opening"), "colour": Phrase("jeocinco.phase.colour", "colour"),
+    "roll": Phrase("jeocinco.phase.roll", "roll"), "place": Phrase("jeocinco.phase.place", "place"),
+    "tower": Phrase("jeocinco.phase.tower", "tower"), "challenge": Phrase("jeocinco.phase.challenge", "challenge"),
+    "defence": Phrase("jeocinco.phase.defence", "defence"), "over": Phrase("jeocinco.phase.over", "over"),
+}
+"""Each phase, as the pictures and the refusals name it."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from controller.games.base import COLOUR_HEX, Phrase, Plural, Say, in_english, ring_marks, svg_said
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco.rules import PHASE
+from controller.games.jeocinco.board import PHASE
 
 SCALE = 20
 MARGIN = 30

@@ -6,6 +6,7 @@ or per-pentagon tuple.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -374,3 +375,97 @@ def problems(position: JeocincoPosition) -> list[Message]:
     if pos.phase not in ("opening", "colour") and (len(pos.order) != n or any(c < 0 for c in pos.colours)):
         out.append(PLAY_UNSET())
     return out
+
+
+# Positions share these: a move changes one player's pieces, so the other players' networks and
+# bridges are worked out once for the many positions the referee looks at (pure: a cache, no state).
+
+NETWORKS_KEPT = 4096  # (pieces, bridges) whose networks are kept
+Networks = tuple[tuple[int, int], ...]
+"""Each network of a player's pieces (a slot mask) with the slots next to it (``B.adjacent``)."""
+# Per bridges, the last few pieces looked at. Safe on computer players' threads without a lock:
+# each entry is replaced whole (a race loses a hint to derive from, never a result).
+_latest: dict[tuple[int, ...], tuple[tuple[int, Networks], ...]] = {}
+
+
+@functools.lru_cache(maxsize=NETWORKS_KEPT)  # thread-safe itself
+def networks(mine: int, bridges: tuple[int, ...]) -> Networks:
+    """The networks of the pieces ``mine``: its slots joined by adjacency and by the ``bridges``
+    laid on them (a bridge joins its two slots when both hold pieces of ``mine``), one mask per
+    connected group, each with the slots next to it. Kept, and derived from pieces just looked at
+    with one piece fewer (a placement) instead of flooding the whole board again."""
+    for before, known in _latest.get(bridges, ()):
+        added = mine ^ before
+        if added & before == 0 and added and added & (added - 1) == 0:  # one more piece
+            nets = _joined(known, added, mine, bridges)
+            break
+    else:
+        nets = _flood(mine, bridges)
+    if len(_latest) > 64:
+        _latest.clear()
+    _latest[bridges] = (*_latest.get(bridges, ())[-7:], (mine, nets))
+    return nets
+
+
+def _joined(nets: Networks, added: int, mine: int, bridges: tuple[int, ...]) -> Networks:
+    """The networks once the piece ``added`` joins those of the pieces before it (``nets``)."""
+    s = added.bit_length() - 1
+    touching = B.ADJ_MASK[s]
+    for k in bridges:
+        a, b = B.BRIDGE_SLOTS[k]
+        if a == s or b == s:
+            touching |= 1 << (a + b - s)
+    touching &= mine
+    merged, near, kept = added, B.ADJ_MASK[s], []
+    for net, net_near in nets:
+        if net & touching:
+            merged |= net
+            near |= net_near
+        else:
+            kept.append((net, net_near))
+    return tuple(sorted((*kept, (merged, near)), key=lambda n: n[0] & -n[0]))  # lowest slot first, as a flood
+
+
+def _flood(mine: int, bridges: tuple[int, ...]) -> Networks:
+    """:func:`networks` worked out from nothing."""
+    partners: dict[int, int] = {}
+    for k in bridges:
+        a, b = B.BRIDGE_SLOTS[k]
+        if mine >> a & 1:
+            partners[a] = partners.get(a, 0) | (1 << b)
+            partners[b] = partners.get(b, 0) | (1 << a)
+    adj = B.ADJ_MASK
+    out = []
+    rest = mine
+    while rest:
+        comp = frontier = rest & -rest
+        while frontier:
+            grow = 0
+            while frontier:  # B.bits() written out
+                low = frontier & -frontier
+                s = low.bit_length() - 1
+                grow |= adj[s] | partners.get(s, 0)
+                frontier ^= low
+            frontier = grow & mine & ~comp
+            comp |= frontier
+        out.append((comp, B.adjacent(comp)))
+        rest &= ~comp
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def open_bridges(mine: int, bridges: tuple[int, ...], diagonal: bool) -> tuple[int, ...]:
+    """The bridges that could be laid on the pieces ``mine`` with ``bridges`` on the board."""
+    placed = 0
+    for k in bridges:
+        placed |= 1 << k
+    # Diagonal bridges are not offered in the two-family variant; they are not laid either, so
+    # only the bridges on the board can block a new one.
+    closed = placed if diagonal else placed | B.DIAGONAL_BRIDGES
+    out = set()
+    for a in B.bits(mine):
+        for k in B.BRIDGES_AT[a]:
+            b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
+            if mine >> b & 1 and not closed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
+                out.add(k)
+    return tuple(sorted(out))

@@ -7,10 +7,6 @@ most once (positions never change, so neither do their facts).
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections import OrderedDict
-
 from controller.games.base import CHANCE, GAME_OVER, TERMINAL, Message, Phrase
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import (
@@ -26,7 +22,15 @@ from controller.games.jeocinco.actions import (
     is_action,
     roll_text,
 )
-from controller.games.jeocinco.position import CHANCE_PHASES, JeocincoPosition, RollOff, with_item
+from controller.games.jeocinco.board import PHASE
+from controller.games.jeocinco.position import (
+    CHANCE_PHASES,
+    JeocincoPosition,
+    RollOff,
+    networks,
+    open_bridges,
+    with_item,
+)
 
 TIE_CAP = 10
 """Tied re-rolls allowed before a tie is settled without dice (opening: seat order; dispute: the
@@ -65,7 +69,7 @@ class Facts:
     def network(self, p: int, seed: int) -> int:
         """Every slot of player ``p`` connected to a slot of ``seed`` by adjacency and p's bridges."""
         comp = 0
-        for net, _near in _networks(self.position.pieces[p], self.position.bridges):
+        for net, _near in networks(self.position.pieces[p], self.position.bridges):
             if net & seed:
                 comp |= net
         return comp
@@ -73,7 +77,7 @@ class Facts:
     def near_network(self, p: int, seed: int) -> int:
         """``B.adjacent(self.network(p, seed))``, from the networks' own adjacency (kept with them)."""
         out = 0
-        for net, near in _networks(self.position.pieces[p], self.position.bridges):
+        for net, near in networks(self.position.pieces[p], self.position.bridges):
             if net & seed:
                 out |= near
         return out
@@ -81,7 +85,7 @@ class Facts:
     def near_pieces(self, p: int) -> int:
         """``B.adjacent`` of all of p's pieces, from his networks' adjacency."""
         out = 0
-        for _net, near in _networks(self.position.pieces[p], self.position.bridges):
+        for _net, near in networks(self.position.pieces[p], self.position.bridges):
             out |= near
         return out
 
@@ -133,7 +137,7 @@ class Facts:
         pos = self.position
         if pos.bridges_in_hand[p] <= 0:
             return []
-        return list(_bridge_options(pos.pieces[p], pos.bridges, pos.diagonal_bridges))
+        return list(open_bridges(pos.pieces[p], pos.bridges, pos.diagonal_bridges))
 
     def placements(self) -> tuple[int, int]:
         """(mask of slots a piece may go to, mask of slots that may be disputed) for the actor."""
@@ -156,113 +160,6 @@ class Facts:
         r = (place, disputable)
         self._placements = r
         return r
-
-
-# Positions share these: a move changes one player's pieces, so the other players' networks and
-# bridges are worked out once for the many positions the referee looks at (pure: a cache, no state).
-
-NETWORKS_KEPT = 4096  # (pieces, bridges) whose networks are kept
-Networks = tuple[tuple[int, int], ...]
-"""Each network of a player's pieces (a slot mask) with the slots next to it (``B.adjacent``)."""
-_networks_kept: OrderedDict[tuple[int, tuple[int, ...]], Networks] = OrderedDict()
-_latest: dict[tuple[int, ...], list[tuple[int, Networks]]] = {}  # per bridges, the last few pieces looked at
-_kept_lock = threading.Lock()
-
-
-def _networks(mine: int, bridges: tuple[int, ...]) -> Networks:
-    """The networks of the pieces ``mine``: its slots joined by adjacency and by the ``bridges``
-    laid on them (a bridge joins its two slots when both hold pieces of ``mine``), one mask per
-    connected group, each with the slots next to it. Kept, and derived from pieces just looked at
-    with one piece fewer (a placement) instead of flooding the whole board again."""
-    key = (mine, bridges)
-    with _kept_lock:  # computer players search on threads of their own
-        nets = _networks_kept.get(key)
-        if nets is not None:
-            _networks_kept.move_to_end(key)
-            return nets
-        recent = list(_latest.get(bridges, ()))
-    for before, known in recent:
-        added = mine ^ before
-        if added & before == 0 and added and added & (added - 1) == 0:  # one more piece
-            nets = _joined(known, added, mine, bridges)
-            break
-    else:
-        nets = _flood(mine, bridges)
-    with _kept_lock:
-        _networks_kept[key] = nets
-        if len(_networks_kept) > NETWORKS_KEPT:
-            _networks_kept.popitem(last=False)
-        if len(_latest) > 64:
-            _latest.clear()
-        latest = _latest.setdefault(bridges, [])
-        latest.append((mine, nets))
-        if len(latest) > 8:
-            del latest[0]
-    return nets
-
-
-def _joined(nets: Networks, added: int, mine: int, bridges: tuple[int, ...]) -> Networks:
-    """The networks once the piece ``added`` joins those of the pieces before it (``nets``)."""
-    s = added.bit_length() - 1
-    touching = B.ADJ_MASK[s]
-    for k in bridges:
-        a, b = B.BRIDGE_SLOTS[k]
-        if a == s or b == s:
-            touching |= 1 << (a + b - s)
-    touching &= mine
-    merged, near, kept = added, B.ADJ_MASK[s], []
-    for net, net_near in nets:
-        if net & touching:
-            merged |= net
-            near |= net_near
-        else:
-            kept.append((net, net_near))
-    return tuple(sorted((*kept, (merged, near)), key=lambda n: n[0] & -n[0]))  # lowest slot first, as a flood
-
-
-def _flood(mine: int, bridges: tuple[int, ...]) -> Networks:
-    """:func:`_networks` worked out from nothing."""
-    partners: dict[int, int] = {}
-    for k in bridges:
-        a, b = B.BRIDGE_SLOTS[k]
-        if mine >> a & 1:
-            partners[a] = partners.get(a, 0) | (1 << b)
-            partners[b] = partners.get(b, 0) | (1 << a)
-    adj = B.ADJ_MASK
-    out = []
-    rest = mine
-    while rest:
-        comp = frontier = rest & -rest
-        while frontier:
-            grow = 0
-            while frontier:  # B.bits() written out
-                low = frontier & -frontier
-                s = low.bit_length() - 1
-                grow |= adj[s] | partners.get(s, 0)
-                frontier ^= low
-            frontier = grow & mine & ~comp
-            comp |= frontier
-        out.append((comp, B.adjacent(comp)))
-        rest &= ~comp
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=4096)
-def _bridge_options(mine: int, bridges: tuple[int, ...], diagonal: bool) -> tuple[int, ...]:
-    """The bridges that could be laid on the pieces ``mine`` with ``bridges`` on the board."""
-    placed = 0
-    for k in bridges:
-        placed |= 1 << k
-    # Diagonal bridges are not offered in the two-family variant; they are not laid either, so
-    # only the bridges on the board can block a new one.
-    closed = placed if diagonal else placed | B.DIAGONAL_BRIDGES
-    out = set()
-    for a in B.bits(mine):
-        for k in B.BRIDGES_AT[a]:
-            b = B.BRIDGE_SLOTS[k][0] + B.BRIDGE_SLOTS[k][1] - a
-            if mine >> b & 1 and not closed >> k & 1 and not B.BRIDGE_CONFLICT[k] & placed:
-                out.add(k)
-    return tuple(sorted(out))
 
 
 # --------------------------------------------------------------------------- who acts
@@ -490,10 +387,10 @@ def five_towers(facts: Facts) -> int | None:
         towers = [B.PENT_MASK[q] for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0]
         if len(towers) < 5:
             continue
-        networks = _networks(pos.pieces[p], pos.bridges)
+        nets = networks(pos.pieces[p], pos.bridges)
         for pent in towers:  # the pieces joined to this tower's pentagon
             joined = 0
-            for net, _near in networks:
+            for net, _near in nets:
                 if net & pent:
                     joined |= net
             if sum(1 for r in towers if r & joined) >= 5:
@@ -519,13 +416,6 @@ WAITING_FOR_DICE = {
     "defence": Phrase("jeocinco.waiting_for.defence", "waiting for the challenged player's roll of the number die"),
 }
 NO_DICE_DUE = Phrase("jeocinco.no_dice_due", "no dice are due: {player} must play ({phase})")
-PHASE = {
-    "opening": Phrase("jeocinco.phase.opening", "opening"), "colour": Phrase("jeocinco.phase.colour", "colour"),
-    "roll": Phrase("jeocinco.phase.roll", "roll"), "place": Phrase("jeocinco.phase.place", "place"),
-    "tower": Phrase("jeocinco.phase.tower", "tower"), "challenge": Phrase("jeocinco.phase.challenge", "challenge"),
-    "defence": Phrase("jeocinco.phase.defence", "defence"), "over": Phrase("jeocinco.phase.over", "over"),
-}
-"""Each phase, as the pictures and the refusals name it."""
 CHOOSING_COLOURS = Phrase("jeocinco.choosing_colours", "colours are being chosen: {player} picks a colour first")
 COLOUR_TAKEN = Phrase("jeocinco.colour_taken", "colour {colour} is already taken by {owner}")
 NOT_A_COLOUR = Phrase("jeocinco.not_a_colour", "not a colour")

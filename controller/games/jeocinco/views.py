@@ -8,8 +8,9 @@ from typing import Any
 from controller.games.base import CHANCE, Announcement, Message, Phrase, Say, announcement, in_english
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import JeocincoAction, number_text, roll_text
+from controller.games.jeocinco.board import PHASE
 from controller.games.jeocinco.position import JeocincoPosition, to_text
-from controller.games.jeocinco.rules import PHASE, current_player
+from controller.games.jeocinco.rules import current_player
 
 CHANNEL_KEYS = (
     tuple(f"slot:{name}" for name in B.SLOT_NAMES),

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.games.base import Phrase
+
 CENTRE, INNER, MIDDLE, OUTER = 0, 1, 2, 3
 PART_NAMES = ("centre", "inner", "middle", "outer")
 PART_TITLES = ("Centre", "Inner", "Middle", "Outer")
@@ -210,3 +212,18 @@ def condition_holds(offsets: tuple[int, ...], part: int, outer_line: str) -> boo
     if outer_line == "either":
         return bool(meets_middle(offsets, OUTER))
     return same_colours(offsets, OUTER, INNER)
+
+
+PHASE = {
+    "setup-centre": Phrase("scriptorium.phase.setup_centre", "setup-centre"),
+    "setup-inner": Phrase("scriptorium.phase.setup_inner", "setup-inner"),
+    "setup-middle": Phrase("scriptorium.phase.setup_middle", "setup-middle"),
+    "setup-outer": Phrase("scriptorium.phase.setup_outer", "setup-outer"),
+    "setup": Phrase("scriptorium.phase.setup", "setup"),  # the four, as the public view shows them
+    "first": Phrase("scriptorium.phase.first", "first"), "roll": Phrase("scriptorium.phase.roll", "roll"),
+    "move": Phrase("scriptorium.phase.move", "move"), "number": Phrase("scriptorium.phase.number", "number"),
+    "rotate": Phrase("scriptorium.phase.rotate", "rotate"), "clock": Phrase("scriptorium.phase.clock", "clock"),
+    "over": Phrase("scriptorium.phase.over", "over"),
+}
+"""Each phase (and the public view's ``setup``), as the pictures name it."""
+TURN_NOTE = Phrase("scriptorium.note.turn", "Turn the {part} {direction} by {spaces} ({why})")

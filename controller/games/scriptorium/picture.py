@@ -17,8 +17,7 @@ from typing import Any, Protocol
 
 from controller.games.base import COLOUR_HEX, Message, Phrase, Say, in_english, ring_marks, svg_said
 from controller.games.scriptorium import board as B
-from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES
-from controller.games.scriptorium.views import PHASE, TURN_NOTE
+from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES, PHASE, TURN_NOTE
 
 FILL: dict[str, str] = {name: value for name, value in COLOUR_HEX.items()}
 """How each colour of the layout (the spaces' and the players' pawns) is drawn."""

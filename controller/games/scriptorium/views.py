@@ -16,7 +16,9 @@ from controller.games.scriptorium.board import (
     MIDDLE,
     OUTER,
     PART_NAMES,
+    PHASE,
     SPACE_CHANNELS,
+    TURN_NOTE,
     N,
     centre_meets_inner,
     location_text,
@@ -113,18 +115,6 @@ def announcements(before: Position, after: Position) -> list[Announcement]:
     return out
 
 
-PHASE = {
-    "setup-centre": Phrase("scriptorium.phase.setup_centre", "setup-centre"),
-    "setup-inner": Phrase("scriptorium.phase.setup_inner", "setup-inner"),
-    "setup-middle": Phrase("scriptorium.phase.setup_middle", "setup-middle"),
-    "setup-outer": Phrase("scriptorium.phase.setup_outer", "setup-outer"),
-    "setup": Phrase("scriptorium.phase.setup", "setup"),  # the four, as the public view shows them
-    "first": Phrase("scriptorium.phase.first", "first"), "roll": Phrase("scriptorium.phase.roll", "roll"),
-    "move": Phrase("scriptorium.phase.move", "move"), "number": Phrase("scriptorium.phase.number", "number"),
-    "rotate": Phrase("scriptorium.phase.rotate", "rotate"), "clock": Phrase("scriptorium.phase.clock", "clock"),
-    "over": Phrase("scriptorium.phase.over", "over"),
-}
-"""Each phase (and the public view's ``setup``), as the pictures name it."""
 TEXT_STATUS = Phrase("scriptorium.text.status", "Scriptorium {players}p  round {round}/{rounds}  phase {phase}  "
                      "active {part}  {aligned}")
 TEXT_ALIGNED = Phrase("scriptorium.text.aligned", "ALIGNED")
@@ -180,7 +170,7 @@ COLOUR_NOTE = Phrase("scriptorium.note.colour", "Colour die: {colour}")
 COLOUR_NUMBER_NOTE = Phrase("scriptorium.note.colour_number", "Colour die: {colour}, number die: {number}")
 ALIGNED_NOTE = Phrase("scriptorium.note.aligned", "Sync: ALIGNED, the board is frozen")
 CLOCK_NOTE = Phrase("scriptorium.note.clock", "Sync clock: the {part} turns next (round {round})")
-TURN_NOTE = Phrase("scriptorium.note.turn", "Turn the {part} {direction} by {spaces} ({why})")
+
 
 
 def notes(view: dict[str, Any]) -> list[Message]:
