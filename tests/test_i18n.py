@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
-from controller import locale
+from controller import locale, schemas
 from controller.demo import _game_over, play_game
 from controller.games import game_names, get_game
 from controller.games.base import VOCABULARY, Message, Param, Plural, Say
@@ -185,6 +187,42 @@ def test_a_request_a_rule_refuses_is_answered_in_spanish_with_its_code(broker: B
     finally:
         listener.close()
         service.stop()
+
+
+MALFORMED: list[tuple[str, bytes, str]] = [  # command, payload, the code of its answer
+    ("state", b'{"id": "' + b"x" * 5000 + b'"}', "request.too_large"),
+    ("state", b"\xff\xfe", "request.not_utf8"),
+    ("state", b'{"id": ', "request.not_json"),
+    ("state", b"[" * 4000, "request.too_deep"),
+    ("state", b"[1, 2]", "request.not_object"),
+    ("state", b'{"id": true}', "request.bad_id"),
+    ("nope", b"{}", "request.unknown_command"),
+]
+
+
+def test_a_malformed_request_is_answered_in_spanish_with_its_code(broker: Broker) -> None:
+    """What the bridge refuses before any command runs: said in the board's language, coded, in the schema."""
+    base = "arbitro/es-malformed"
+    service = mqtt_service("contigo", "es-malformed", broker.port, seed=3, board={"language": "es"})
+    listener = Listener(broker.port, [f"{base}/response/#"])
+    try:
+        answers = [(code, listener.request(base, command, payload)) for command, payload, code in MALFORMED]
+        elsewhere = Properties(PacketTypes.PUBLISH)
+        elsewhere.ResponseTopic = f"{base}/state"  # answered on the default topic instead
+        listener.client.publish(f"{base}/request/state", b'{"id": "topic"}', qos=1, properties=elsewhere)
+        listener.client.publish(f"{base}/request/roll", b'{"id": "kept"}', qos=1, retain=True)
+        for request_id, code in (("topic", "request.foreign_response_topic"), ("kept", "request.retained")):
+            got = listener.wait_for(lambda m, i=request_id: json.loads(m[1]).get("id") == i)
+            answers.append((code, json.loads(got[1])))
+    finally:
+        listener.close()
+        service.stop()
+    for code, answer in answers:
+        schemas.validator("response").validate(answer)
+        assert answer["ok"] is False and answer["code"] == code, answer
+        said = message_of(answer["code"], answer["params"])
+        assert answer["error"] == say(said, "es") != say(said, "en"), answer
+        assert not english_in(say(skeleton(said), "es")), answer["error"]
 
 
 SAID_AS_IS = re.compile(r"[A-Za-z]{3,}")
