@@ -18,7 +18,7 @@ from controller import locale, schemas
 from controller.demo import _game_over, play_game
 from controller.games import game_names, get_game
 from controller.games.base import VOCABULARY, Message, Param, Plural, Say
-from controller.i18n import LANGUAGES, WORD_OF, People, as_json, message_of, say, speak_event
+from controller.i18n import LANGUAGES, WORD_OF, People, as_json, message_of, say, saying, speak_event
 from controller.localbroker import Broker
 from controller.session import NOTHING_TO_UNDO
 from tests.support.mqttc import Listener
@@ -223,6 +223,43 @@ def test_a_malformed_request_is_answered_in_spanish_with_its_code(broker: Broker
         said = message_of(answer["code"], answer["params"])
         assert answer["error"] == say(said, "es") != say(said, "en"), answer
         assert not english_in(say(skeleton(said), "es")), answer["error"]
+
+
+def grid_glyphs(game: str, picture: str) -> set[str]:
+    """The digits that mark seats in a terminal grid (Jeocinco's pentagon sides, Serpientes' snakes)."""
+    if game == "jeocinco":
+        return {ch for sides in re.findall(r":([.o\d]{5})", picture) for ch in sides if ch.isdigit()}
+    rows = picture.splitlines()[1:26]  # 13 rows of intersections and the 12 of sticks between them
+    return {ch for row in rows for ch in row[4:] if ch.isdigit()}
+
+
+@pytest.mark.parametrize("game", ["jeocinco", "serpientes"])
+def test_the_terminal_grids_number_the_players_from_1_as_their_lines_say(game: str) -> None:
+    import random
+
+    from controller.games.record import Match, Record
+
+    g = get_game(game)
+    players = 3 if game == "serpientes" else 2  # Serpientes plays two only with an option
+    numbers = {str(p + 1) for p in range(players)}
+    match = Match(Record.seeded(game, g.options({}), players, 5))
+    rng = random.Random(5)
+    seen: set[str] = set()
+    for _ in range(300):
+        state = match.state
+        people = People.of(state.player_info(), "es")
+        picture = state.render_text(saying("es", people))
+        seen |= grid_glyphs(game, picture)
+        for p in range(players):  # each player's line names him and the number his pieces carry
+            line = next(line for line in picture.splitlines() if f"{people[p]} (" in line)
+            assert re.search(rf"\({'cuerpo ' if game == 'serpientes' else ''}{p + 1}\b", line), line
+        if state.is_terminal() or seen >= numbers:
+            break
+        if state.current_player < 0:
+            match.resolve_chance()
+        else:
+            match.apply(rng.choice(state.legal_actions()))
+    assert seen == numbers, seen
 
 
 SAID_AS_IS = re.compile(r"[A-Za-z]{3,}")
