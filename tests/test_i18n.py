@@ -262,6 +262,21 @@ def test_the_terminal_grids_number_the_players_from_1_as_their_lines_say(game: s
     assert seen == numbers, seen
 
 
+def test_a_capture_names_the_player_as_every_announcement_does() -> None:
+    """By his given name, else his colour, else his seat from 1: the edge names him, not the engine."""
+    from tests.games.contigo.builder import position
+
+    state = position({"r": "a1 b1 c1 e1 f1 b2 e2 f2 c3 c4", "R": "d1", "b": "a6 b6 d6 e6 f6 a5 b5 d5 e5 c5",
+                      "B": "c6"}, pits={"n-c": 2}, game="capture")
+    action = state.action_from_text("c3xc5")
+    (capture,) = state.announcements(action, state.apply(action))
+    said = message_of(capture["code"], capture["params"])
+    players = state.player_info()
+    assert say(said, "es", People.of(players, "es", ["Ana", "Bea"])) == "Ana captura en c5"
+    assert say(said, "es", People.of(players, "es")) == "rojo captura en c5"
+    assert say(said, "en", People.of([], "en")) == "player 1 captures on c5"
+
+
 SAID_AS_IS = re.compile(r"[A-Za-z]{3,}")
 """A word of three letters or more: never in a picture but from the catalogue (its notation is shorter)."""
 
