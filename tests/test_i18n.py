@@ -277,6 +277,23 @@ def test_a_capture_names_the_player_as_every_announcement_does() -> None:
     assert say(said, "en", People.of([], "en")) == "player 1 captures on c5"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_displays_cannot_draw_picture_is_said_from_the_catalogue(language: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    from controller.display.render import board_svg
+
+    for state, code in (({"game": "contigo", "board_view": {"pits": {"n-a": "x"}}}, "display.cannot_draw"),
+                        ({"game": "no-such-game", "board_view": {}}, "display.no_picture")):
+        svg = board_svg({**state, "targets": [], "players": [], "language": language})
+        (text,) = [e for e in ET.fromstring(svg).iter() if "data-code" in e.attrib]
+        assert text.attrib["data-code"] == code, svg
+        said = message_of(code, json.loads(text.attrib["data-params"]))
+        assert text.text and text.text == say(said, language), svg
+        if language == "es":
+            assert not english_in(say(skeleton(said), "es")), text.text
+
+
 SAID_AS_IS = re.compile(r"[A-Za-z]{3,}")
 """A word of three letters or more: never in a picture but from the catalogue (its notation is shorter)."""
 
