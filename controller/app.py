@@ -121,7 +121,8 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
     check_pins(config, layout)
     if sensor_url is not None:
         config.sensors.url = sensor_url
-    mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id) if config.mqtt.enabled else None
+    mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id,
+                      language=config.board.language) if config.mqtt.enabled else None
     inputs = make_inputs(config, layout)
     sim = None
     if config.sensors.url == "sim":  # a simulated board in this process, set up as the game starts

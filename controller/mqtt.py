@@ -47,6 +47,8 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from controller import commands
 from controller.config import MqttConfig
+from controller.games.base import Message, Phrase
+from controller.i18n import as_json, say
 
 log = logging.getLogger("arbitro.mqtt")
 
@@ -54,6 +56,23 @@ MAX_REQUEST_BYTES = 4096
 RECENT_EVENTS = 50  # events kept on the retained events/recent: a few turns of any game
 RECENT_DELAY = 0.5  # seconds: a burst of events updates events/recent once, this long after it began
 COMMANDS = tuple(commands.COMMANDS)
+
+# -- why a malformed request is refused, said in the board's language (docs/mqtt.md, Requests) ----
+TOO_LARGE = Phrase("request.too_large", "request too large: {size} bytes, at most {limit}")
+NOT_UTF8 = Phrase("request.not_utf8", "the request is not JSON: it is not UTF-8 text")
+NOT_JSON = Phrase("request.not_json", "the request is not JSON: line {line}, column {column}")
+TOO_DEEP = Phrase("request.too_deep", "the request is not JSON: it is nested too deeply")
+NOT_OBJECT = Phrase("request.not_object", "the request must be a JSON object")
+BAD_ID = Phrase("request.bad_id", "id must be a string or an integer of at most {limit} characters")
+RETAINED = Phrase("request.retained", "a request must not be retained: publish it without the retain flag")
+UNKNOWN_COMMAND = Phrase("request.unknown_command", "unknown command {command}; commands: {commands}")
+BAD_RESPONSE_TOPIC = Phrase("request.bad_response_topic",
+                            "the response topic must be 1..256 characters, without wildcards, not a $ topic")
+FOREIGN_RESPONSE_TOPIC = Phrase("request.foreign_response_topic",
+                                "a response topic under {tree}/ must be under {board}/response/")
+DISCOVERY_RESPONSE_TOPIC = Phrase("request.discovery_response_topic",
+                                  "a response topic may not be under {prefix}/")
+ID_MAX = 128  # characters of a request's id
 
 
 @dataclass(frozen=True)
@@ -93,8 +112,9 @@ class MqttBridge:
     """
 
     def __init__(self, cfg: MqttConfig, board_id: str, post: Callable[[object], None] | None = None,
-                 client_id: str | None = None) -> None:
+                 client_id: str | None = None, language: str = "en") -> None:
         self.cfg = cfg
+        self.language = language  # the board's (board.language): what a malformed request is told in
         self.base = f"{cfg.base_topic}/{board_id}"
         self.board_id = board_id
         self.post: Callable[[object], None] = post or (lambda event: None)  # the service binds its own
@@ -285,19 +305,23 @@ class MqttBridge:
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def response_topic_error(self, topic: str) -> str | None:
+    def response_topic_error(self, topic: str) -> Message | None:
         """Why an MQTT 5 response topic named by a request is refused, or None when it is usable.
 
         Answers may go anywhere outside the ``<base_topic>/`` tree and, inside it, only under this
         board's ``response/``: a request cannot make the service write onto ``state``,
         ``events``, a player's topic or another board's topics."""
         if not topic or len(topic) > 256 or any(ch in topic for ch in "+#\0") or topic.startswith("$"):
-            return "the response topic must be 1..256 characters, without wildcards, not a $ topic"
+            return BAD_RESPONSE_TOPIC()
         if topic.startswith(f"{self.cfg.base_topic}/") and not topic.startswith(f"{self.base}/response/"):
-            return f"a response topic under {self.cfg.base_topic}/ must be under {self.base}/response/"
+            return FOREIGN_RESPONSE_TOPIC(tree=self.cfg.base_topic, board=self.base)
         if self.cfg.homeassistant and topic.startswith(f"{self.cfg.discovery_prefix}/"):
-            return f"a response topic may not be under {self.cfg.discovery_prefix}/"
+            return DISCOVERY_RESPONSE_TOPIC(prefix=self.cfg.discovery_prefix)
         return None
+
+    def refusal(self, message: Message) -> dict[str, Any]:
+        """A malformed request's answer: its ``error`` in the board's language, its ``code`` and ``params``."""
+        return {"error": say(message, self.language), **as_json(message)}
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         if self.cfg.homeassistant and msg.topic == f"{self.cfg.discovery_prefix}/status":
@@ -330,29 +354,35 @@ class MqttBridge:
         if refused is not None:  # answered on the default topic, once the id is known
             response_topic = default_topic
         elif msg.retain:  # a broker would keep it and hand it out again: refused, never run
-            refused = "a request must not be retained: publish it without the retain flag"
+            refused = RETAINED()
         if len(msg.payload) > MAX_REQUEST_BYTES:
-            reply(False, f"request too large: {len(msg.payload)} bytes, at most {MAX_REQUEST_BYTES}")
+            reply(False, self.refusal(TOO_LARGE(size=len(msg.payload), limit=MAX_REQUEST_BYTES)))
             return
         try:
             args = json.loads(msg.payload.decode("utf-8")) if msg.payload else {}
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            reply(False, f"the request is not JSON: {exc}")
+        except UnicodeDecodeError:
+            reply(False, self.refusal(NOT_UTF8()))
+            return
+        except json.JSONDecodeError as exc:  # where it stops being JSON (json's own words for why are English)
+            reply(False, self.refusal(NOT_JSON(line=exc.lineno, column=exc.colno)))
+            return
+        except RecursionError:
+            reply(False, self.refusal(TOO_DEEP()))
             return
         if not isinstance(args, dict):
-            reply(False, "the request must be a JSON object")
+            reply(False, self.refusal(NOT_OBJECT()))
             return
         raw_id = args.pop("id", None)
         if raw_id is not None and not (isinstance(raw_id, str | int) and not isinstance(raw_id, bool)
-                                       and len(str(raw_id)) <= 128):
-            reply(False, "id must be a string or an integer of at most 128 characters")
+                                       and len(str(raw_id)) <= ID_MAX):
+            reply(False, self.refusal(BAD_ID(limit=ID_MAX)))
             return
         request_id = raw_id
         if refused is not None:
-            reply(False, refused)
+            reply(False, self.refusal(refused))
             return
         if name not in COMMANDS:
-            reply(False, f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
+            reply(False, self.refusal(UNKNOWN_COMMAND(command=repr(name[:64]), commands=", ".join(COMMANDS))))
             return
         to_operator = response_topic.startswith(f"{self.base}/response/")
         self.post(Command(name, args, reply, request_id, to_operator=to_operator))

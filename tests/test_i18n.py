@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
-from controller import locale
+from controller import locale, schemas
 from controller.demo import _game_over, play_game
 from controller.games import game_names, get_game
 from controller.games.base import VOCABULARY, Message, Param, Plural, Say
-from controller.i18n import LANGUAGES, WORD_OF, People, as_json, message_of, say, speak_event
+from controller.i18n import LANGUAGES, WORD_OF, People, as_json, message_of, say, saying, speak_event
 from controller.localbroker import Broker
 from controller.session import NOTHING_TO_UNDO
 from tests.support.mqttc import Listener
@@ -185,6 +187,111 @@ def test_a_request_a_rule_refuses_is_answered_in_spanish_with_its_code(broker: B
     finally:
         listener.close()
         service.stop()
+
+
+MALFORMED: list[tuple[str, bytes, str]] = [  # command, payload, the code of its answer
+    ("state", b'{"id": "' + b"x" * 5000 + b'"}', "request.too_large"),
+    ("state", b"\xff\xfe", "request.not_utf8"),
+    ("state", b'{"id": ', "request.not_json"),
+    ("state", b"[" * 4000, "request.too_deep"),
+    ("state", b"[1, 2]", "request.not_object"),
+    ("state", b'{"id": true}', "request.bad_id"),
+    ("nope", b"{}", "request.unknown_command"),
+]
+
+
+def test_a_malformed_request_is_answered_in_spanish_with_its_code(broker: Broker) -> None:
+    """What the bridge refuses before any command runs: said in the board's language, coded, in the schema."""
+    base = "arbitro/es-malformed"
+    service = mqtt_service("contigo", "es-malformed", broker.port, seed=3, board={"language": "es"})
+    listener = Listener(broker.port, [f"{base}/response/#"])
+    try:
+        answers = [(code, listener.request(base, command, payload)) for command, payload, code in MALFORMED]
+        elsewhere = Properties(PacketTypes.PUBLISH)
+        elsewhere.ResponseTopic = f"{base}/state"  # answered on the default topic instead
+        listener.client.publish(f"{base}/request/state", b'{"id": "topic"}', qos=1, properties=elsewhere)
+        listener.client.publish(f"{base}/request/roll", b'{"id": "kept"}', qos=1, retain=True)
+        for request_id, code in (("topic", "request.foreign_response_topic"), ("kept", "request.retained")):
+            got = listener.wait_for(lambda m, i=request_id: json.loads(m[1]).get("id") == i)
+            answers.append((code, json.loads(got[1])))
+    finally:
+        listener.close()
+        service.stop()
+    for code, answer in answers:
+        schemas.validator("response").validate(answer)
+        assert answer["ok"] is False and answer["code"] == code, answer
+        said = message_of(answer["code"], answer["params"])
+        assert answer["error"] == say(said, "es") != say(said, "en"), answer
+        assert not english_in(say(skeleton(said), "es")), answer["error"]
+
+
+def grid_glyphs(game: str, picture: str) -> set[str]:
+    """The digits that mark seats in a terminal grid (Jeocinco's pentagon sides, Serpientes' snakes)."""
+    if game == "jeocinco":
+        return {ch for sides in re.findall(r":([.o\d]{5})", picture) for ch in sides if ch.isdigit()}
+    rows = picture.splitlines()[1:26]  # 13 rows of intersections and the 12 of sticks between them
+    return {ch for row in rows for ch in row[4:] if ch.isdigit()}
+
+
+@pytest.mark.parametrize("game", ["jeocinco", "serpientes"])
+def test_the_terminal_grids_number_the_players_from_1_as_their_lines_say(game: str) -> None:
+    import random
+
+    from controller.games.record import Match, Record
+
+    g = get_game(game)
+    players = 3 if game == "serpientes" else 2  # Serpientes plays two only with an option
+    numbers = {str(p + 1) for p in range(players)}
+    match = Match(Record.seeded(game, g.options({}), players, 5))
+    rng = random.Random(5)
+    seen: set[str] = set()
+    for _ in range(300):
+        state = match.state
+        people = People.of(state.player_info(), "es")
+        picture = state.render_text(saying("es", people))
+        seen |= grid_glyphs(game, picture)
+        for p in range(players):  # each player's line names him and the number his pieces carry
+            line = next(line for line in picture.splitlines() if f"{people[p]} (" in line)
+            assert re.search(rf"\({'cuerpo ' if game == 'serpientes' else ''}{p + 1}\b", line), line
+        if state.is_terminal() or seen >= numbers:
+            break
+        if state.current_player < 0:
+            match.resolve_chance()
+        else:
+            match.apply(rng.choice(state.legal_actions()))
+    assert seen == numbers, seen
+
+
+def test_a_capture_names_the_player_as_every_announcement_does() -> None:
+    """By his given name, else his colour, else his seat from 1: the edge names him, not the engine."""
+    from tests.games.contigo.builder import position
+
+    state = position({"r": "a1 b1 c1 e1 f1 b2 e2 f2 c3 c4", "R": "d1", "b": "a6 b6 d6 e6 f6 a5 b5 d5 e5 c5",
+                      "B": "c6"}, pits={"n-c": 2}, game="capture")
+    action = state.action_from_text("c3xc5")
+    (capture,) = state.announcements(action, state.apply(action))
+    said = message_of(capture["code"], capture["params"])
+    players = state.player_info()
+    assert say(said, "es", People.of(players, "es", ["Ana", "Bea"])) == "Ana captura en c5"
+    assert say(said, "es", People.of(players, "es")) == "rojo captura en c5"
+    assert say(said, "en", People.of([], "en")) == "player 1 captures on c5"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_displays_cannot_draw_picture_is_said_from_the_catalogue(language: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    from controller.display.render import board_svg
+
+    for state, code in (({"game": "contigo", "board_view": {"pits": {"n-a": "x"}}}, "display.cannot_draw"),
+                        ({"game": "no-such-game", "board_view": {}}, "display.no_picture")):
+        svg = board_svg({**state, "targets": [], "players": [], "language": language})
+        (text,) = [e for e in ET.fromstring(svg).iter() if "data-code" in e.attrib]
+        assert text.attrib["data-code"] == code, svg
+        said = message_of(code, json.loads(text.attrib["data-params"]))
+        assert text.text and text.text == say(said, language), svg
+        if language == "es":
+            assert not english_in(say(skeleton(said), "es")), text.text
 
 
 SAID_AS_IS = re.compile(r"[A-Za-z]{3,}")

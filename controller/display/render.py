@@ -15,17 +15,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable
-from html import escape
 from typing import Any
 
 from controller.games import BadPosition, get_game
-from controller.games.base import NO_COLOUR_HEX, MarkKind, ring_marks
+from controller.games.base import NO_COLOUR_HEX, MarkKind, Message, Phrase, Say, ring_marks, svg_said
 from controller.i18n import LANGUAGES, People, saying
 
 log = logging.getLogger("arbitro.display")
 
 OVERLAY: tuple[MarkKind, ...] = ("setup", "violation")
 """The marks the display rings over a game's picture (the targets the picture shows itself)."""
+NO_PICTURE = Phrase("display.no_picture", "no picture for the game {game}")
+CANNOT_DRAW = Phrase("display.cannot_draw", "cannot draw this {game} position")
 
 
 def board_svg(state: dict[str, Any]) -> str:
@@ -62,15 +63,15 @@ def _draw(name: str, view: dict[str, Any], marks: dict[str, list[str]], language
     try:
         game = get_game(name)
     except KeyError:
-        return message_svg(f"no picture for the game {name!r}")
+        return message_svg(NO_PICTURE(game=repr(name)), saying(language))
     try:
         say = saying(language, People.of(players, language))
         picture = game.picture(view, marks["target"], say)
         overlay = [(kind, channel) for kind in OVERLAY for channel in marks[kind]]
         return ring_marks(picture, overlay, game.channel_xy, game.mark_radius, say)
     except (BadPosition, ValueError, KeyError, TypeError, IndexError) as exc:
-        log.warning("cannot draw %s: %s", name, exc)
-        return message_svg(f"cannot draw this {name} position ({exc})")
+        log.warning("cannot draw %s: %s", name, exc)  # what went wrong is the operator's: the page says only that
+        return message_svg(CANNOT_DRAW(game=game.title), saying(language))
 
 
 def channel_points(name: str, channels: Iterable[str]) -> dict[str, list[float]]:
@@ -89,6 +90,8 @@ def player_colours(state: dict[str, Any]) -> list[str]:
     return [p.get("colour", NO_COLOUR_HEX) for p in state.get("players", [])]
 
 
-def message_svg(text: str) -> str:
+def message_svg(message: Message, say: Say) -> str:
+    """A picture saying ``message`` instead of a board (with its code, as a picture's words are)."""
+    text = svg_said("text", message, say, 'x="10" y="35" font-size="14"')
     return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 60" width="400" height="60" '
-            f'font-family="sans-serif"><text x="10" y="35" font-size="14">{escape(text)}</text></svg>')
+            f'font-family="sans-serif">{text}</svg>')

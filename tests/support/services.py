@@ -20,7 +20,7 @@ def mqtt_service(game: str, board_id: str, port: int, *, seed: int, board: dict[
                                          **(board or {})},
                                "inputs": {"enabled": False}, "mqtt": {"port": port, **(mqtt or {})}})
     layout = reference_layout(get_game(game))
-    bridge = MqttBridge(config.mqtt, board_id)
+    bridge = MqttBridge(config.mqtt, board_id, language=config.board.language)
     service = Service(config, LedStrip(RecordingPixels(layout.led_count)), layout=layout, mqtt=bridge)
     service.start()
     assert bridge.connected.wait(10), "the service could not connect to the broker"

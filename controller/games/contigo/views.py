@@ -39,7 +39,7 @@ def announcements(position: Position, action: Action, after: Position) -> list[A
     """A capture (the legal ``action`` led from ``position`` to ``after``)."""
     if is_pawn(action) and after.captured != position.captured:
         return [announcement("capture", position.player,
-                             CAPTURES(player=COLORS[position.player], square=SQUARE_NAMES[action[2]]))]
+                             CAPTURES(player=f"player {position.player}", square=SQUARE_NAMES[action[2]]))]
     return []
 
 

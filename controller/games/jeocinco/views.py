@@ -124,8 +124,8 @@ TEXT_STATUS = Phrase("jeocinco.text.status", "Jeocinco  round {round}/{rounds}  
                      "roll: {roll}")
 TEXT_CHANCE = Phrase("jeocinco.text.chance", "the dice")
 TEXT_NOBODY = Phrase("jeocinco.text.nobody", "nobody")
-TEXT_PLAYER = Phrase("jeocinco.text.player", "{player}: towers {towers}, bridges in hand {bridges}")
-TEXT_LEGEND = Phrase("jeocinco.text.legend", "each pentagon: its five sides (. empty, digit = player, "
+TEXT_PLAYER = Phrase("jeocinco.text.player", "{player} ({number}): towers {towers}, bridges in hand {bridges}")
+TEXT_LEGEND = Phrase("jeocinco.text.legend", "each pentagon: its five sides (. empty, a number = that player, "
                      "o = left by the tower), T = tower")
 TEXT_BRIDGES = Phrase("jeocinco.text.bridges", "bridges: {bridges}")
 
@@ -136,7 +136,7 @@ def render_text(pos: JeocincoPosition, say: Say = in_english) -> str:
     lines = [say(TEXT_STATUS(round=pos.round + 1, rounds=pos.max_rounds, phase=PHASE[pos.phase](), player=to_play,
                              roll=roll_text(*pos.roll) if pos.roll else "-"))]
     for p in range(pos.players):
-        lines.append("  " + say(TEXT_PLAYER(player=f"player {p}", towers=pos.tower_count(p),
+        lines.append("  " + say(TEXT_PLAYER(player=f"player {p}", number=p + 1, towers=pos.tower_count(p),
                                             bridges=pos.bridges_in_hand[p])))
     lines.append("  " + say(TEXT_LEGEND()))
     vacated = pos.vacated()
@@ -154,7 +154,7 @@ def render_text(pos: JeocincoPosition, say: Say = in_english) -> str:
 
 def _slot_char(pos: JeocincoPosition, s: int) -> str:
     holder = pos.holder(s)
-    return "." if holder < 0 else str(holder)
+    return "." if holder < 0 else str(holder + 1)  # numbers shown to people start at 1
 
 
 ROLL_NOTE = Phrase("jeocinco.note.roll", "Roll: {roll}")

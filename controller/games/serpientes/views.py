@@ -122,13 +122,13 @@ def private_view(position: Position, player: int) -> dict[str, Any]:
 
 
 TEXT_STATUS = Phrase("serpientes.text.status", "phase {phase}, round {round}/{rounds}, tokens left {tokens}")
-TEXT_PLAYER = Phrase("serpientes.text.player", "{player} ({head} head): sticks {sticks} supply {supply} eaten "
-                     "{eaten} score {score} hand {hand} sequence {sequence}")
+TEXT_PLAYER = Phrase("serpientes.text.player", "{player} ({number} body, {head} head): sticks {sticks} supply "
+                     "{supply} eaten {eaten} score {score} hand {hand} sequence {sequence}")
 
 
 def render_text(position: Position, say: Say = in_english) -> str:
-    """The intersections (``.`` empty, ``o`` token, a player's digit on his snake, a letter on his
-    head) and the sticks, then a status line per player."""
+    """The intersections (``.`` empty, ``o`` token, a player's number from 1 on his snake, a letter
+    on his head) and the sticks, then a status line per player, which names his number and letter."""
     owner: dict[int, int] = {}
     heads: dict[int, int] = {}
     edges: dict[int, int] = {}
@@ -148,15 +148,15 @@ def render_text(position: Position, say: Say = in_english) -> str:
             if n in heads:
                 row += "ABCDEF"[heads[n]]
             elif n in owner:
-                row += str(owner[n])
+                row += str(owner[n] + 1)
             else:
                 row += "o" if n in position.tokens else "."
             if c < B.SIZE - 1:
                 e = edges.get(B.edge_key(n, n + 1))
-                row += "   " if e is None else f"-{e}-"
+                row += "   " if e is None else f"-{e + 1}-"
             if r < B.SIZE - 1:
                 e = edges.get(B.edge_key(n, n + B.SIZE))
-                below += (" " if e is None else str(e)) + "   "
+                below += (" " if e is None else str(e + 1)) + "   "
         lines.append(row.rstrip())
         if r < B.SIZE - 1:
             lines.append(below.rstrip())
@@ -166,7 +166,7 @@ def render_text(position: Position, say: Say = in_english) -> str:
     for p in range(position.players):
         mark = "*" if p == position.player and position.phase in PLAYER_PHASES else " "
         status.append(mark + say(TEXT_PLAYER(
-            player=f"player {p}", head="ABCDEF"[p], sticks=sticks(position, p), supply=position.supply[p],
+            player=f"player {p}", number=p + 1, head="ABCDEF"[p], sticks=sticks(position, p), supply=position.supply[p],
             eaten=position.eaten[p], score=int(points[p]), hand=hand_size(position, p),
             sequence=sequence_length(position, p))))
     return "\n".join(lines + status)

@@ -169,5 +169,5 @@ def test_refusals_and_the_capture_announcement_carry_codes_and_params() -> None:
     state = position({**RED, **BLUE}, pits={"n-c": 2}, **CAP)
     action = state.action_from_text("c3xc5")
     assert state.announcements(action, state.apply(action)) == [
-        {"type": "capture", "player": 0, "text": "red captures on c5", "code": "contigo.captures",
-         "params": {"player": "red", "square": "c5"}}]
+        {"type": "capture", "player": 0, "text": "player 0 captures on c5", "code": "contigo.captures",
+         "params": {"player": "player 0", "square": "c5"}}]

@@ -163,7 +163,7 @@ def test_render_text_draws_the_board() -> None:
     lines = pic.splitlines()
     assert lines[0].split() == list("abcdefghijklm")
     row3 = next(line for line in lines if line.startswith(" 3 "))
-    assert "0-0-A" in row3  # c3, the stick c3-d3 and player 0's head at d3
+    assert "1-1-A" in row3  # c3, the stick c3-d3 and the head at d3 of player 0 (the first, shown as 1)
     assert "o" in next(line for line in lines if line.startswith(" 9 "))
 
 
