@@ -118,32 +118,35 @@ def test_a_spread_into_another_pit_is_a_violation_saying_what_the_computer_playe
         f"the computer played {s.expected.text}: ")
 
 
-def serpientes_at_a_hidden_move() -> Session:
-    """A Serpientes game with seat 0 at the table, about to add a card from the hand to its sequence."""
+def serpientes_hinted_a_hidden_move() -> tuple[Session, Outcome]:
+    """A Serpientes game with seat 0 at the table, whose hint (asked whenever it may add a card
+    from the hand) is a card to add: the session, and the outcome that told the hint."""
     s, outcome = bot_game("serpientes", ["table", "bot:easy", "bot:easy"], num_players=3)
-    for _ in range(80):
+    for _ in range(200):
         state = s.state
         if state.current_player == 0:
             texts = [state.action_to_text(a) for a in state.legal_actions()]
             if any(t.startswith("add ") for t in texts):
-                return s
+                asked = s.request("hint", {})
+                assert asked.answer == (True, {"player": 0})
+                told = decide(s, asked)
+                assert s.expected is not None and s.expected.hint
+                if s.state.public_action_text(s.state.action_from_text(s.expected.text)) != s.expected.text:
+                    return s, told  # a hidden move
+                texts = [s.expected.text]  # an open move (done, run): played, and on to the next turn
             outcome = s.request("choose", {"action": texts[0]})
             assert outcome.answer is not None and outcome.answer[0], outcome.answer
             continue
         outcome = decide(s, outcome)
         if s.expected is not None:
             outcome = carry_out(s)
-    raise AssertionError("seat 0 never had a card to add")
+    raise AssertionError("seat 0's hint was never a card to add")
 
 
 def test_a_hint_for_a_hidden_move_goes_to_the_asking_seat_alone() -> None:
-    s = serpientes_at_a_hidden_move()
-    asked = s.request("hint", {})
-    assert asked.answer == (True, {"player": 0})
-    told = decide(s, asked)
-    assert s.expected is not None and s.expected.hint
+    s, told = serpientes_hinted_a_hidden_move()
+    assert s.expected is not None
     card = s.expected.text
-    assert s.state.public_action_text(s.state.action_from_text(card)) != card  # the move is hidden
     hint = [e for e in told.events if e["type"] == "hint"]
     assert len(hint) == 1 and hint[0]["player"] == 0 and "action" not in hint[0]
     assert hint[0]["code"] == "table.hint_asked" and hint[0]["message"] == "player 0 asked for a hint: it is on " \
