@@ -17,7 +17,7 @@ from paho.mqtt.properties import Properties
 from controller import locale, schemas
 from controller.demo import _game_over, play_game
 from controller.games import game_names, get_game
-from controller.games.base import VOCABULARY, Message, Param, Plural, Say
+from controller.games.base import VOCABULARY, IllegalAction, Message, Param, Plural, Say
 from controller.i18n import LANGUAGES, WORD_OF, People, as_json, message_of, say, saying, speak_event
 from controller.localbroker import Broker
 from controller.session import NOTHING_TO_UNDO
@@ -430,3 +430,18 @@ def test_a_sensor_board_that_is_not_the_layouts_is_told_in_spanish_with_its_code
             told_in_spanish(errors.get(timeout=10), "service.not_this_board")
         finally:
             service.stop()
+
+
+def test_a_refusal_names_the_player_to_act_as_every_announcement_does() -> None:
+    """Moving another's pawn: the pawn is named by its colour, the player by his given name."""
+    from tests.games.contigo.builder import position
+
+    state = position({"r": "a1 b1 c1 e1 f1 b2 e2 f2 c3 c4", "R": "d1", "b": "a6 b6 d6 e6 f6 a5 b5 d5 e5 c5",
+                      "B": "c6"}, pits={"n-c": 2}, game="capture")
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(state.action_from_text("a5-a4"))
+    said = refused.value.refusal
+    assert said.code == "contigo.not_yours"
+    players = state.player_info()
+    assert say(said, "es", People.of(players, "es", ["Ana", "Bea"])) == "la ficha de a5 es de azul, no tuya (Ana)"
+    assert say(said, "es", People.of(players, "es")) == "la ficha de a5 es de azul, no tuya (rojo)"

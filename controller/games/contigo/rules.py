@@ -427,7 +427,8 @@ def _explain_pawn(position: Position, action: Move | Pass) -> Message | None:
     if not code:
         return NO_PAWN(square=sn)
     if owner(code) != p:
-        return NOT_YOURS(square=sn, owner=COLORS[owner(code)], player=COLORS[p])
+        # the pawn by its colour, the player as the edge names him (a given name, else his colour)
+        return NOT_YOURS(square=sn, owner=COLORS[owner(code)], player=f"player {p}")
     if s == t:
         return STAYS()
     if kind == "p":
