@@ -9,8 +9,7 @@ seat knows. The tree sees another player's card added or drawn only as "add" or 
 the counts, so the public position is the whole state.
 
 A leaf is scored after a rollout of about a turn by each snake's score (tokens eaten, sticks on the
-board and in supply), how near its head is to a token, and how much room the head has; a
-programmed sequence that will crash counts its lost stick already, and as much again.
+board and in supply), how near its head is to a token, and how much room the head has.
 """
 
 from __future__ import annotations
@@ -22,8 +21,7 @@ from typing import Any, Final
 from controller.games.base import CHANCE, Action, Options, State, read_fields, write_fields
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
-from controller.games.serpientes.position import KEYS, Position
-from controller.games.serpientes.rules import crash_kind
+from controller.games.serpientes.position import KEYS
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
 
@@ -46,68 +44,24 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 class SerpientesModel(Model):
     def evaluate(self, state: State) -> Sequence[float]:
-        if not isinstance(state, SerpientesState) or state.is_terminal():
+        if not isinstance(state, SerpientesState):
             return super().evaluate(state)
-        # A tenth of each value is the snake's own nearness to a token: a lead that has saturated
-        # the contest (the others out) still pulls the snake to the last tokens, which end the game.
-        leads = contest([strength(state, p) for p in range(state.num_players)], 2.0)
-        return [0.9 * lead + 0.1 * nearness(state.position, p) for p, lead in enumerate(leads)]
-
-
-PENDING_CRASH: Final = 2.0
-"""What a programmed sequence that will crash costs: its stick, and as much again for the turns it
-holds the snake still, so that a seat runs such a sequence (and is rid of it) rather than holding it
-for ever (a cost of 1.2 was lost in the rollouts' noise at ``hard``). Counting only the stick a
-crash loses once it happens let the search put the crash off turn after turn (nothing in its
-horizon showed the cost of waiting), piling cards onto a sequence it never ran, and left games to
-the round limit."""
+        return contest([strength(state, p) for p in range(state.num_players)], 2.0)
 
 
 def strength(state: SerpientesState, p: int) -> float:
-    """The score, and while the snake lives, a token's nearness and the room about its head, less a
-    programmed sequence's coming crash."""
+    """The score, and while the snake lives, a token's nearness and the room about its head."""
     position = state.position
     points = float(position.eaten[p] + max(0, len(position.snakes[p]) - 1) + position.supply[p])
     snake = position.snakes[p]
     if not snake or state.is_terminal():
         return points
-    if will_crash(position, p):
-        points -= PENDING_CRASH
     head = snake[-1]
+    r, c = B.rc(head)
+    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=B.SIZE)
     taken = {n for s in position.snakes for n in s}
     room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
-    return points + 0.8 * nearness(position, p) + 0.15 * room
-
-
-def nearness(position: Position, p: int) -> float:
-    """1 / (1 + the distance from p's head to the nearest token); 0 for a snake out."""
-    snake = position.snakes[p]
-    if not snake:
-        return 0.0
-    r, c = B.rc(snake[-1])
-    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=B.SIZE)
-    return 1 / (1 + near)
-
-
-def will_crash(position: Position, p: int) -> bool:
-    """Whether p's programmed sequence (known in a determinization of dealt cards) crashes when it
-    runs on the board as it is now."""
-    sequence = position.sequences[p]
-    if isinstance(sequence, int) or not sequence:
-        return False  # physical cards: the engine only counts them
-    walk = position._replace(player=p)
-    for card in sequence:
-        crash, far = crash_kind(walk, card)
-        if crash is not None or far is None:
-            return True
-        snake, supply = walk.snakes[p], walk.supply[p]
-        if supply:
-            supply -= 1
-        else:
-            snake = snake[1:]
-        walk = walk._replace(snakes=(*walk.snakes[:p], (*snake, far), *walk.snakes[p + 1:]),
-                             supply=(*walk.supply[:p], supply, *walk.supply[p + 1:]))
-    return False
+    return points + 0.8 / (1 + near) + 0.15 * room
 
 
 class DealtModel(SerpientesModel):
