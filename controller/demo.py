@@ -420,8 +420,10 @@ def _run(args: argparse.Namespace) -> int:
         if args.seat is not None and not 0 <= args.seat < players:
             raise DemoError(f"--seat {args.seat}: {name} with {players} players has seats 0..{players - 1}", 2)
     display_at = None if args.no_display else _display_address(args.display)
-    # SIGTERM stops the demo as Ctrl-C does, so that what it started is stopped too.
+    # SIGTERM stops the demo as Ctrl-C does, so that what it started is stopped too; and Ctrl-C
+    # stops it even when started in the background by a shell, which would have it ignore SIGINT.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with contextlib.ExitStack() as running:  # whatever was started is stopped, however the demo ends
             if args.broker:
