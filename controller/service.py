@@ -296,13 +296,8 @@ class Service:
                 self._effect(effect)
         if not outcome.held:  # a button or request committed what was held
             self.commit_at = None
-        if outcome.scene is not None:
-            self.scene = outcome.scene
-            self._show_leds()
-        if outcome.public is not None:
-            self.teller.tell(outcome)
-            self._send_remote()
-        elif outcome.answer is not None:
+        self._show(outcome)
+        if not self._tell(outcome) and outcome.answer is not None:
             self.teller.keep()  # a refusal too is remembered with its id
 
     def _effect(self, effect: Effect) -> None:
@@ -334,15 +329,24 @@ class Service:
     def _decided(self, ask: Decide, text: str) -> None:
         """A decision is kept in the journal before the LEDs show it: a power cut resumes showing the same move."""
         outcome = self.session.decided(ask.moves, text, ask.hint)
-        if outcome.public is not None:
-            self.teller.tell(outcome)
-            self._send_remote()
+        self._tell(outcome)
         for effect in outcome.effects:
             self._effect(effect)
+        self._show(outcome)
+        self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000  # the board judged against it
+
+    def _tell(self, outcome: Outcome) -> bool:
+        """Journal and tell what the outcome has to tell (then a remote game's part goes to the other board)."""
+        if outcome.public is None:
+            return False
+        self.teller.tell(outcome)
+        self._send_remote()
+        return True
+
+    def _show(self, outcome: Outcome) -> None:
         if outcome.scene is not None:
             self.scene = outcome.scene
             self._show_leds()
-        self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000  # the board judged against it
 
     def _send_remote(self) -> None:
         """A remote game: what this board accepted goes to the other board once the journal has it."""
