@@ -179,7 +179,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
     ``at_end`` is called with it while the board and the service still run (the demo keeps its
     last game on show there until Ctrl-C)."""
     config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id, language=language,
-                         bots=bots, seat=seat)
+                         bots=bots, seat=seat, pace=pace)
     from hardware.layout import load_layout
 
     layout = load_layout(game_name)
@@ -192,7 +192,7 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
             events.append(f"[{event['move']:4}] {event['text']}")
 
         service.watchers.append(keep_events)
-        hands = Hands(service, sim, pace)
+        hands = Hands(service, sim, pace, at_once=not pace)  # as fast as possible: a move in one scan
         # The table starts set up as the game begins: pieces where the rules put them.
         start = service.session.state.physical_view()  # the loop has not started: nothing races this read
         hands.set_channels({c: v for c, v in start.items() if service.session.kinds[c] != ChannelKind.OFFSET and v})
@@ -215,7 +215,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
 
 
 def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: int | None,
-                board_id: str, language: str = "es", bots: str | None = None, seat: int | None = None) -> Config:
+                board_id: str, language: str = "es", bots: str | None = None, seat: int | None = None,
+                pace: float = 1.5) -> Config:
     """The service's configuration for one demo game (``bots``: every seat but ``seat`` a computer
     player at that level); a DemoError names the option that does not fit."""
     game = get_game(game_name)
@@ -229,7 +230,9 @@ def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: 
         return Config.from_dict({
             "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": count, "seats": seats,
                       "chance": "button", "language": language},
-            "sensors": {"debounce_ms": 25.0},
+            # The simulated hands pause pace/4 between two sensors of a move: the window that holds a
+            # move they could still carry on (200 ms for a person's hands) need only outlast that pause.
+            "sensors": {"debounce_ms": 25.0, "commit_ms": min(200.0, max(25.0, pace * 1000))},
             "inputs": {"pin_factory": "mock", "hold_time": 1.0},
             "mqtt": {"host": broker[0], "port": broker[1]},
         })

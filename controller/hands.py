@@ -20,10 +20,11 @@ from hardware.inputs import TableInputs
 class Hands:
     """What a player's hands do at the simulated table: sensors, ring encoders, buttons."""
 
-    def __init__(self, service: Service, sim: SimulatedBoard, pace: float = 0.0) -> None:
+    def __init__(self, service: Service, sim: SimulatedBoard, pace: float = 0.0, at_once: bool = False) -> None:
         self.service = service
         self.sim = sim
         self.pace = pace
+        self.at_once = at_once  # a move's sensors change in one scan, as no hand can (the demo at --pace 0)
         self.kinds = {c.name: c for c in service.session.channels}
         assert isinstance(service.inputs, TableInputs), "hands need the table's gpiozero inputs"
         self.inputs = service.inputs
@@ -31,6 +32,10 @@ class Hands:
     def set_channels(self, changes: dict[str, int]) -> None:
         """Make the sensed board show ``changes``: lifts first, then placements, ring turns last."""
         layout = self.service.wiring.layout
+        if self.at_once:
+            self.sim.set_many({layout.sensor_of[c]: v for c, v in changes.items()
+                               if self.kinds[c].kind != ChannelKind.OFFSET})
+            changes = {c: v for c, v in changes.items() if self.kinds[c].kind == ChannelKind.OFFSET}
         order = sorted(changes, key=lambda c: (self.kinds[c].kind == ChannelKind.OFFSET, changes[c] > 0, c))
         for channel in order:
             if self.kinds[channel].kind == ChannelKind.OFFSET:
