@@ -247,7 +247,7 @@ def test_a_move_lit_again_after_a_restart_that_the_other_board_did_not_play_stop
 
 
 def test_a_chance_outcome_drawn_on_the_joining_board_stops_the_game() -> None:
-    host, joiner = pair("contigo")
+    _, joiner = pair("contigo")
     state = joiner.state
     assert state.current_player == CHANCE
     assert joiner.local(state.action_to_text(state.chance_outcomes()[0][0]), drawn=True) is None
