@@ -26,6 +26,7 @@ from controller.games import CHANCE, ChannelKind
 from controller.hands import Hands
 from controller.localbroker import Broker, free_port
 from controller.remote_link import bridge_stanza
+from controller.service import Service
 from controller.session import Session
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import load_layout
@@ -122,12 +123,18 @@ class Board:
         return True
 
     def close(self) -> None:
-        self.service.stop()
-        if self.service.journal is not None:
-            self.service.journal.close()
-        if self.service.inputs is not None:
-            self.service.inputs.close()
-        self.sim.close()
+        close_table(self.service, self.sim)
+
+
+def close_table(service: Service, sim: SimulatedBoard) -> None:
+    """Switch a simulated table off: its service, the journal and the inputs the service leaves
+    open (a test reopens the journal), then its sensor board (``tests.support.table`` too)."""
+    service.stop()
+    if service.journal is not None:
+        service.journal.close()
+    if service.inputs is not None:
+        service.inputs.close()
+    sim.close()
 
 
 def wait(predicate: Callable[[], object], what: str, timeout: float = 20.0) -> None:

@@ -28,12 +28,12 @@ import binascii
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from controller.games import CHANCE, IllegalAction, State, get_game
 from controller.games.record import ChanceKey, Record, UnfairRecord, verify
-from controller.seats import REMOTE
+from controller.seats import REMOTE, SEATS
 
 __all__ = ["REMOTE", "JoinCode", "Stopped", "Sync", "Wire", "digest", "hides_information"]
 
@@ -167,7 +167,8 @@ class Sync:
         """A remote game the journal kept (after a restart or a power cut): its agreed line rebuilt
         from the record, each action by the board of its seat; the other board's status then says
         what either side lacks. The host is the board that knows the secret (the joining board
-        learns it only at the end); the host's seats the joining board does not know are ``table``."""
+        learns it only at the end); the host's seats are ``table`` on the joining board until the
+        host's status names them (:meth:`peer_status`)."""
         key = record.keys[-1]
         seats = tuple(record.seats)
         host = key.secret is not None
@@ -206,17 +207,22 @@ class Sync:
 
     def local(self, text: str, drawn: bool = False) -> Wire | None:
         """This board accepted ``text`` as the next action: the wire for the other board (None once
-        the game has stopped). An action that is not this board's to play stops the game."""
+        the game has stopped, or for the other board's move). The board's game only takes a move of
+        the other board's seat as the carry-out it lit; when that move is not in the line yet, the
+        board agreed it before a restart and its journal lit it again, and the table carried it out
+        before the other board resent it: it goes in as the other board's, and the wire that comes
+        again must match it. A chance outcome that is not this board's to draw stops the game."""
         if self.stopped is not None:
             return None
         seq = len(self.log) + 1
-        if self._owner(self.state) != self.me:
-            self.stop(seq, f"{text} was played here, but action {seq} is {self.peer}'s to play")
+        owner = self._owner(self.state)
+        if owner != self.me and (drawn or self.state.current_player == CHANCE):
+            self.stop(seq, f"{text} was played here, but action {seq} is {owner}'s to play")
             return None
         self.state = self.state.apply(self.state.action_from_text(text))
-        wire = Wire(seq, text, digest(self.state), self.me, drawn)
+        wire = Wire(seq, text, digest(self.state), owner, drawn)
         self.log.append(wire)
-        return wire
+        return wire if owner == self.me else None
 
     # -- the other board's -----------------------------------------------------------------------
 
@@ -275,9 +281,11 @@ class Sync:
 
     def status(self) -> dict[str, Any]:
         """This board's side, for the other board (retained): how many wires it has, whether it
-        stopped, and — the host's, once the game is over — the secret chance was drawn with."""
+        stopped, the host's seats (its own, so that a joining board that restarted names them as the
+        host does), and — the host's, once the game is over — the secret chance was drawn with."""
         return {"board": self.me, "peer": self.peer, "have": len(self.log),
                 "stopped": None if self.stopped is None else self.stopped.to_json(),
+                "seats": list(self.code.seats) if self.host else None,
                 "secret": self.secret.hex() if self.host and self.secret is not None and self.state.is_terminal()
                 else None}
 
@@ -291,6 +299,10 @@ class Sync:
         stopped = status.get("stopped")
         if isinstance(stopped, dict) and self.stopped is None:
             self.stop(int(stopped.get("seq", 0)), str(stopped.get("reason", "")), str(stopped.get("board", self.peer)))
+        seats = status.get("seats")
+        if not self.host and isinstance(seats, list) and all(s in SEATS for s in seats) and [
+                s == REMOTE for s in seats] == [s != REMOTE for s in self.seats]:  # the mirror of this board's
+            self.code = replace(self.code, seats=tuple(seats))  # the host's seats, as its record names them
         secret = status.get("secret")
         if isinstance(secret, str) and not self.host and self.secret is None:
             self._check_secret(secret)

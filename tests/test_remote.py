@@ -193,3 +193,83 @@ def test_dealt_cards_are_refused_in_a_remote_game() -> None:
     assert hides_information("serpientes", {"dealing": "arbitro"})
     assert not hides_information("serpientes", {"dealing": "physical"})
     assert not hides_information("contigo", {})
+
+
+def restarted(board: Sync, peer: Sync, actions: int) -> Sync:
+    """``board`` after a restart: its journal kept ``actions`` actions, with its own seats."""
+    record = dataclasses.replace(board.record(), actions=[w.text for w in board.log[:actions]],
+                                 drawn={w.seq - 1: 0 for w in board.log[:actions] if w.drawn}, seats=list(board.seats))
+    if not board.host:
+        record.keys = [dataclasses.replace(record.keys[0], secret=None)]
+    return Sync.resumed(board.me, peer.me, record)
+
+
+def to_carry_out(host: Sync, joiner: Sync, rng: random.Random) -> Wire:
+    """Play on until the joining board has agreed a move of the host's table, not yet carried out."""
+    while True:
+        wire = play(host, joiner, rng)
+        other(host, joiner, wire).receive(wire)
+        if wire.board == host.me and not wire.drawn:
+            return wire
+
+
+def test_a_move_lit_again_after_a_restart_and_carried_out_before_its_wire_comes_back_agrees() -> None:
+    """The race after a restart: the joining board had agreed the host's move (lit for carry-out),
+    then restarted on a journal without it. The journal lights it again and the table carries it
+    out before the host's status and resent wire arrive: the move is the host's, not a stop, and
+    the wire that then comes again is a repeat."""
+    host, joiner = pair("contigo")
+    rng = random.Random(8)
+    wire = to_carry_out(host, joiner, rng)
+    joiner = restarted(joiner, host, wire.seq - 1)
+    assert joiner.local(wire.text) is None  # the other board's move: nothing to send it
+    assert joiner.stopped is None and joiner.log[-1] == wire
+    again = host.peer_status({**joiner.status(), "have": wire.seq - 1})  # the status from before it
+    assert wire in again and all(joiner.receive(w) == [] for w in again)
+    while not host.state.is_terminal():
+        wire = play(host, joiner, rng)
+        other(host, joiner, wire).receive(wire)
+    joiner.peer_status(host.status())
+    assert host.stopped is None and joiner.stopped is None and joiner.verified
+    assert [w.text for w in host.log] == [w.text for w in joiner.log]
+
+
+def test_a_move_lit_again_after_a_restart_that_the_other_board_did_not_play_stops_the_game() -> None:
+    host, joiner = pair("contigo")
+    wire = to_carry_out(host, joiner, random.Random(8))
+    joiner = restarted(joiner, host, wire.seq - 1)
+    state = joiner.state
+    other_move = next(t for t in map(state.action_to_text, state.own_actions()) if t != wire.text)
+    assert joiner.local(other_move) is None and joiner.stopped is None
+    assert joiner.receive(wire) == []
+    assert joiner.stopped is not None and joiner.stopped.seq == wire.seq
+    assert other_move in joiner.stopped.reason and wire.text in joiner.stopped.reason
+
+
+def test_a_chance_outcome_drawn_on_the_joining_board_stops_the_game() -> None:
+    _, joiner = pair("contigo")
+    state = joiner.state
+    assert state.current_player == CHANCE
+    assert joiner.local(state.action_to_text(state.chance_outcomes()[0][0]), drawn=True) is None
+    assert joiner.stopped is not None and "a's to play" in joiner.stopped.reason
+
+
+def test_the_record_is_the_same_on_both_boards_after_either_restarts() -> None:
+    """The joining board learns the host's seats (a computer player here) from the host's status,
+    also after a restart, so the record of the remote game stays the same on both boards."""
+    g = get_game("contigo")
+    opts, n = g.resolve({}, 2)
+    code = JoinCode("a", "b", "contigo", opts, n, ("bot:hard", REMOTE), commitment(SECRET))
+    host, joiner = Sync("a", code, code.seats), Sync("b", code, code.joiner_seats())
+    host.secret = SECRET
+    wire = to_carry_out(host, joiner, random.Random(9))
+    for restarts in ("b", "a", "b"):
+        if restarts == "b":
+            joiner = restarted(joiner, host, len(joiner.log))
+        else:
+            host = restarted(host, joiner, len(host.log))
+        host.peer_status(joiner.status())
+        joiner.peer_status(host.status())
+        assert host.record_json() == joiner.record_json(), restarts
+        assert joiner.record_json()["seats"] == ["bot:hard", REMOTE]
+    assert wire in joiner.log

@@ -140,20 +140,33 @@ def test_a_corrupted_action_is_caught_by_the_hash_check_on_both_boards(tmp_path:
         joining.stop()
 
 
-def test_a_restarted_board_resumes_the_remote_game_from_its_journal(tmp_path: Path) -> None:
-    """The joining board's service stops mid-game (a power cut) and starts again on its journal:
-    the boards resynchronise by sequence number and finish the game, their journals equal."""
+def seat_kinds(board: Board) -> list[str]:
+    """``players[].seat`` in the board's public state."""
+    return [p["seat"] for p in board.read(lambda s: s.public_state()["players"])]
+
+
+@pytest.mark.parametrize("restarts", ["b", "a"])
+def test_a_restarted_board_resumes_the_remote_game_from_its_journal(restarts: str, tmp_path: Path) -> None:
+    """One board's service stops mid-game (a power cut) and starts again on its journal: the boards
+    resynchronise by sequence number and finish the game, their journals and records equal, and
+    each names the other board's players ``remote`` throughout."""
     host, joiner, hosting, joining = start("contigo", tmp_path)
-    boards = [host, joiner]
+    seats = {"a": ["bot:easy", "remote"], "b": ["remote", "bot:easy"]}
+    boards = {"a": host, "b": joiner}
     try:
         wait(lambda: (host.tend() | joiner.tend()) is not None and len(game_of(host)["actions"]) >= 6, "six actions")
-        joiner.close()
-        boards.remove(joiner)
+        assert {b: seat_kinds(board) for b, board in boards.items()} == seats
+        away = boards.pop(restarts)
+        away.close()
+        stays = next(iter(boards.values()))
         for _ in range(3):
-            host.tend()  # the host's table plays on while the other board is away
-        joiner = Board("contigo", "b", "a", joining.port, tmp_path / "b.sqlite")
-        boards.append(joiner)
-        assert game_of(joiner)["remote"] is not None, "the remote game was not resumed"
+            stays.tend()  # the other table plays on while this board is away
+        port, config = (joining.port, None) if restarts == "b" else (hosting.port, {"seats": seats["a"]})
+        boards[restarts] = Board("contigo", restarts, "b" if restarts == "a" else "a", port,
+                                 tmp_path / f"{restarts}.sqlite", board=config)
+        host, joiner = boards["a"], boards["b"]
+        assert game_of(boards[restarts])["remote"] is not None, "the remote game was not resumed"
+        assert seat_kinds(boards[restarts]) == seats[restarts]
         deadline = time.monotonic() + 90
         while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
             if not (host.tend() | joiner.tend()):
@@ -162,10 +175,12 @@ def test_a_restarted_board_resumes_the_remote_game_from_its_journal(tmp_path: Pa
         assert a["over"] and b["over"] and a["remote"]["stopped"] is None and b["remote"]["stopped"] is None
         assert a["actions"] == b["actions"]
         wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's dice")
+        assert game_of(host)["record"] == game_of(joiner)["record"]
+        assert game_of(joiner)["record"]["seats"] == seats["a"]
+        assert {b: seat_kinds(board) for b, board in boards.items()} == seats
     finally:
-        for board in boards:
+        for board in boards.values():
             board.close()
         hosting.stop()
         joining.stop()
     assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
-

@@ -65,10 +65,7 @@ def tap_move(page: Page, moves: list[dict[str, Any]], move: dict[str, Any]) -> N
     tapped: dict[str, int] = {}
     for channel, count in move["taps"]:
         for _ in range(count):
-            target = page.locator(f'#seat-picture button.tap[data-channel="{channel}"]')
-            target.wait_for(state="visible")  # the page has the move to make
-            assert_big_enough(page)
-            target.tap()
+            tap_channel(page, channel)
             tapped[channel] = tapped.get(channel, 0) + 1
     if not move["taps"] or [m for m in moves if m is not move and fits(m, tapped)]:
         button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
@@ -77,10 +74,28 @@ def tap_move(page: Page, moves: list[dict[str, Any]], move: dict[str, Any]) -> N
         button.tap()
 
 
+def tap_channel(page: Page, channel: str) -> None:
+    """Tap ``channel`` on the picture: its own target, or the one it shares with places too close
+    to tell apart, then its button below the picture."""
+    own = page.locator(f'#seat-picture button.tap[data-channel="{channel}"]')
+    crowd = page.locator(f'#seat-picture button.crowd[data-channels~="{channel}"]')
+    own.or_(crowd).wait_for(state="visible")  # the page has the move to make
+    assert_big_enough(page)
+    if own.count():
+        own.tap()
+        return
+    crowd.tap()
+    pick = page.locator(f'#tap-crowd button[data-channel="{channel}"]')
+    pick.wait_for(state="visible")
+    assert_big_enough(page)
+    pick.tap()
+
+
 def assert_big_enough(page: Page) -> None:
     """Every target on the picture and every move button is at least 44 px each way (read at once:
     the page redraws them with each update)."""
-    sizes = page.evaluate("""() => [...document.querySelectorAll('#seat-picture .tap, #tap-moves button')]
+    sizes = page.evaluate("""() => [...document.querySelectorAll(
+        '#seat-picture .tap, #tap-crowd button, #tap-moves button')]
         .map((b) => [b.dataset.channel || b.dataset.action, b.offsetWidth, b.offsetHeight])""")
     assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
 

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench.remote import close_table
 from controller.app import build_service
 from controller.config import Config
 from controller.games import CHANCE, ChannelKind, Game, State, get_game
@@ -55,12 +56,7 @@ class Table:
                   "the board to be read")
 
     def close(self) -> None:
-        self.service.stop()
-        if self.service.journal is not None:
-            self.service.journal.close()
-        if self.service.inputs is not None:
-            self.service.inputs.close()
-        self.sim.close()
+        close_table(self.service, self.sim)
 
     def __enter__(self) -> Table:
         return self

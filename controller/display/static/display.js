@@ -437,9 +437,12 @@ function seat() {
 // play with its taps (player/<n>'s moves: the channels it changes, what it lifts first, each with
 // the taps it takes); where the game's picture places a channel (the seat's xy) a target is drawn.
 // A tap is taken when some move still has room for it; a move is played once the taps make it and
-// no other move is left, else the moves the taps make so far are offered as buttons.
+// no other move is left, else the moves the taps make so far are offered as buttons. Places closer
+// than a target's size (on a small phone: Jeocinco's slots, a ring and its top space) share one
+// target; tapping it offers each of them as a button below the picture.
+const TAP_PX = 44;  // a target's size, as display.css draws it
 function tapper(base, token) {
-  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "";
+  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "", crowd = [];
 
   const needs = (move) => new Map(move.taps);
   const fits = (move) => [...tapped].every(([c, n]) => n <= (needs(move).get(c) || 0));
@@ -451,7 +454,7 @@ function tapper(base, token) {
     xy = d.xy || {};
     const next = Array.isArray(p.moves) ? p.moves : [];
     const key = JSON.stringify(next.map((m) => m.action));
-    if (key !== movesKey) { movesKey = key; tapped = new Map(); if (next.length) note = ""; }
+    if (key !== movesKey) { movesKey = key; tapped = new Map(); crowd = []; if (next.length) note = ""; }
     moves = next;
     $("tap-box").hidden = !d.svg;
     setHTML($("seat-picture"), d.svg || "");
@@ -465,15 +468,34 @@ function tapper(base, token) {
     const room = new Set();
     for (const move of open.filter(placed)) for (const [c, n] of move.taps) if ((tapped.get(c) || 0) < n) room.add(c);
     const box = svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal : null;
+    const size = svg ? svg.getBoundingClientRect() : null;
+    const spots = [];  // each target: where (a fraction of the picture) and the places it stands for
     for (const c of new Set([...room, ...tapped.keys()])) {
       if (!box || !(c in xy)) continue;
-      const [x, y] = xy[c];
-      const count = tapped.get(c) || 0;
-      const b = el("button", { type: "button", class: count ? "tap tapped" : "tap", "data-channel": c, "aria-label": c.split(":").pop(),
-        style: `left:${((x - box.x) / box.width) * 100}%;top:${((y - box.y) / box.height) * 100}%` }, count ? String(count) : "");
-      b.addEventListener("click", () => tap(c));
+      const fx = (xy[c][0] - box.x) / box.width, fy = (xy[c][1] - box.y) / box.height;
+      const near = spots.find((s) => Math.hypot((s.fx - fx) * size.width, (s.fy - fy) * size.height) < TAP_PX);
+      if (near) near.places.push(c); else spots.push({ fx, fy, places: [c] });
+    }
+    const count = (c) => tapped.get(c) || 0;
+    for (const { fx, fy, places } of spots) {
+      const taps = places.reduce((n, c) => n + count(c), 0);
+      const [c] = places, style = `left:${fx * 100}%;top:${fy * 100}%`;
+      const b = places.length === 1
+        ? el("button", { type: "button", class: taps ? "tap tapped" : "tap", "data-channel": c, "aria-label": c.split(":").pop(), style },
+          taps ? String(taps) : "")
+        : el("button", { type: "button", class: taps ? "tap crowd tapped" : "tap crowd", "data-channels": places.join(" "),
+          "aria-label": places.map(label).join(", "), style }, taps ? String(taps) : "…");
+      b.addEventListener("click", () => { if (places.length === 1) tap(c); else { crowd = places; redraw(); } });
       picture.append(b);
     }
+    crowd = crowd.filter((c) => spots.some((s) => s.places.length > 1 && s.places.includes(c)));
+    $("tap-crowd").replaceChildren(...crowd.map((c) => {
+      const b = el("button", { type: "button", "data-channel": c, class: count(c) ? "tapped" : "" },
+        count(c) ? `${label(c)} (${count(c)})` : label(c));
+      b.addEventListener("click", () => tap(c));
+      return b;
+    }));
+    $("tap-crowd").hidden = crowd.length === 0;
     // What the taps make so far (more than one move, or one another could still grow from), and the
     // moves no picture can show (a card from the hand, a place the picture does not draw): buttons.
     const offered = tapped.size ? open.filter(made) : moves.filter((m) => !placed(m));
@@ -483,11 +505,16 @@ function tapper(base, token) {
       return b;
     }));
     $("tap-clear").hidden = tapped.size === 0;
-    $("tap-note").textContent = note || (moves.length ? (tapped.size ? t("display.seat.tap_more", "Tap on: the lit places, or pick the move below.")
+    $("tap-note").textContent = note || (crowd.length ? t("display.seat.crowd", "Places too close to tell apart: pick one below.") : "")
+      || (moves.length ? (tapped.size ? t("display.seat.tap_more", "Tap on: the lit places, or pick the move below.")
       : t("display.seat.tap", "Your move: tap a piece or a pit on the board, then where it goes.")) : "");
   }
 
+  // A place's name on a button: the channel without its kind ("slot:B4N-B4E": "B4N-B4E", "pos:inner:2": "inner 2").
+  const label = (c) => c.split(":").slice(1).join(" ") || c;
+
   function tap(channel) {
+    crowd = [];
     const before = new Map(tapped);
     tapped.set(channel, (tapped.get(channel) || 0) + 1);
     if (!moves.some(fits)) { tapped = before; return; }
@@ -512,7 +539,8 @@ function tapper(base, token) {
     redraw();
   }
 
-  $("tap-clear").addEventListener("click", () => { tapped = new Map(); redraw(); });
+  $("tap-clear").addEventListener("click", () => { tapped = new Map(); crowd = []; redraw(); });
+  window.addEventListener("resize", redraw);  // the targets' crowding is in pixels
   return { draw };
 }
 
