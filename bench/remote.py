@@ -23,10 +23,9 @@ from typing import Any
 from controller.app import build_service
 from controller.config import Config, RemoteConfig
 from controller.games import CHANCE, ChannelKind
-from controller.hands import Hands
+from controller.hands import Hands, close_table
 from controller.localbroker import Broker, free_port
 from controller.remote_link import bridge_stanza
-from controller.service import Service
 from controller.session import Session
 from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import load_layout
@@ -124,17 +123,6 @@ class Board:
 
     def close(self) -> None:
         close_table(self.service, self.sim)
-
-
-def close_table(service: Service, sim: SimulatedBoard) -> None:
-    """Switch a simulated table off: its service, the journal and the inputs the service leaves
-    open (a test reopens the journal), then its sensor board (``tests.support.table`` too)."""
-    service.stop()
-    if service.journal is not None:
-        service.journal.close()
-    if service.inputs is not None:
-        service.inputs.close()
-    sim.close()
 
 
 def wait(predicate: Callable[[], object], what: str, timeout: float = 20.0) -> None:

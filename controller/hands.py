@@ -85,3 +85,14 @@ class Hands:
             return False
         self.set_channels(changes)
         return True
+
+
+def close_table(service: Service, sim: SimulatedBoard) -> None:
+    """Switch a simulated table off: its service, the journal and the inputs the service leaves
+    open (a test reopens the journal), then its sensor board (the tests' and the benches' tables)."""
+    service.stop()
+    if service.journal is not None:
+        service.journal.close()
+    if service.inputs is not None:
+        service.inputs.close()
+    sim.close()

@@ -7,11 +7,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.remote import close_table
 from controller.app import build_service
 from controller.config import Config
 from controller.games import CHANCE, ChannelKind, Game, State, get_game
-from controller.hands import Hands
+from controller.hands import Hands, close_table
 from controller.ledview import player_colour
 from controller.referee import Verdict
 from controller.service import Service
