@@ -80,7 +80,7 @@ def test_two_demos_on_one_broker_keep_to_their_own_boards(broker: Broker) -> Non
     """Each run has its own board id, hence its own MQTT client id and topics: neither knocks the other off."""
     statuses = Listener(broker.port, ["arbitro/+/status"])
     command = [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0.01",
-               "--broker", f"127.0.0.1:{broker.port}"]
+               "--max-actions", "80", "--broker", f"127.0.0.1:{broker.port}"]  # a short game: both at once is the point
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     second = None
     try:
