@@ -4,8 +4,7 @@ simulated table (the real firmware on a pty, MQTT on a real Mosquitto)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -19,6 +18,7 @@ from hardware.buzzer import MID_TONE, OCTAVES, WAITING, Buzzer, Tune
 from hardware.layout import load_layout
 from tests.support.mqttc import Listener
 from tests.support.table import Table
+from tests.support.waiting import wait_until
 
 PIN = 12
 
@@ -41,13 +41,6 @@ def pins() -> Iterator[MockFactory]:
     yield factory
     factory.reset()
 
-
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"waited {timeout}s for {what}")
-        time.sleep(0.005)  # poll interval
 
 
 def heard(tune: Tune) -> list[float | None]:

@@ -8,9 +8,8 @@ import array
 import logging
 import math
 import shutil
-import time
 import wave
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -19,17 +18,11 @@ import pytest
 
 from controller.sound import TableSound
 from controller.voice import PROGRAM, WAITING, Voice, announcement
+from tests.support.waiting import wait_until
 
 STATE = {"turn": 1, "winners": [], "players": [{"index": 0, "name": "red"}, {"index": 1, "name": "player 1"}]}
 LOUD = 500  # RMS of 16-bit speech is in the thousands; espeak-ng's silence is 0
 
-
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"waited {timeout}s for {what}")
-        time.sleep(0.01)  # poll interval
 
 
 def rms(path: Path) -> float:
