@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from controller.games import CHANCE, IllegalAction, State, get_game
-from controller.games.record import ChanceKey, Record, UnfairRecord, verify
+from controller.games.record import ChanceKey, Record, verify
 from controller.remote_hidden import HIDDEN, Box, apply_seen, check_reveal, public_key, seen_by, view_digest
 from controller.seats import REMOTE
 
@@ -407,7 +407,7 @@ class Sync:
         record = self.record(secret, whole)
         try:
             verify(record)
-        except UnfairRecord as exc:
+        except ValueError as exc:  # UnfairRecord, or an action the rules refuse
             self.stop(seq, f"the host's chance does not verify: {exc}")
             return
         if whole is not None:  # the host's cards, all checked: this board's record is the host's
