@@ -183,10 +183,10 @@ def test_a_dealt_serpientes_game_keeps_each_board_s_cards_from_the_other(tmp_pat
             listener.close()
         hosting.stop()
         joining.stop()
-    for listener, board, seats in zip(everything, "ab", ({0}, {1}), strict=True):
+    for listener, here, seats in zip(everything, "ab", ({0}, {1}), strict=True):
         # From the remote game's start on this board (board b had a game of its own before it joined)...
         since = next(i for i, (topic, payload, *_) in enumerate(listener.messages)
-                     if topic == f"arbitro/{board}/state" and json.loads(payload)["remote"] is not None)
+                     if topic == f"arbitro/{here}/state" and json.loads(payload)["remote"] is not None)
         # ... to the end, which reveals the secret reveals the secret (the host's game_over event, its state, its remote status): before it, nothing.
         until = next(i for i, (_, payload, *_) in enumerate(listener.messages) if secret.encode() in payload)
         end = json.loads(listener.messages[until][1])

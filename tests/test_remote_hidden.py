@@ -8,12 +8,16 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
+from controller.config import Config
 from controller.games import CHANCE, get_game
 from controller.games.chance import commitment, draw, seed_secret
 from controller.games.record import Match, Record, verify
 from controller.games.serpientes.state import SerpientesState
 from controller.remote import REMOTE, JoinCode, Sync, Wire
 from controller.remote_hidden import private_key, public_key
+from controller.session import Session
 
 SECRET = seed_secret(11)
 OPTIONS = {"tokens": 3, "max_rounds": 4}
@@ -161,3 +165,31 @@ def test_a_card_for_the_joiner_sent_unsealed_stops_the_game() -> None:
     joiner.receive(dataclasses.replace(wire, sealed=""))
     assert joiner.stopped is not None and "sealed" in joiner.stopped.reason
 
+
+
+def session(peer: str = "b") -> Session:
+    config = Config.from_dict({"board": {"id": "a", "game": "serpientes", "num_players": 3}, "remote": {"peer": peer}})
+    s = Session(config.board, check_board=lambda *a: None, fresh_secret=lambda: b"s" * 32, peer=peer)
+    s.opened([])
+    return s
+
+
+def test_a_host_starts_a_dealt_game_with_a_remote_seat_and_its_key_in_the_join_code() -> None:
+    board = {"id": "a", "game": "serpientes", "seats": ["table", "remote"], "num_players": 3}
+    Config.from_dict({"board": board, "remote": {"peer": "b"}})  # the configuration takes it
+    host = session()
+    ok, error = host.request("new_game", {"seats": ["table", "remote"], "num_players": 3}).answer or (False, "")
+    assert ok, error
+    assert host.remote is not None and host.remote.hidden
+    code = JoinCode.decode(host.remote_view()["code"])  # type: ignore[index]
+    assert host.remote.key is not None and code.key == public_key(host.remote.key)
+
+
+def test_a_dealt_remote_game_does_not_resume_after_a_restart() -> None:
+    """Its sealing keys died with the service: the journal sets the game aside (ValueError), with a notice."""
+    host = session()
+    host.request("new_game", {"seats": ["table", "remote"], "num_players": 3})
+    record = host.match.record
+    again = session()
+    with pytest.raises(ValueError, match="hidden cards cannot go on after a restart"):
+        again.resume(Record.from_dict(record.to_dict()))
