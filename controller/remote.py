@@ -15,6 +15,10 @@ stays on the host until the game is over; then the host's :meth:`Sync.status` ca
 joining board checks every drawn outcome against the commitment the join code named
 (``controller.games.record.verify``).
 
+With dealt hidden cards (:func:`hides_information`) only the host holds the whole game: wires say
+what everyone may see, the joining board's cards go sealed for it, and it checks the host's whole
+record at the end (``controller.remote_hidden``).
+
 Each board publishes its :meth:`Sync.status` (retained): how many wires it has, whether it stopped
 and why, and (the host, at the end) the secret. A status from the other board tells which of this
 board's wires it lacks (:meth:`Sync.peer_status` returns them to send again): after an outage the
