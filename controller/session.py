@@ -347,11 +347,11 @@ class Session:
         seats_for(record.seats, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
+        if REMOTE in record.seats and hides_information(record.game, record.options):  # its sealing keys are gone
+            raise ValueError("a remote game with hidden cards cannot go on after a restart (docs/remote.md)")
         self.take(match)
         self.resigned = resigned
         if REMOTE in record.seats and self.peer:  # a remote game goes on: the other board resends what is missing
-            if hides_information(record.game, record.options):  # the keys that seal its cards died with the service
-                raise ValueError("a remote game with hidden cards cannot go on after a restart (docs/remote.md)")
             self._go_remote(Sync.resumed(self.board.id, self.peer, record), record.keys[-1].secret)
 
     def opened(self, notices: list[Message]) -> Outcome:

@@ -191,5 +191,7 @@ def test_a_dealt_remote_game_does_not_resume_after_a_restart() -> None:
     host.request("new_game", {"seats": ["table", "remote"], "num_players": 3})
     record = host.match.record
     again = session()
+    serial = again.serial
     with pytest.raises(ValueError, match="hidden cards cannot go on after a restart"):
         again.resume(Record.from_dict(record.to_dict()))
+    assert again.serial == serial and again.remote is None  # refused before it changed anything
