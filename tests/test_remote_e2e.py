@@ -1,6 +1,7 @@
 """End to end: one game on two boards. Two services, two simulated tables, two Mosquitto brokers
 bridged over TLS as docs/remote.md sets them up; whole games with the bridge cut and restored at
-seeded moments; both journals end equal, nothing applied twice; a corrupted action is caught."""
+seeded moments; both journals end equal, nothing applied twice; a corrupted action is caught; a
+game with dealt hidden cards in which neither broker carries a card of the other board's seat."""
 
 from __future__ import annotations
 
