@@ -91,6 +91,8 @@ def close_table(service: Service, sim: SimulatedBoard) -> None:
     """Switch a simulated table off: its service, the journal and the inputs the service leaves
     open (a test reopens the journal), then its sensor board (the tests' and the benches' tables)."""
     service.stop()
+    if service.running():  # closing its journal under a running loop would crash SQLite: say so instead
+        raise RuntimeError("the service's loop did not stop within 10 s; its journal is left open")
     if service.journal is not None:
         service.journal.close()
     if service.inputs is not None:
