@@ -142,6 +142,9 @@ def display_rows(quick: bool) -> list[Row]:
             "reading it)", "for the record", big["made_p99"], "ms", None),
         Row(f"display: its CPU over {seconds:.0f} s of traffic, 100 boards x 200 viewers (the readers': "
             f"{big['readers_cpu_s']:.1f} s)", "for the record", big["cpu_s"], "s", None),
+        Row("display: its CPU per publish, 100 boards x 200 viewers (a line made once and written to every stream; the "
+            f"display used {big['cpu_s'] / seconds:.0%} of a core, the readers {big['readers_cpu_s'] / seconds:.0%})",
+            "for the record", big["cpu_s"] / max(1, big["messages"]) * 1e3, "ms", None),
         Row("display: (publish, stream) pairs never read, 100 boards x 200 viewers", "0", big["sse_missed"], "",
             0.0, 1.0, "x1: a count"),
         Row("display: publish -> hall page drawn (Chromium), p99, 100 boards", "for the record", big["p99"], "ms",
