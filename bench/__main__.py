@@ -13,6 +13,7 @@ run (the same pty, host link, broker and ``mosquitto_sub``, no referee). Under t
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
@@ -28,6 +29,14 @@ PI_FACTOR = 4.3
 PI_SOURCE = "x4.3: 7-Zip 1-thread 835 vs ~3,600 MIPS (interpreted code up to x8)"
 SAME = "x1: memory does not scale with the CPU"
 WIRE_MS = 649 * 0.03  # Jeocinco's strip on a WS2812's wire: 30 us per LED
+STAGE_ROWS = {
+    "cpu:judged": "the loop's CPU judging it (of frame -> LED bytes)",
+    "cpu:states": "the loop's CPU working out its public and private states",
+    "stage:journal": "the journal's commit, fsync included (wall)",
+    "loop_cpu": "the loop's CPU from the frame taken to the state queued",
+}
+"""A clean move's stages in the table (``bench.referee --stages`` prints them all): the causes of the
+two latency figures."""
 
 
 @dataclass
@@ -73,12 +82,15 @@ def referee_rows(runs: int, moves: int, broker_port: int) -> list[Row]:
         led: list[list[float]] = []
         sub: list[list[float]] = []
         wire_gap: list[list[float]] = []
+        stages: dict[str, list[list[float]]] = defaultdict(list)  # bench.stages: where the time goes
         for seed in range(1, runs + 1):
             r = measure(game, moves, 25.0, 200.0, broker_port, seed=seed)
             clean = [i for i, c in enumerate(r["clean"]) if c]
             led.append([r["led"][i] for i in clean])
             sub.append([r["sub"][i] for i in clean])
             wire_gap.append([r["sub"][i] - r["led"][i] for i in clean])
+            for key in STAGE_ROWS:
+                stages[key].append([r[key][i] for i in clean if not math.isnan(r[key][i])])
         n = sum(len(x) for x in led)
         rows.append(Row(f"{game}: clean move, frame -> LED bytes out, p99 ({n} moves)", "<= 1.2 ms (Pi <= 5 ms)",
                         median_of_runs(led) * 1e3, "ms", 1.2))
@@ -89,6 +101,9 @@ def referee_rows(runs: int, moves: int, broker_port: int) -> list[Row]:
             rows.append(Row("jeocinco: state after its LED frame began, p99 (not waiting for the wire)",
                             f"< {WIRE_MS:.1f} ms (the wire)", median_of_runs(wire_gap) * 1e3, "ms", WIRE_MS, 1.0,
                             "x1: the wire takes as long on a Pi"))
+        for key, what in STAGE_ROWS.items():
+            rows.append(Row(f"{game}: clean move, {what}, p99", "for the record", median_of_runs(stages[key]) * 1e3,
+                            "ms", None))
     return rows
 
 
@@ -127,6 +142,9 @@ def display_rows(quick: bool) -> list[Row]:
             "reading it)", "for the record", big["made_p99"], "ms", None),
         Row(f"display: its CPU over {seconds:.0f} s of traffic, 100 boards x 200 viewers (the readers': "
             f"{big['readers_cpu_s']:.1f} s)", "for the record", big["cpu_s"], "s", None),
+        Row("display: its CPU per publish, 100 boards x 200 viewers (a line made once and written to every stream; the "
+            f"display used {big['cpu_s'] / seconds:.0%} of a core, the readers {big['readers_cpu_s'] / seconds:.0%})",
+            "for the record", big["cpu_s"] / max(1, big["messages"]) * 1e3, "ms", None),
         Row("display: (publish, stream) pairs never read, 100 boards x 200 viewers", "0", big["sse_missed"], "",
             0.0, 1.0, "x1: a count"),
         Row("display: publish -> hall page drawn (Chromium), p99, 100 boards", "for the record", big["p99"], "ms",

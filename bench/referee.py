@@ -1,7 +1,7 @@
 """Referee latency, end to end: from the last byte of a CHANGED frame written to the pty to the
 LED bytes leaving the strip's buffer, and to the new state at a subscriber in another process.
 
-    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS] [--commit-ms MS]
+    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS] [--commit-ms MS] [--stages]
 
 A scripted MCU (HELLO, snapshots, heartbeats, CHANGED frames written by hand to a real pty) plays
 seeded random legal games against the real service (host link, referee, journal on, an LED strip
@@ -16,6 +16,11 @@ Marks:
 * ``mqtt``: last byte written -> the new state handed to paho;
 * ``sub``: last byte written -> the new state printed by a C ``mosquitto_sub`` in another process.
 
+``--stages`` also prints where a clean move's time goes: p50/p99 of each stage of the loop
+(``bench.stages``: bytes read, frame parsed, taken by the loop, judged, LED frame drawn, worker,
+LED bytes out, journal committed, state stamped, JSON, paho queued, written to the broker, at the
+subscriber), and the loop thread's CPU time from taking the frame to queueing the state.
+
 Moves come in three kinds: **final** (the board is exactly the only legal move with a trace:
 taken and told at once), **held** (exactly one legal move, but others could still follow: shown
 at once, told once the board has been still for the commit window; their ``mqtt`` and ``sub`` are
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import queue
 import random
@@ -41,6 +47,7 @@ from pathlib import Path
 import paho.mqtt.client as paho
 
 from bench.serial_link import FakeMcu
+from bench.stages import LOOP, ORDER, Stages
 from controller.config import Config, SensorsConfig
 from controller.games import CHANCE, ChannelKind, game_names
 from controller.journal import Journal
@@ -151,32 +158,21 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
     mqtt = MqttBridge(config.mqtt, config.board.id)
     pixels = RecordingPixels(layout.led_count, wire=True)  # a Pi's strip: the wire time of every frame
     strip = LedStrip(pixels)
+    stages = Stages()
     service = Service(config, strip, layout=layout, mqtt=mqtt, journal=Journal(folder / "journal.sqlite"),
-                      link_factory=lambda url, post: HostLink(url, post, heartbeat_timeout=2.0))
+                      link_factory=lambda url, post: HostLink(url, stamped, heartbeat_timeout=2.0))
+    stamped = stages.attach(service, mqtt, pixels)
     start_view = service.session.state.physical_view()
     values = [0] * layout.sensor_count
     for channel, sensor in layout.sensor_of.items():
         values[sensor] = start_view[channel]
     mcu = TableMcu(layout.blocks, values)
     config.sensors.url = mcu.path
-    marks: dict[str, float] = {}
-    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": [], "final": []}
+    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": [], "final": [],
+                                   "loop_cpu": []}
+    out.update({f"stage:{stage}": [] for stage in ORDER[1:]})
+    out.update({f"cpu:{stage}": [] for stage in LOOP[1:]})
     display = Subscriber(broker_port, f"arbitro/{config.board.id}/state")
-
-    def timed(fn, key):
-        def wrapper(*args, **kwargs):
-            moved = len(service.session.match.record.actions) > marks.get("before", 1e9)
-            shown = moved or (key == "shown" and "before" in marks and service.session.preview is not None)
-            if key not in marks and shown:
-                marks[key] = time.monotonic()
-                if key == "shown":
-                    marks["received"] = service.last_sensed or 0.0
-                    marks["final"] = float(moved)
-            return fn(*args, **kwargs)
-        return wrapper
-
-    strip.show = timed(strip.show, "shown")  # type: ignore[method-assign]  # which kind of move it was
-    mqtt.publish_state = timed(mqtt.publish_state, "mqtt")  # type: ignore[method-assign]
     service.start()
     rng = random.Random(seed)
     kinds = {c.name: c.kind for c in service.session.channels}
@@ -214,7 +210,6 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             # A player's pace: the last move's frames are on the strip, its successor's table is built.
             _wait(service, lambda: not service.session.referee.unready)
             strip.flush()
-            marks.clear()
             for c, v in changes.items():
                 if kinds[c] == ChannelKind.OFFSET:
                     service.post(EncoderEvent(c, v))
@@ -222,22 +217,34 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             for c in order[:-1]:
                 mcu.change(layout.sensor_of[c], sensors[c])
                 time.sleep(0.003)
-            marks["before"] = before
             sent = len(pixels.transmit_times)
             wall = time.time() - time.monotonic()  # the subscriber's clock is the wall clock
+            stages.arm(layout.sensor_of[order[-1]], before)
             t0 = mcu.change(layout.sensor_of[order[-1]], sensors[order[-1]])
-            _wait(service, lambda: moved() and "shown" in marks and "mqtt" in marks)
+            stages.at["write"] = t0  # just before the os.write
+            if not stages.queued.wait(10):
+                raise TimeoutError(f"the move's state was not published; stages reached: {', '.join(stages.at)}")
             sub = display.first(before) - wall
+            stages.at["sub"] = sub
             strip.flush()
+            stages.armed = False
+            at = stages.at
             led = next(began for began, _ in pixels.transmit_times[sent:] if began >= t0)
-            clean = marks["shown"] - marks["received"] < debounce_ms / 1000
-            hold = commit_ms / 1000 if clean and not marks["final"] else 0.0  # the deliberate wait, taken off
-            out["link"].append(marks["received"] - t0)
+            clean = at["frame"] - at["read"] < debounce_ms / 1000
+            hold = at["commit"] - at["shown"] if "commit" in at else 0.0  # the deliberate wait, taken off
+            out["link"].append(at["read"] - t0)
             out["led"].append(led - t0)
-            out["mqtt"].append(marks["mqtt"] - t0 - hold)
+            out["mqtt"].append(at["stamped"] - t0 - hold)
             out["sub"].append(sub - t0 - hold)
             out["clean"].append(float(clean))
-            out["final"].append(marks["final"])
+            out["final"].append(float(not stages.held))
+            out["loop_cpu"].append(stages.loop_cpu() or 0.0)
+            passed = stages.deltas()
+            for stage in ORDER[1:]:
+                out[f"stage:{stage}"].append(passed.get(stage, math.nan))  # nan: a stage this move has not
+            worked = stages.cpu_deltas()
+            for stage in LOOP[1:]:
+                out[f"cpu:{stage}"].append(worked.get(stage, math.nan))
             played += 1
     finally:
         service.stop()
@@ -246,6 +253,25 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
         if service.journal is not None:
             service.journal.close()
     return out
+
+
+def stage_table(r: dict[str, list[float]]) -> str:
+    """p50/p99 (ms) of the time spent reaching each stage from the one before, over clean moves,
+    with the loop thread's CPU time for the stages it stamps."""
+    clean = [i for i, c in enumerate(r["clean"]) if c]
+
+    def cell(key: str) -> str:
+        values = [r[key][i] for i in clean if key in r and not math.isnan(r[key][i])]
+        if not values:
+            return ""
+        return f"{_percentile(values, .5) * 1e3:6.3f}/{_percentile(values, .99) * 1e3:6.3f}"
+
+    lines = [f"    {'stage (clean moves)':28} {'wall p50/p99 ms':>15}  {'loop CPU p50/p99 ms':>19}"]
+    for stage in ORDER[1:]:
+        if stage != "commit":
+            lines.append(f"    {'-> ' + stage:28} {cell(f'stage:{stage}'):>15}  {cell(f'cpu:{stage}'):>19}")
+    lines.append(f"    {'loop CPU, taken -> queued':28} {'':>15}  {cell('loop_cpu'):>19}")
+    return "\n".join(lines)
 
 
 def null_service(samples: int, broker_port: int) -> list[float]:
@@ -310,6 +336,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=150, help="timed physical moves per game")
     parser.add_argument("--debounce-ms", type=float, default=SensorsConfig().debounce_ms)
     parser.add_argument("--commit-ms", type=float, default=SensorsConfig().commit_ms)
+    parser.add_argument("--stages", action="store_true", help="where a clean move's time goes, stage by stage")
     args = parser.parse_args(argv)
     broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-"))).start()
     try:
@@ -328,6 +355,8 @@ def main(argv: list[str] | None = None) -> None:
                 picked = {k: [r[k][i] for i in rows] for k in ("link", "led", "mqtt", "sub")}
                 cells = [f"{_percentile(v, .5) * 1e3:6.2f}/{_percentile(v, .99) * 1e3:6.2f}" for v in picked.values()]
                 print(f"{name:12} {label:9} {len(rows):4d} {cells[0]:>16} {cells[1]:>15} {cells[2]:>16} {cells[3]:>15}")
+            if args.stages:
+                print(stage_table(r))
     finally:
         broker.stop()
 

@@ -278,13 +278,17 @@ class Journal:
                                                             (game_id,)).fetchone()[0]
         actions = [(text, record.drawn.get(n)) for n, text in enumerate(record.actions)]
         secrets = _secrets(record)
-        same = 0
-        while same < min(len(stored), len(actions)) and stored[same] == actions[same]:
-            same += 1
-        if same == len(stored) == len(actions) and not answers and secrets == self._stored_secrets[game_id]:
+        if actions[: len(stored)] == stored:  # a move adds at the end: compared at C speed, not action by action
+            same = len(stored)
+        else:
+            same = next((n for n, (was, now) in enumerate(zip(stored, actions, strict=False)) if was != now),
+                        min(len(stored), len(actions)))
+        new_secrets = secrets != self._stored_secrets[game_id]
+        if same == len(stored) == len(actions) and not answers and not new_secrets:
             return
         with self.transaction():
-            self.db.execute("UPDATE games SET secrets = ? WHERE id = ?", (secrets, game_id))
+            if new_secrets:
+                self.db.execute("UPDATE games SET secrets = ? WHERE id = ?", (secrets, game_id))
             self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
             self.db.executemany("INSERT INTO actions (game, n, text, key) VALUES (?, ?, ?, ?)",
                                 [(game_id, n, *actions[n]) for n in range(same, len(actions))])

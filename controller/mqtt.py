@@ -34,6 +34,7 @@ import secrets
 import socket
 import ssl
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -128,7 +129,11 @@ class MqttBridge:
         self._event_seq = 0
         self.run = secrets.token_hex(8)  # this bridge's life, which its events' seq numbers count
         self._recent: deque[bytes] = deque(maxlen=RECENT_EVENTS)
-        self._window_due: threading.Timer | None = None  # sends events/recent once a burst is out
+        # events/recent is sent once a burst is out, by one thread for the bridge's life: starting a
+        # timer's thread per burst made the loop wait, before the state, for that thread to start
+        self._window_at: float | None = None  # when it is due
+        self._window_wake = threading.Condition(self._lock)
+        self._windows = threading.Thread(target=self._send_windows, name="arbitro-mqtt-window", daemon=True)
         # From the first connection on: a window left by an earlier run is replaced, not added to.
         self._retained[f"{self.base}/events/recent"] = self._recent_payload()
         self._last_info: mqtt.MQTTMessageInfo | None = None
@@ -153,6 +158,7 @@ class MqttBridge:
         """Connect in the background (retrying until the broker answers) and start paho's thread."""
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
         self.client.loop_start()
+        self._windows.start()
 
     def stop(self, timeout: float = 2.0) -> None:
         """Publish ``offline``, wait up to ``timeout`` s for what is in flight, disconnect quietly
@@ -160,6 +166,7 @@ class MqttBridge:
         self._stopping = True
         with self._lock:
             self._send_window()  # the last events' window on the broker (not live: nothing due any more)
+            self._window_wake.notify()
         if self.connected.is_set():
             with self._lock:
                 info = self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True)
@@ -258,22 +265,26 @@ class MqttBridge:
                     self.held.append(payload)
                 self._recent.append(payload)
             self._retained[f"{self.base}/events/recent"] = self._recent_payload()  # as a reconnect sends it
-            if self._window_due is None:
-                self._window_due = threading.Timer(RECENT_DELAY, self._send_window_later)
-                self._window_due.daemon = True
-                self._window_due.start()
+            if self._window_at is None:
+                self._window_at = time.monotonic() + RECENT_DELAY
+                self._window_wake.notify()
         return seqs
 
-    def _send_window_later(self) -> None:
+    def _send_windows(self) -> None:
+        """Publish events/recent :data:`RECENT_DELAY` after each burst began, until :meth:`stop`."""
         with self._lock:
-            self._send_window()
+            while not self._stopping:
+                due = self._window_at
+                if due is None or due > time.monotonic():
+                    self._window_wake.wait(None if due is None else due - time.monotonic())
+                else:
+                    self._send_window()
 
     def _send_window(self) -> None:
         """Publish events/recent now if an update is due (the caller holds ``_lock``)."""
-        if self._window_due is None:
+        if self._window_at is None:
             return
-        self._window_due.cancel()
-        self._window_due = None
+        self._window_at = None
         if self._live:
             topic = f"{self.base}/events/recent"
             self._last_info = self.client.publish(topic, self._retained[topic], qos=1, retain=True)

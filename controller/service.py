@@ -5,8 +5,9 @@ Adapters (the serial reader, gpiozero callbacks, paho's thread) only post events
 terms (a sensor index into a channel, through :class:`~controller.wiring.Wiring`), decides *when*
 the board is judged (a clean move at once, anything else after the debounce window; what the hands
 may still change, again once the board has been still for the commit window), and carries out the
-:class:`~controller.session.Outcome` the session returns: its effects, the LED frame, then the
-journal and what is told (:class:`~controller.teller.Teller`: nothing is told before it is on disk).
+:class:`~controller.session.Outcome` the session returns: its effects, the LED frame
+(:class:`~controller.lights.Lights`), then the journal and what is told
+(:class:`~controller.teller.Teller`: nothing is told before it is on disk).
 While the journal cannot be written (a full or read-only disk) the table plays on, requests are
 refused with the reason, the state says the service is degraded, and everything is written and told
 once the journal can be again.
@@ -16,29 +17,24 @@ from __future__ import annotations
 
 import logging
 import queue
-import random
-import secrets
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from controller import players, sdnotify
-from controller.commands import RecentAnswers
+from controller import sdnotify
+from controller.computer import decide_apart
 from controller.config import Config
 from controller.games.base import Phrase
-from controller.games.chance import SECRET_BYTES
-from controller.journal import BoardJournal, Journal
-from controller.ledview import LedScene, render_frame
+from controller.journal import Journal
 from controller.mqtt import Command
 from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
-from controller.remote_link import RemoteIn, RemoteLink
+from controller.remote_link import RemoteIn
 from controller.session import CalibrateRings, Decide, Effect, Outcome, RequestSnapshot, Session, TakeBoard
-from controller.teller import Teller
-from controller.wiring import Wiring
+from controller.table import Table
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from hardware.inputs import ButtonEvent, EncoderEvent
-from hardware.layout import Layout, load_layout
+from hardware.layout import Layout
 from hardware.leds import LedStrip
 
 log = logging.getLogger("arbitro")
@@ -46,7 +42,6 @@ log = logging.getLogger("arbitro")
 PREPARE_POLL_S = 0.002  # how often the loop looks whether the LEDs are out, to build the next move table
 
 # what the service tells the operator, beside the game (events)
-NO_NEW_GAME = Phrase("service.no_new_game", "no new game: {fault}")
 OTHER_CONFIG = Phrase("service.other_config", "the sensor board's configuration is another layout's: {problem}")
 NOT_THIS_BOARD = Phrase("service.not_this_board", "the sensor board is not this layout's: {problem}")
 
@@ -76,27 +71,13 @@ class Service:
         self.commit_at: float | None = None  # when a held verdict is judged again: the commit window is over
         self.still_since = clock()  # when the board last changed
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
-        self.blink_on = True
         self._thread: threading.Thread | None = None
         self.journal = journal
-        board = config.board
-        self.wiring = Wiring(layout or load_layout(board.layout or board.game), board.game,
-                             layout_for=lambda game: load_layout(board.layout or game), strip_fits=strip.can_show)
-        self.session = Session(board, check_board=self.wiring.check,
-                               fresh_secret=lambda: secrets.token_bytes(SECRET_BYTES),
-                               answers=RecentAnswers(persist=journal is not None), peer=config.remote.peer)
-        # A remote game's own client on the board's broker (controller.remote_link), beside the displays' bridge.
-        self.remote = RemoteLink(config.mqtt, board.id, config.remote.peer, self.post) \
-            if config.remote.peer and mqtt is not None else None
-        self.kept = BoardJournal(journal, board.id, clock) if journal is not None else None
-        # the wall clock stamps states and events; judging never reads it
-        self.teller = Teller(self.session, board, self.wiring, self.kept, mqtt, sound, clock=clock,
-                             wall_clock=wall_clock)
+        table = Table.build(config, strip, layout, journal, mqtt, sound, self.post, clock, wall_clock)
+        self.wiring, self.session, self.kept, self.teller = table.wiring, table.session, table.kept, table.teller
+        self.lights, self.remote = table.lights, table.remote
         self.watchers = self.teller.watchers  # see every event (the demo, tests)
-        notices = self.kept.open(self.session, resume=config.journal.resume) if self.kept is not None else []
-        self.teller.resumed_serial = self.session.serial  # 0: no game resumed
-        self.scene: LedScene | None = None  # what the LEDs show (blinking redraws it)
-        self._opened = self.session.opened(notices)  # its effects carried out now, the rest once the service starts
+        self._opened = table.opened  # its effects carried out now, the rest once the service starts
         for effect in self._opened.effects:
             self._effect(effect)
 
@@ -161,8 +142,7 @@ class Service:
         return self.teller.stamp(self.session.public_state())
 
     def _loop(self) -> None:
-        blink_period = 0.5 / self.config.leds.blink_hz
-        next_blink = self.clock() + blink_period
+        next_blink = self.clock() + self.lights.period
         watchdog = sdnotify.Watchdog(self.clock())
         sdnotify.notify(f"READY=1\nSTATUS=refereeing {self.session.game.title}")
         while True:
@@ -195,9 +175,8 @@ class Service:
                 if self.commit_at is not None and now >= self.commit_at:
                     self._judge(settled=True)
                 if now >= next_blink:
-                    next_blink = now + blink_period
-                    self.blink_on = not self.blink_on
-                    self._show_leds()
+                    next_blink = now + self.lights.period
+                    self.lights.blink()
                 if self.teller.retry_at is not None and now >= self.teller.retry_at:
                     self.teller.flush()  # the journal tried again: all that waited is told if it can be written
             except Exception:  # the loop must outlive any one bad event
@@ -230,10 +209,8 @@ class Service:
         elif isinstance(event, LinkError):
             log.warning("sensor link: %s", event.message)
         elif isinstance(event, ButtonEvent):
-            if event.name == "undo" and event.held and self.teller.failing:  # the game's end would be lost
-                self.teller.notice("refused", NO_NEW_GAME(fault=self.teller.why()))
-                return
-            self._changed(s.button(event.name, event.held))
+            if not self.teller.refuse_button(event.name, event.held):
+                self._changed(s.button(event.name, event.held))
         elif isinstance(event, Command):
             self._command(event)
         elif isinstance(event, RemoteIn):
@@ -296,9 +273,8 @@ class Service:
                 self._effect(effect)
         if not outcome.held:  # a button or request committed what was held
             self.commit_at = None
-        self._show(outcome)
-        if not self._tell(outcome) and outcome.answer is not None:
-            self.teller.keep()  # a refusal too is remembered with its id
+        self.lights.show(outcome.scene)
+        self.teller.tell(outcome)
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, TakeBoard):  # the strip sized for the game's board
@@ -312,50 +288,14 @@ class Service:
         elif isinstance(effect, RequestSnapshot) and self.link is not None:
             self.link.request_snapshot()
         elif isinstance(effect, Decide):  # off the loop: the table goes on being refereed meanwhile
-            threading.Thread(target=self._decide, args=(effect,), name="arbitro-player", daemon=True).start()
-
-    def _decide(self, ask: Decide) -> None:
-        """A computer player's decision, on its own thread, handed back to the loop."""
-        try:
-            decision = players.decide(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat, ask.level,
-                                      random.Random(ask.seed))
-        except Exception as exc:  # warned at the table; `next` asks again
-            log.exception("the computer player of seat %d could not decide", ask.seat)
-            failed = type(exc).__name__
-            self.post(Call(lambda: self._carry_out(self.session.decision_failed(ask, failed)), queue.Queue()))
-            return
-        self.post(Call(lambda: self._decided(ask, decision.text), queue.Queue()))
+            decide_apart(effect, self.post, self._decided,
+                         lambda ask, error: self._carry_out(self.session.decision_failed(ask, error)))
 
     def _decided(self, ask: Decide, text: str) -> None:
         """A decision is kept in the journal before the LEDs show it: a power cut resumes showing the same move."""
         outcome = self.session.decided(ask.moves, text, ask.hint)
-        self._tell(outcome)
+        self.teller.tell(outcome)
         for effect in outcome.effects:
             self._effect(effect)
-        self._show(outcome)
+        self.lights.show(outcome.scene)
         self.settle_at = self.clock() + self.config.sensors.debounce_ms / 1000  # the board judged against it
-
-    def _tell(self, outcome: Outcome) -> bool:
-        """Journal and tell what the outcome has to tell (then a remote game's part goes to the other board)."""
-        if outcome.public is None:
-            return False
-        self.teller.tell(outcome)
-        self._send_remote()
-        return True
-
-    def _show(self, outcome: Outcome) -> None:
-        if outcome.scene is not None:
-            self.scene = outcome.scene
-            self._show_leds()
-
-    def _send_remote(self) -> None:
-        """A remote game: what this board accepted goes to the other board once the journal has it."""
-        s = self.session
-        if self.remote is None or s.remote is None or self.teller.failing or not (s.wires or s.status_due):
-            return
-        wires, s.wires, s.status_due = s.wires, [], False
-        self.remote.send(wires, s.remote.status())
-
-    def _show_leds(self) -> None:
-        if self.scene is not None:
-            self.strip.show(render_frame(self.wiring.layout, self.scene, self.blink_on))

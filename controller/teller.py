@@ -1,5 +1,6 @@
 """What the loop tells, in order, once the journal holds it: events, the public state, each seat's
-private state and the answers to requests.
+private state and the answers to requests; then, in a game on two boards, what this board accepted
+goes to the other board.
 
 The :class:`Teller` writes the journal first (``BoardJournal.keep``) and only then tells: nothing
 reaches a display or an answer before it is on disk. While the journal cannot be written (a full
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
@@ -26,6 +27,9 @@ from controller.ports import Publisher, Sound
 from controller.session import HEALTHY, STATE_SCHEMA, Outcome, Session, told
 from controller.wiring import Wiring
 from firmware_bridge.protocol import PROTOCOL_VERSION
+
+if TYPE_CHECKING:
+    from controller.remote_link import RemoteLink
 
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
@@ -48,16 +52,18 @@ def arbitro_version() -> str:
 
 JOURNAL_FAILING = Phrase("teller.journal_failing", "{fault}; the game goes on at the table, but requests are refused "
                          "and nothing more is told until the journal can be written again")
+NO_NEW_GAME = Phrase("service.no_new_game", "no new game: {fault}")
 
 class Teller:
     """Tells one board's session (on ``board``, wired up as ``wiring`` says), in the board's language:
     to MQTT (``mqtt``), to ``watchers`` (the demo, tests), after the journal (``kept``), and last to
-    the table's ``sound``."""
+    the table's ``sound``; a remote game's part to the other board (``remote``)."""
 
     def __init__(self, session: Session, board: BoardConfig, wiring: Wiring, kept: BoardJournal | None,
                  mqtt: Publisher | None, sound: Sound | None = None, *, clock: Callable[[], float],
-                 wall_clock: Callable[[], float]) -> None:
+                 wall_clock: Callable[[], float], remote: RemoteLink | None = None) -> None:
         self.session = session
+        self.remote = remote
         self.board = board
         self.wiring = wiring
         self.kept = kept
@@ -124,12 +130,34 @@ class Teller:
             command.reply(False, f"{command.name}: {self.fault()}; nothing was done")
         return True
 
+    def refuse_button(self, name: str, held: bool) -> bool:
+        """A new game (``undo`` held) while the journal cannot be written: refused, saying why (the
+        game's end would be lost); False when the button may act."""
+        if not (name == "undo" and held and self.failing):
+            return False
+        self.notice("refused", NO_NEW_GAME(fault=self.why()))
+        return True
+
     def tell(self, outcome: Outcome) -> None:
-        """Journal what ``outcome`` changed, then tell it with whatever waited (or keep it waiting)."""
+        """Journal what ``outcome`` changed, then tell it with whatever waited (or keep it waiting),
+        then send a remote game's part to the other board. An outcome with no state to tell but
+        an answer is still kept: a refusal too is remembered with its id."""
+        if outcome.public is None:
+            if outcome.answer is not None:
+                self.keep()
+            return
         self._events += outcome.events
-        if outcome.public is not None:
-            self._public, self._private = outcome.public, outcome.private
+        self._public, self._private = outcome.public, outcome.private
         self.flush()
+        self._send_remote()
+
+    def _send_remote(self) -> None:
+        """A remote game: what this board accepted goes to the other board once the journal has it."""
+        s = self.session
+        if self.remote is None or s.remote is None or self.failing or not (s.wires or s.status_due):
+            return
+        wires, s.wires, s.status_due = s.wires, [], False
+        self.remote.send(wires, s.remote.status())
 
     @property
     def language(self) -> str:

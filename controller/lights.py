@@ -1,0 +1,34 @@
+"""What the strip under the board shows: the session's last LED scene, drawn for the board wired up
+and blinking at the configured rate (the pure session has no clock, the loop turns the blink)."""
+
+from __future__ import annotations
+
+from controller.ledview import LedScene, render_frame
+from controller.wiring import Wiring
+from hardware.leds import LedStrip
+
+
+class Lights:
+    """The strip (``strip``) showing the last scene on the board ``wiring`` has wired up; it blinks
+    every ``period`` seconds."""
+
+    def __init__(self, strip: LedStrip, wiring: Wiring, blink_hz: float) -> None:
+        self.strip = strip
+        self.wiring = wiring
+        self.period = 0.5 / blink_hz
+        self.scene: LedScene | None = None
+        self.blink_on = True
+
+    def show(self, scene: LedScene | None) -> None:
+        """Show ``scene`` from now on (None: the last one stays)."""
+        if scene is not None:
+            self.scene = scene
+            self.draw()
+
+    def blink(self) -> None:
+        self.blink_on = not self.blink_on
+        self.draw()
+
+    def draw(self) -> None:
+        if self.scene is not None:
+            self.strip.show(render_frame(self.wiring.layout, self.scene, self.blink_on))
