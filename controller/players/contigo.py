@@ -57,13 +57,16 @@ class ContigoModel(Model):
         lines = ORTHO_LINES if position.variant.need == 5 else LINES
         points = []
         for p in range(n):
-            points.append(line_strength(position.board, p, lines) + threat_value(position, p))
+            best, second = runs(position.board, p, lines)
+            # a move completes a line only where a run lacks just one pawn
+            threat = threat_value(position, p) if best + 1 >= position.variant.need else 0.0
+            points.append(best + 0.25 * second + threat)
         return contest(points, 1.0)
 
 
-def line_strength(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]) -> float:
-    """p's best run of pawns on a line no opposing pawn breaks, plus a little for the next best."""
-    runs = []
+def runs(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]) -> tuple[int, int]:
+    """p's best and second best runs: pawns of his on a line that no opposing pawn breaks."""
+    found = []
     for line in lines:
         best = count = 0
         for s in line:
@@ -75,9 +78,9 @@ def line_strength(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]
                 best = max(best, count)
             else:
                 count = 0
-        runs.append(best)
-    runs.sort(reverse=True)
-    return runs[0] + 0.25 * runs[1]
+        found.append(best)
+    found.sort(reverse=True)
+    return found[0], found[1]
 
 
 def threat_value(position: Position, p: int) -> float:
