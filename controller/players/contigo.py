@@ -1,8 +1,11 @@
 """Contigo's computer player: an open game, so the public view's position is the state searched.
 
 The evaluation counts lines: in the alignment game, each player's longest run of pawns on a line of
-six that no opposing pawn breaks (the win is four, or five, of them); in the capture game, men
-captured. A rollout of a few random actions, then this count, scores a leaf.
+six that no opposing pawn breaks (the win is four, or five, of them), and his **threats**: a pawn
+move the pits allow now that would complete a line. The player to move with a threat has as good as
+won; another's threat is worth less, since the bead moves before his turn may undo it. In the
+capture game the evaluation counts men captured and a double within reach (taking it wins). The
+rollout plays random actions, except that a player who can win at once does.
 """
 
 from __future__ import annotations
@@ -10,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from controller.games.base import Options, State
-from controller.games.contigo.board import CAPTURE_WIN, LINES, ORTHO_LINES, owner
+from controller.games.base import Action, Options, State
+from controller.games.contigo import rules
+from controller.games.contigo.actions import Move
+from controller.games.contigo.board import CAPTURE_WIN, LINES, ORTHO_LINES, has_line, owner
+from controller.games.contigo.position import Position
 from controller.games.contigo.state import ContigoState
 from controller.players.open_game import reconstruct
 from controller.players.search import Budget, Model, contest
@@ -22,26 +28,45 @@ BUDGETS: Final = {
     "hard": Budget(iterations=400, rollout=4),
 }
 
+TO_MOVE_THREAT: Final = 3.0
+"""What a threat is worth to the player about to make his pawn move: more than any run of pawns."""
+THREAT: Final = 0.75
+"""What a threat is worth to a player whose turn is further off."""
+
 
 def model(options: Options, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> Model:
     return ContigoModel(reconstruct("contigo", options, public_view), seat)
 
 
 class ContigoModel(Model):
+    def rollout_action(self, state: State, actions: Sequence[Action], rng: Any) -> Action:
+        if isinstance(state, ContigoState) and state.position.phase == "move":
+            win = (capturing_win if state.position.variant.capture else winning_move)(
+                state.position, state.position.player, actions)
+            if win is not None:
+                return win
+        return super().rollout_action(state, actions, rng)
+
     def evaluate(self, state: State) -> Sequence[float]:
         if state.is_terminal() or not isinstance(state, ContigoState):
             return super().evaluate(state)
         position = state.position
         n = position.variant.n
         if position.variant.capture:
-            return contest([float(c) for c in position.captured], CAPTURE_WIN / 3)
+            return contest([capture_strength(position, p) for p in range(n)], CAPTURE_WIN / 3)
         lines = ORTHO_LINES if position.variant.need == 5 else LINES
-        return contest([line_strength(position.board, p, lines) for p in range(n)], 1.0)
+        points = []
+        for p in range(n):
+            best, second = runs(position.board, p, lines)
+            # a move completes a line only where a run lacks just one pawn
+            threat = threat_value(position, p) if best + 1 >= position.variant.need else 0.0
+            points.append(best + 0.25 * second + threat)
+        return contest(points, 1.0)
 
 
-def line_strength(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]) -> float:
-    """p's best run of pawns on a line no opposing pawn breaks, plus a little for the next best."""
-    runs = []
+def runs(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]) -> tuple[int, int]:
+    """p's best and second best runs: pawns of his on a line that no opposing pawn breaks."""
+    found = []
     for line in lines:
         best = count = 0
         for s in line:
@@ -53,6 +78,57 @@ def line_strength(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]
                 best = max(best, count)
             else:
                 count = 0
-        runs.append(best)
-    runs.sort(reverse=True)
-    return runs[0] + 0.25 * runs[1]
+        found.append(best)
+    found.sort(reverse=True)
+    return found[0], found[1]
+
+
+def threat_value(position: Position, p: int) -> float:
+    """What p's threat (a winning pawn move the pits allow now) is worth, 0 without one."""
+    to_move = position.player == p and position.phase == "move"
+    if winning_move(position, p, None) is None:
+        return 0.0
+    return TO_MOVE_THREAT if to_move else THREAT
+
+
+def winning_move(position: Position, p: int, moves: Sequence[Action] | None) -> Action | None:
+    """A pawn move of p's (among ``moves``, by default all that the pits allow p now) that completes
+    a line of his, if there is one."""
+    variant = position.variant
+    board = position.board
+    need = variant.need
+    if moves is None:
+        moves = rules.legal_actions(position._replace(player=p, phase="move"))
+    after = list(board)
+    for move in moves:
+        if not isinstance(move, Move):
+            continue
+        _, s, t = move
+        after[t], after[s] = after[s], 0
+        won = has_line(after, p, variant.lines[t], need)
+        after[s], after[t] = board[s], board[t]
+        if won:
+            return move
+    return None
+
+
+def capturing_win(position: Position, p: int, moves: Sequence[Action] | None) -> Action | None:
+    """Capture game: a move of p's (among ``moves``, by default all that the pits allow p now) that
+    wins: it takes a double, or the man that makes his captures the winning count."""
+    board = position.board
+    last = position.captured[p] + 1 >= CAPTURE_WIN
+    if moves is None:
+        moves = rules.legal_actions(position._replace(player=p, phase="move"))
+    for move in moves:
+        if isinstance(move, Move) and board[move.dst] and (last or not board[move.dst] & 1):
+            return move
+    return None
+
+
+def capture_strength(position: Position, p: int) -> float:
+    """Men p captured, and a win more when a move the pits allow him now wins (half of one when his
+    turn is further off)."""
+    captured = float(position.captured[p])
+    if capturing_win(position, p, None) is None:
+        return captured
+    return captured + (CAPTURE_WIN if position.player == p and position.phase == "move" else CAPTURE_WIN / 2)
