@@ -9,7 +9,8 @@ seat knows. The tree sees another player's card added or drawn only as "add" or 
 the counts, so the public position is the whole state.
 
 A leaf is scored after a rollout of about a turn by each snake's score (tokens eaten, sticks on the
-board and in supply), how near its head is to a token, and how much room the head has.
+board and in supply), how near its head is to a token, and how much room the head has, both where
+the head is and where its programmed sequence will take it (see :func:`strength`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Any, Final
 from controller.games.base import CHANCE, Action, Options, State, read_fields, write_fields
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
-from controller.games.serpientes.position import KEYS
+from controller.games.serpientes.position import KEYS, Position
+from controller.games.serpientes.rules import crash_kind
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
 
@@ -44,24 +46,99 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 class SerpientesModel(Model):
     def evaluate(self, state: State) -> Sequence[float]:
-        if not isinstance(state, SerpientesState):
+        if not isinstance(state, SerpientesState) or state.is_terminal():
             return super().evaluate(state)
-        return contest([strength(state, p) for p in range(state.num_players)], 2.0)
+        position = state.position
+        points = [strength(position, p) for p in range(state.num_players)]
+        # A share of each value is the seat's own strength, not its lead, in a scale that does not
+        # saturate (the most a snake can score): a lead that has saturated the contest (the others
+        # out) still pulls the snake on to the last tokens, which end the game.
+        most = 2.0 * position.options["tokens"]
+        leads = contest(points, LEAD)
+        return [(1 - OWN) * lead + OWN * max(-1.0, min(1.0, (x - START) / most))
+                for lead, x in zip(leads, points, strict=True)]
 
 
-def strength(state: SerpientesState, p: int) -> float:
-    """The score, and while the snake lives, a token's nearness and the room about its head."""
-    position = state.position
+LEAD: Final = 6.0
+"""The lead, in points, that counts as most of a win: scores differ by many points (a token eaten
+is two), and a narrower scale saturates, so that a seat far ahead or behind no longer tells a
+crash from a token."""
+OWN: Final = 0.2
+START: Final = 5.0
+"""A snake's score at the start: one stick on the board and four in the supply."""
+
+PROSPECT: Final = 0.6
+"""How much of what a programmed sequence will do counts before it runs: enough that a sequence
+towards a token is worth programming, less than all of it, so that running it is worth more than
+holding it."""
+
+STUCK: Final = 2.0
+"""What holding a sequence bound to crash costs beyond the crash itself: the snake cannot move
+until it runs it (cards added later only join the end), so a turn held is a turn lost. The search
+then runs such a sequence, a stick lost, rather than holding it for ever."""
+
+
+def strength(position: Position, p: int) -> float:
+    """p's score, and while the snake lives, a token's nearness and the room about its head: now,
+    and after its programmed sequence runs on the board as it is (a crash costing its stick)."""
     points = float(position.eaten[p] + max(0, len(position.snakes[p]) - 1) + position.supply[p])
     snake = position.snakes[p]
-    if not snake or state.is_terminal():
+    if not snake:
         return points
-    head = snake[-1]
+    now = points + _lie(position, p)
+    sequence = position.sequences[p]
+    if isinstance(sequence, int) or not sequence:
+        return now  # nothing programmed, or physical cards: the engine only counts them
+    after, crashed = run_out(position, p)
+    prospect = strength(after, p) if after.snakes[p] else float(after.eaten[p])
+    if position.phase == "run" and position.player == p:
+        return prospect  # running: every card left is played (or the crash comes)
+    if crashed:
+        return prospect - STUCK
+    return PROSPECT * prospect + (1 - PROSPECT) * now
+
+
+def _lie(position: Position, p: int) -> float:
+    """How near p's head is to a token, and how much room it has."""
+    head = position.snakes[p][-1]
     r, c = B.rc(head)
     near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=B.SIZE)
     taken = {n for s in position.snakes for n in s}
     room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
-    return points + 0.8 / (1 + near) + 0.15 * room
+    return 0.8 / (1 + near) + 0.15 * room
+
+
+def run_out(position: Position, p: int) -> tuple[Position, bool]:
+    """The board after p's programmed sequence (dealt cards) runs on it as it is, the other snakes
+    still; and whether it crashes. The sequence is left empty."""
+    walk = position._replace(player=p)
+    sequence = position.sequences[p]
+    assert not isinstance(sequence, int)
+    for card in sequence:
+        crash, far = crash_kind(walk, card)
+        snake, supply, eaten, tokens = walk.snakes[p], walk.supply[p], walk.eaten[p], walk.tokens
+        if supply:
+            supply -= 1
+        else:
+            snake = snake[1:]
+        if crash is not None or far is None:
+            walk = _put(walk, p, snake if len(snake) >= 2 else (), supply, eaten, tokens)
+            return walk, True
+        snake = (*snake, far)
+        if far in tokens:
+            tokens, supply, eaten = tokens - {far}, supply + 1, eaten + 1
+        walk = _put(walk, p, snake, supply, eaten, tokens)
+        if not tokens:
+            break
+    return walk, False
+
+
+def _put(position: Position, p: int, snake: tuple[int, ...], supply: int, eaten: int,
+         tokens: frozenset[int]) -> Position:
+    def one(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
+        return (*values[:p], value, *values[p + 1:])
+    return position._replace(snakes=one(position.snakes, snake), supply=one(position.supply, supply),
+                             eaten=one(position.eaten, eaten), tokens=tokens, sequences=one(position.sequences, ()))
 
 
 class DealtModel(SerpientesModel):
