@@ -28,9 +28,9 @@ from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
 
 BUDGETS: Final = {
-    "easy": Budget(iterations=40, rollout=10),
-    "medium": Budget(iterations=120, rollout=10),
-    "hard": Budget(iterations=250, rollout=10),
+    "easy": Budget(iterations=40, rollout=0),
+    "medium": Budget(iterations=120, rollout=0),
+    "hard": Budget(iterations=250, rollout=0),
 }
 
 
@@ -99,13 +99,15 @@ def strength(position: Position, p: int) -> float:
 
 
 def _lie(position: Position, p: int) -> float:
-    """How near p's head is to a token, and how much room it has."""
+    """How near p's head is to a token (each step nearer counts alike, so that a token far across
+    the board still draws the snake), and how much room the head has."""
     head = position.snakes[p][-1]
     r, c = B.rc(head)
-    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=B.SIZE)
+    far = 2 * (B.SIZE - 1)
+    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=far)
     taken = {n for s in position.snakes for n in s}
     room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
-    return 0.8 / (1 + near) + 0.15 * room
+    return 1.0 - near / far + 0.15 * room
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:
