@@ -78,6 +78,13 @@ until it runs it (cards added later only join the end), so a turn held is a turn
 then runs such a sequence, a stick lost, rather than holding it for ever."""
 
 
+HOARD: Final = 0.01
+"""What each card held in a programmed sequence costs: a card that does not change where the
+sequence leads (laid after its crash, or after a token that ends the game) is better kept in the
+hand, so that cards go on round the table; a seat that piled them up starved the others' hands
+and stalled the game."""
+
+
 def strength(position: Position, p: int) -> float:
     """p's score, and while the snake lives, a token's nearness and the room about its head: now,
     and after its programmed sequence runs on the board as it is (a crash costing its stick)."""
@@ -93,9 +100,15 @@ def strength(position: Position, p: int) -> float:
     prospect = strength(after, p) if after.snakes[p] else float(after.eaten[p])
     if position.phase == "run" and position.player == p:
         return prospect  # running: every card left is played (or the crash comes)
+    hoard = HOARD * len(sequence)
     if crashed:
-        return prospect - STUCK
-    return PROSPECT * prospect + (1 - PROSPECT) * now
+        return prospect - STUCK - hoard
+    return PROSPECT * prospect + (1 - PROSPECT) * now - hoard
+
+
+NEAR: Final = 1.5
+"""What a head on a token would be worth, falling by the same step for each step away: less than
+the two points eating it brings, so that eating a token never looks worse than hovering by it."""
 
 
 def _lie(position: Position, p: int) -> float:
@@ -107,7 +120,7 @@ def _lie(position: Position, p: int) -> float:
     near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=far)
     taken = {n for s in position.snakes for n in s}
     room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
-    return 1.0 - near / far + 0.15 * room
+    return NEAR * (1.0 - near / far) + 0.15 * room
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:
