@@ -8,9 +8,10 @@ seat knows. The tree sees another player's card added or drawn only as "add" or 
 (``public_action_text``), and its own draws whole. With physical cards the engine itself knows only
 the counts, so the public position is the whole state.
 
-A leaf is scored after a rollout of about a turn by each snake's score (tokens eaten, sticks on the
-board and in supply), how near its head is to a token, and how much room the head has, both where
-the head is and where its programmed sequence will take it (see :func:`strength`).
+A leaf is scored as it is, without a rollout (random rollouts let the others' random crashes reward
+whichever choice uses the fewest actions, and so holding), by each snake's score (tokens eaten,
+sticks on the board and in supply), how near its head is to a token, and how much room the head
+has, both where the head is and where its programmed sequence will take it (:func:`strength`).
 """
 
 from __future__ import annotations
