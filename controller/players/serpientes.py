@@ -8,8 +8,10 @@ seat knows. The tree sees another player's card added or drawn only as "add" or 
 (``public_action_text``), and its own draws whole. With physical cards the engine itself knows only
 the counts, so the public position is the whole state.
 
-A leaf is scored after a rollout of about a turn by each snake's score (tokens eaten, sticks on the
-board and in supply), how near its head is to a token, and how much room the head has.
+A leaf is scored as it is, without a rollout (random rollouts let the others' random crashes reward
+whichever choice uses the fewest actions, and so holding), by each snake's score (tokens eaten,
+sticks on the board and in supply), how near its head is to a token, and how much room the head
+has, both where the head is and where its programmed sequence will take it (:func:`strength`).
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from typing import Any, Final
 from controller.games.base import CHANCE, Action, Options, State, read_fields, write_fields
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
-from controller.games.serpientes.position import KEYS
+from controller.games.serpientes.position import KEYS, Position
+from controller.games.serpientes.rules import crash_kind
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
 
 BUDGETS: Final = {
-    "easy": Budget(iterations=40, rollout=10),
-    "medium": Budget(iterations=120, rollout=10),
-    "hard": Budget(iterations=250, rollout=10),
+    "easy": Budget(iterations=40, rollout=0),
+    "medium": Budget(iterations=120, rollout=0),
+    "hard": Budget(iterations=250, rollout=0),
 }
 
 
@@ -44,24 +47,114 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 class SerpientesModel(Model):
     def evaluate(self, state: State) -> Sequence[float]:
-        if not isinstance(state, SerpientesState):
+        if not isinstance(state, SerpientesState) or state.is_terminal():
             return super().evaluate(state)
-        return contest([strength(state, p) for p in range(state.num_players)], 2.0)
+        position = state.position
+        points = [strength(position, p) for p in range(state.num_players)]
+        # A share of each value is the seat's own strength, not its lead, in a scale that does not
+        # saturate (the most a snake can score): a lead that has saturated the contest (the others
+        # out) still pulls the snake on to the last tokens, which end the game.
+        most = 2.0 * position.options["tokens"]
+        leads = contest(points, LEAD)
+        return [(1 - OWN) * lead + OWN * max(-1.0, min(1.0, (x - START) / most))
+                for lead, x in zip(leads, points, strict=True)]
 
 
-def strength(state: SerpientesState, p: int) -> float:
-    """The score, and while the snake lives, a token's nearness and the room about its head."""
-    position = state.position
+LEAD: Final = 6.0
+"""The lead, in points, that counts as most of a win: scores differ by many points (a token eaten
+is two), and a narrower scale saturates, so that a seat far ahead or behind no longer tells a
+crash from a token."""
+OWN: Final = 0.2
+START: Final = 5.0
+"""A snake's score at the start: one stick on the board and four in the supply."""
+
+PROSPECT: Final = 0.6
+"""How much of what a programmed sequence will do counts before it runs: enough that a sequence
+towards a token is worth programming, less than all of it, so that running it is worth more than
+holding it."""
+
+STUCK: Final = 2.0
+"""What holding a sequence bound to crash costs beyond the crash itself: the snake cannot move
+until it runs it (cards added later only join the end), so a turn held is a turn lost. The search
+then runs such a sequence, a stick lost, rather than holding it for ever."""
+
+
+HOARD: Final = 0.01
+"""What each card held in a programmed sequence costs: a card that does not change where the
+sequence leads (laid after its crash, or after a token that ends the game) is better kept in the
+hand, so that cards go on round the table; a seat that piled them up starved the others' hands
+and stalled the game."""
+
+
+def strength(position: Position, p: int) -> float:
+    """p's score, and while the snake lives, a token's nearness and the room about its head: now,
+    and after its programmed sequence runs on the board as it is (a crash costing its stick)."""
     points = float(position.eaten[p] + max(0, len(position.snakes[p]) - 1) + position.supply[p])
     snake = position.snakes[p]
-    if not snake or state.is_terminal():
+    if not snake:
         return points
-    head = snake[-1]
+    now = points + _lie(position, p)
+    sequence = position.sequences[p]
+    if isinstance(sequence, int) or not sequence:
+        return now  # nothing programmed, or physical cards: the engine only counts them
+    after, crashed = run_out(position, p)
+    prospect = strength(after, p) if after.snakes[p] else float(after.eaten[p])
+    if position.phase == "run" and position.player == p:
+        return prospect  # running: every card left is played (or the crash comes)
+    hoard = HOARD * len(sequence)
+    if crashed:
+        return prospect - STUCK - hoard
+    return PROSPECT * prospect + (1 - PROSPECT) * now - hoard
+
+
+NEAR: Final = 1.5
+"""What a head on a token would be worth, falling by the same step for each step away: less than
+the two points eating it brings, so that eating a token never looks worse than hovering by it."""
+
+
+def _lie(position: Position, p: int) -> float:
+    """How near p's head is to a token (each step nearer counts alike, so that a token far across
+    the board still draws the snake), and how much room the head has."""
+    head = position.snakes[p][-1]
     r, c = B.rc(head)
-    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=B.SIZE)
+    far = 2 * (B.SIZE - 1)
+    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=far)
     taken = {n for s in position.snakes for n in s}
     room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
-    return points + 0.8 / (1 + near) + 0.15 * room
+    return NEAR * (1.0 - near / far) + 0.15 * room
+
+
+def run_out(position: Position, p: int) -> tuple[Position, bool]:
+    """The board after p's programmed sequence (dealt cards) runs on it as it is, the other snakes
+    still; and whether it crashes. The sequence is left empty."""
+    walk = position._replace(player=p)
+    sequence = position.sequences[p]
+    assert not isinstance(sequence, int)
+    for card in sequence:
+        crash, far = crash_kind(walk, card)
+        snake, supply, eaten, tokens = walk.snakes[p], walk.supply[p], walk.eaten[p], walk.tokens
+        if supply:
+            supply -= 1
+        else:
+            snake = snake[1:]
+        if crash is not None or far is None:
+            walk = _put(walk, p, snake if len(snake) >= 2 else (), supply, eaten, tokens)
+            return walk, True
+        snake = (*snake, far)
+        if far in tokens:
+            tokens, supply, eaten = tokens - {far}, supply + 1, eaten + 1
+        walk = _put(walk, p, snake, supply, eaten, tokens)
+        if not tokens:
+            break
+    return walk, False
+
+
+def _put(position: Position, p: int, snake: tuple[int, ...], supply: int, eaten: int,
+         tokens: frozenset[int]) -> Position:
+    def one(values: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
+        return (*values[:p], value, *values[p + 1:])
+    return position._replace(snakes=one(position.snakes, snake), supply=one(position.supply, supply),
+                             eaten=one(position.eaten, eaten), tokens=tokens, sequences=one(position.sequences, ()))
 
 
 class DealtModel(SerpientesModel):
