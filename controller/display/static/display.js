@@ -438,7 +438,7 @@ function seat() {
 // the taps it takes); where the game's picture places a channel (the seat's xy) a target is drawn.
 // A tap is taken when some move still has room for it; a move is played once the taps make it and
 // no other move is left, else the moves the taps make so far are offered as buttons. Places closer
-// than a target's size (on a small phone: Jeocinco's slots, a ring and its top space) share one
+// than a target's size (on a small phone: slots side by side, a ring and the space at its top) share one
 // target; tapping it offers each of them as a button below the picture.
 const TAP_PX = 44;  // a target's size, as display.css draws it
 function tapper(base, token) {
