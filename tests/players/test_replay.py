@@ -34,7 +34,7 @@ def test_a_whole_game_with_bots_replays_from_its_seeds(game: str, options: dict[
 def test_another_seed_searches_differently() -> None:
     # The rng is the search's only source of chance (no hidden global random): other seeds try other
     # determinizations and rollouts, and a small search then does not always settle on one move.
-    state = position_where("serpientes", {}, 4, seat=0, seed=2, choices=3)
-    picks = {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, Budget(30, 6),
+    state = position_where("serpientes", {}, 4, seat=0, seed=2, choices=5)
+    picks = {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, Budget(8, 6),
                     random.Random(seed)).action for seed in range(12)}
     assert len(picks) > 1
