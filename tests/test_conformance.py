@@ -17,7 +17,7 @@ from controller.games.base import ANNOUNCEMENTS, Action
 from controller.games.record import Match, Record
 
 SEEDS = (1, 2)
-MAX_ACTIONS_CHECKED = 16  # per position: text round-trips and physical changes of a sample of the legal actions
+MAX_ACTIONS_CHECKED = 8  # per position: text round-trips and physical changes of a sample of the legal actions
 
 
 

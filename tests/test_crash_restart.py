@@ -23,7 +23,7 @@ from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
 KILLS = 21  # seven of each kind: after a request went out, after its event, after its answer
-GAMES = [("contigo", {}, 2, 3), ("jeocinco", {"fast": True}, 2, 2), ("scriptorium", {}, 2, 3),
+GAMES = [("contigo", {}, 2, 3), ("jeocinco", {"fast": True, "max_rounds": 25}, 2, 2), ("scriptorium", {}, 2, 3),
          ("serpientes", {"tokens": 5, "max_rounds": 12}, 3, 1)]
 
 
