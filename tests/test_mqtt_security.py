@@ -114,9 +114,9 @@ def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Secured]:
     broker.stop()
 
 
-def start_service(port: int, **mqtt: object) -> Service:
+def start_service(port: int, board: str = BOARD, **mqtt: object) -> Service:
     """A Serpientes service (electronic dealing: the hands are dealt at once) logged in as ``arbitro``."""
-    service = mqtt_service("serpientes", BOARD, port, seed=3, board={"chance": "auto"},
+    service = mqtt_service("serpientes", board, port, seed=3, board={"chance": "auto"},
                            mqtt={"username": "arbitro", "password": ACCOUNTS["arbitro"], **mqtt})
     assert bridge_of(service).flush(5)
     return service
@@ -324,11 +324,13 @@ def test_a_viewer_learns_nothing_while_a_player_chooses_a_secret_action(secured:
 
 def test_the_service_logs_in_over_tls_with_its_configuration(secured: Secured) -> None:
     _broker, tls_port, certs = secured
-    s = start_service(tls_port, tls=True, ca_certs=str(certs["ca"]))
+    # A board of its own: with the module's board id it would take over the module's service's MQTT
+    # client, and leave that board's status retained "offline" when it stops.
+    s = start_service(tls_port, "board-tls", tls=True, ca_certs=str(certs["ca"]))
     try:
-        display = login(tls_port, "display", [f"{BASE}/state"], tls_ca=str(certs["ca"]))
+        display = login(tls_port, "display", ["arbitro/board-tls/state"], tls_ca=str(certs["ca"]))
         try:
-            assert display.latest_state(BASE)["seq"] == s.call(lambda: s.teller.seq)
+            assert display.latest_state("arbitro/board-tls")["seq"] == s.call(lambda: s.teller.seq)
         finally:
             display.close()
     finally:
