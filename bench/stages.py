@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.mqtt import MqttBridge
@@ -181,27 +181,24 @@ class Stages:
     def cpu_deltas(self) -> dict[str, float]:
         """The loop thread's CPU seconds reaching each of its stages from the one before (the
         commit window left out)."""
-        out = {}
-        last = None
-        for stage in LOOP:
-            if stage not in self.cpu:
-                continue
-            if last is not None and stage != "commit":
-                out[stage] = self.cpu[stage] - self.cpu[last]
-            last = stage
-        return out
+        return _steps(self.cpu, LOOP)
 
     def deltas(self) -> dict[str, float]:
         """Seconds spent reaching each stage from the one before it (the commit window left out)."""
-        out = {}
-        last = None
-        for stage in ORDER:
-            if stage not in self.at:
-                continue
-            if last is not None and stage != "commit":
-                out[stage] = self.at[stage] - self.at[last]
-            last = stage
-        return out
+        return _steps(self.at, ORDER)
+
+
+def _steps(stamps: dict[str, float], order: Sequence[str]) -> dict[str, float]:
+    """From each stamped stage of ``order`` to the next one stamped; the commit window left out."""
+    out = {}
+    last = None
+    for stage in order:
+        if stage not in stamps:
+            continue
+        if last is not None and stage != "commit":
+            out[stage] = stamps[stage] - stamps[last]
+        last = stage
+    return out
 
 
 def _wrap(owner: object, name: str, around: Callable[..., Any]) -> None:
