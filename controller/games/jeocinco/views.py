@@ -36,7 +36,7 @@ _BIT_VALUES = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def physical_view(pos: JeocincoPosition) -> dict[str, int]:
-    view = {}
+    view: dict[str, int] = {}
     for keys, bits in zip(CHANNEL_KEYS, sensed_bits(pos), strict=True):
         # The mask's binary digits, lowest bit first, as 0/1 bytes: twice as fast as shifting per channel.
         view.update(zip(keys, format(bits, "b").zfill(len(keys))[::-1].encode().translate(_BIT_VALUES), strict=True))
