@@ -13,7 +13,6 @@ run (the same pty, host link, broker and ``mosquitto_sub``, no referee). Under t
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import statistics
@@ -71,7 +70,7 @@ def median_of_runs(runs: list[list[float]]) -> float:
 
 
 def referee_rows(runs: int, moves: int, broker_port: int) -> list[Row]:
-    from bench.referee import measure, null_service
+    from bench.referee import clean_values, measure, null_service
     from controller.games import game_names
 
     rows = []
@@ -90,7 +89,7 @@ def referee_rows(runs: int, moves: int, broker_port: int) -> list[Row]:
             sub.append([r["sub"][i] for i in clean])
             wire_gap.append([r["sub"][i] - r["led"][i] for i in clean])
             for key in STAGE_ROWS:
-                stages[key].append([r[key][i] for i in clean if not math.isnan(r[key][i])])
+                stages[key].append(clean_values(r, key))
         n = sum(len(x) for x in led)
         rows.append(Row(f"{game}: clean move, frame -> LED bytes out, p99 ({n} moves)", "<= 1.2 ms (Pi <= 5 ms)",
                         median_of_runs(led) * 1e3, "ms", 1.2))

@@ -255,13 +255,16 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
     return out
 
 
+def clean_values(r: dict[str, list[float]], key: str) -> list[float]:
+    """``key``'s figures over the clean moves of a :func:`measure` result (nan: a stage the move has not)."""
+    return [v for v, c in zip(r[key], r["clean"], strict=True) if c and not math.isnan(v)]
+
+
 def stage_table(r: dict[str, list[float]]) -> str:
     """p50/p99 (ms) of the time spent reaching each stage from the one before, over clean moves,
     with the loop thread's CPU time for the stages it stamps."""
-    clean = [i for i, c in enumerate(r["clean"]) if c]
-
     def cell(key: str) -> str:
-        values = [r[key][i] for i in clean if key in r and not math.isnan(r[key][i])]
+        values = clean_values(r, key) if key in r else []
         if not values:
             return ""
         return f"{_percentile(values, .5) * 1e3:6.3f}/{_percentile(values, .99) * 1e3:6.3f}"
