@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,15 +11,9 @@ from controller.games import CHANCE
 from controller.mqtt import Command
 from hardware.leds import WIRE_SECONDS_PER_LED, LedStrip, RecordingPixels
 from tests.support.table import Table
+from tests.support.waiting import wait_until
 
 RED, GREEN, BLUE = (9, 0, 0), (0, 9, 0), (0, 0, 9)
-
-
-def wait_until(predicate: Callable[[], object], what: str, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"waited {timeout}s for {what}"
-        time.sleep(0.0005)  # poll interval
 
 
 def on_wire(colour: tuple[int, int, int], n: int) -> bytes:
@@ -43,7 +36,7 @@ def test_show_returns_at_once_and_a_superseded_frame_is_dropped_never_sent_late(
     strip = LedStrip(pixels).start()
     try:
         strip.show([RED] * n)
-        wait_until(lambda: strip.writing and not strip.waiting, "the worker to take the first frame")
+        wait_until(lambda: strip.writing and not strip.waiting, "the worker to take the first frame", poll=0.0005)
         handed = time.monotonic()
         assert strip.show([GREEN] * n) and strip.show([BLUE] * n)
         assert time.monotonic() - handed < n * WIRE_SECONDS_PER_LED / 2, "show waited for the wire"

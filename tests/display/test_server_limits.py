@@ -23,6 +23,7 @@ from bench.display import public_states
 from controller.localbroker import Broker
 from tests.display.conftest import start_display
 from tests.support.mqttc import Listener
+from tests.support.waiting import wait_until
 
 
 def in_a_thread(coro: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
@@ -30,13 +31,6 @@ def in_a_thread(coro: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
     opened the session's browser, keeps an event loop running in this one."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro()).result(60)
-
-
-def wait_until(predicate: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"waited {timeout}s for {what}"
-        time.sleep(0.02)  # poll interval
 
 
 def stuck_page(port: int, path: str) -> socket.socket:
@@ -63,7 +57,9 @@ def test_player_names_need_the_operators_key(broker: Broker) -> None:
             return answers
 
     try:
-        wait_until(lambda: display.call(lambda: display.display.broker_up), "the display to reach the broker")
+        wait_until(
+            lambda: display.call(lambda: display.display.broker_up), "the display to reach the broker", timeout=15.0
+        )
         (none, wrong, right) = in_a_thread(post_all)
         assert none == wrong == (403, "setting names needs the operator's key")
         assert right[0] == 200, right
@@ -96,11 +92,11 @@ def test_pages_that_never_read_are_dropped_and_the_rest_carry_on(broker: Broker)
                         return
 
     try:
-        wait_until(lambda: watchers() == 20, "the stuck pages to be served")
+        wait_until(lambda: watchers() == 20, "the stuck pages to be served", timeout=15.0)
         with ThreadPoolExecutor(1) as pool:
             healthy = pool.submit(asyncio.run, read_along())
             assert reading.wait(10)
-            wait_until(lambda: watchers() == 21, "the healthy page to be served")
+            wait_until(lambda: watchers() == 21, "the healthy page to be served", timeout=15.0)
             client = Listener(broker.port, [])
             try:
                 for state in public_states("serpientes", board, 40, seed=4):
@@ -109,7 +105,7 @@ def test_pages_that_never_read_are_dropped_and_the_rest_carry_on(broker: Broker)
             finally:
                 client.close()
             healthy.result(30)  # it saw the last state
-        wait_until(lambda: watchers() == 0, "every stuck page to be dropped")
+        wait_until(lambda: watchers() == 0, "every stuck page to be dropped", timeout=15.0)
         for s in stuck:  # each connection is closed by the server: after what it buffered, nothing more
             s.settimeout(10)
             try:
@@ -164,7 +160,7 @@ def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker: Broker, capl
     states = iter(public_states("serpientes", board, 60, seed=5))
     try:
         with caplog.at_level(logging.DEBUG):
-            wait_until(lambda: watchers() == 3, "the pages to be served")
+            wait_until(lambda: watchers() == 3, "the pages to be served", timeout=15.0)
             for state in [next(states) for _ in range(20)]:  # enough to fill what they do not read
                 client.client.publish(f"arbitro/{board}/state", json.dumps(state), qos=1, retain=True)
             time.sleep(0.5)  # input timing: the server writes until their buffers are full
@@ -176,7 +172,7 @@ def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker: Broker, capl
                 if watchers() == 0:
                     break
                 time.sleep(0.05)
-            wait_until(lambda: watchers() == 0, "the pages to be dropped")
+            wait_until(lambda: watchers() == 0, "the pages to be dropped", timeout=15.0)
     finally:
         client.close()
         display.stop()
