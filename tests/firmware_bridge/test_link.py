@@ -19,6 +19,7 @@ import pytest
 from firmware_bridge import protocol as P
 from firmware_bridge.link import HostLink, LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from firmware_bridge.sim import SimulatedBoard
+from tests.support.waiting import wait_until
 
 BLOCKS = [("presence", 283), ("count", 28)]
 E = TypeVar("E")
@@ -287,14 +288,17 @@ def test_heartbeats_keep_the_link_quiet(pty_pair: tuple[int, str], events: queue
                                         links: list[HostLink]) -> None:
     fd, path = pty_pair
     mcu = FakeMcu(fd)
-    link = HostLink(path, events.put, heartbeat_timeout=0.15)
+    # ten heartbeats 50 ms apart span 0.5 s, longer than the timeout: without them the link would
+    # count a miss; six times the pace as the timeout leaves room for a loaded machine
+    link = HostLink(path, events.put, heartbeat_timeout=0.3)
     links.append(link)
     link.start()
     mcu.handshake(events)
-    for i in range(6):
+    for i in range(10):
         mcu.send(P.Heartbeat(i, i))
-        time.sleep(0.05)
-    assert link.stats["missed_heartbeats"] == 0 and link.stats["heartbeats"] == 6
+        time.sleep(0.05)  # the microcontroller's pace, not a wait for the link
+    wait_until(lambda: link.stats["heartbeats"] == 10, "the link to count the ten heartbeats")
+    assert link.stats["missed_heartbeats"] == 0
 
 
 def test_frames_before_hello_are_ignored_and_errors_posted(pty_pair: tuple[int, str], events: queue.Queue[Any],
