@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from controller.games import CHANCE, TERMINAL, Game, IllegalAction, State, all_games
-from controller.games.base import ANNOUNCEMENTS, Action
+from controller.games.base import ANNOUNCEMENTS, Action, Channel
 from controller.games.record import Match, Record
 
 SEEDS = (1, 2)
@@ -34,7 +34,7 @@ CASES = [
 ]
 
 
-def _check_position(game: Game, state: State, rng: random.Random) -> None:
+def _check_position(game: Game, state: State, channels: dict[str, Channel], rng: random.Random) -> None:
     text = state.to_text()
     again = game.state_from_text(text)
     assert again.to_text() == text, "position text does not round-trip"
@@ -44,7 +44,6 @@ def _check_position(game: Game, state: State, rng: random.Random) -> None:
     assert len(set(legal)) == len(legal), "duplicate legal actions"
 
     view = state.physical_view()
-    channels = {c.name: c for c in game.channels(state.options, state.num_players)}
     assert set(view) == set(channels), "physical view does not cover exactly the board's channels"
     for name, value in view.items():
         assert 0 <= value <= channels[name].maximum, f"channel {name} out of range: {value}"
@@ -78,11 +77,12 @@ def test_random_playout(game: Game, options: dict[str, Any], players: int, seed:
     rng = random.Random(seed * 7919)
     match = Match.new(game.name, options, players, seed)
     bound = game.max_game_length(options, players)
+    channels = {c.name: c for c in game.channels(match.state.options, players)}  # the board's, for the whole game
     seen_actions: list[Action] = []
     while not match.state.is_terminal():
         state = match.state
         before = state.to_text()
-        _check_position(game, state, rng)
+        _check_position(game, state, channels, rng)
         if state.current_player == CHANCE:
             match.resolve_chance()
         else:
@@ -97,7 +97,7 @@ def test_random_playout(game: Game, options: dict[str, Any], players: int, seed:
         seen_actions.extend(state.legal_actions()[:5])
         assert len(match.record.actions) <= bound, f"game longer than its declared bound {bound}"
     final = match.state
-    _check_position(game, final, rng)
+    _check_position(game, final, channels, rng)
     assert final.current_player == TERMINAL
     with pytest.raises(IllegalAction):
         final.apply(seen_actions[-1] if seen_actions else None)
