@@ -182,6 +182,7 @@ def test_a_person_at_one_seat_plays_serpientes_against_computer_players(broker: 
         return rng.choice(state.own_actions())
 
     final = play_game("serpientes", broker=("127.0.0.1", broker.port), seed=1, players=3, seat=0, pace=0,
-                      headless=True, max_actions=4000, board_id="seat0", ask=person, bots="easy", language="en")
+                      headless=True, max_actions=400, board_id="seat0", ask=person, bots="easy", language="en")
+    # 400 actions (some 70 of them the person's) show it; the demo then resigns for the seat to move
     assert final["over"] and [p["seat"] for p in final["players"]] == ["table", "bot:easy", "bot:easy"]
     assert asked and set(asked) == {0}
