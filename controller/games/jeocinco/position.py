@@ -174,21 +174,16 @@ POSITION_KEYS = ("players", "fast", "rounds", "disputes", "diagonal", "rollorder
 def board_to_text(pieces: Sequence[int]) -> str:
     """Slots in board order: a letter per piece (a = player 0 ... d = player 3), a number per run
     of empty slots (like FEN): ``149a133`` is one piece of player 0 on slot 149."""
-    chars = [""] * B.NUM_SLOTS
-    for p, mask in enumerate(pieces):
-        for s in B.bits(mask):
-            chars[s] = PLAYER_LETTERS[p]
-    out, run = [], 0
-    for ch in chars:
-        if ch:
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(ch)
-        else:
-            run += 1
-    if run:
-        out.append(str(run))
+    # by the pieces, not the slots: a board has a few dozen pieces on its hundreds of slots
+    placed = {s: PLAYER_LETTERS[p] for p, mask in enumerate(pieces) for s in B.bits(mask)}
+    out, free = [], 0  # free: the first slot after the last piece written
+    for s in sorted(placed):
+        if s > free:
+            out.append(str(s - free))
+        out.append(placed[s])
+        free = s + 1
+    if free < B.NUM_SLOTS:
+        out.append(str(B.NUM_SLOTS - free))
     return "".join(out)
 
 
