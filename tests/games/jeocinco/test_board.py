@@ -3,6 +3,7 @@
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,10 +134,15 @@ def test_a_bridge_over_a_hexagon_always_rests_on_a_slot_of_that_hexagon() -> Non
                 assert B.HEX_MASK[h] >> a & 1 or B.HEX_MASK[h] >> b & 1
 
 
-def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry() -> None:
-    # bridges.json spares every start-up the 0.6 s derivation; it must never disagree with it
-    derived = B.derive_bridge_data()
-    assert B.BRIDGE_DATA_FILE.read_text(encoding="utf-8") == B.bridge_data_text(), \
+@pytest.fixture(scope="module")
+def derived() -> dict[str, Any]:
+    """The bridge data derived from the geometry (some seconds: once for the module)."""
+    return B.derive_bridge_data()
+
+
+def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry(derived: dict[str, Any]) -> None:
+    # bridges.json spares every start-up the derivation; it must never disagree with it
+    assert json.loads(B.BRIDGE_DATA_FILE.read_text(encoding="utf-8")) == derived, \
         "bridges.json is stale: run python scripts/jeocinco_bridges.py"
     assert [list(ab) for ab in B.BRIDGE_SLOTS] == [[a, b] for a, b, *_ in derived["bridges"]]
     assert list(B.BRIDGE_CROSSED) == [c for _, _, c, *_ in derived["bridges"]]
@@ -144,9 +150,8 @@ def test_the_shipped_bridge_data_equals_the_derivation_from_the_geometry() -> No
     assert list(B.BRIDGE_CONFLICT) == [sum(1 << m for m in ms) for ms in derived["conflicts"]]
 
 
-def test_a_missing_or_stale_bridge_data_file_falls_back_to_the_derivation(tmp_path: Path,
+def test_a_missing_or_stale_bridge_data_file_falls_back_to_the_derivation(derived: dict[str, Any], tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    derived = B.derive_bridge_data()
     monkeypatch.setattr(B, "BRIDGE_DATA_FILE", tmp_path / "missing.json")
     assert B._bridge_data() == derived
     stale = tmp_path / "stale.json"
