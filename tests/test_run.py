@@ -64,7 +64,9 @@ def test_arbitro_run_off_a_pi_without_lgpio_says_what_to_do(tmp_path: Path) -> N
     done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
                           capture_output=True, text=True, timeout=60, env=env)
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1, done.stderr
-    assert "cannot open the Pi's GPIO (lgpio: No module named 'lgpio')" in lines[0]
-    assert ".[pi]" in lines[0] and 'inputs.pin_factory = "mock"' in lines[0]
+    *logged, error = done.stderr.strip().splitlines()
+    # The buttons are opened once the service is online (gpiozero is slow to import): what it told
+    # before is logged, and the error is the one line it ends with.
+    assert done.returncode == 2 and all(" INFO arbitro: " in line for line in logged), done.stderr
+    assert "cannot open the Pi's GPIO (lgpio: No module named 'lgpio')" in error
+    assert ".[pi]" in error and 'inputs.pin_factory = "mock"' in error
