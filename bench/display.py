@@ -210,6 +210,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def browser_cpu() -> float:
+    """CPU seconds used so far by this process's Chromium (its processes, found under this one)."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            head, rest = stat.read_text().rsplit(")", 1)
+            pid = int(stat.parent.name)
+            names[pid], parents[pid] = head.split("(", 1)[1], int(rest.split()[1])
+    ours = {os.getpid()}
+    for pid in sorted(parents):  # a child has a higher pid than its parent, but for pid wrap-around
+        if parents[pid] in ours:
+            ours.add(pid)
+    return sum(cpu_seconds(pid) for pid in ours if names.get(pid, "").startswith("chrom")
+               and Path(f"/proc/{pid}/stat").exists())
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -330,7 +347,7 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0, s
                 publish(b)
             page.wait_for_function(f"document.querySelectorAll('.card').length === {boards}", timeout=30_000)
             measured_from = len(published)
-            cpu_from = cpu_seconds(display.pid)
+            cpu_from, browser_from = cpu_seconds(display.pid), browser_cpu()
             if stages:
                 lag_control, child = multiprocessing.get_context("spawn").Pipe()
                 prober = multiprocessing.get_context("spawn").Process(target=null_lag, args=(child,), daemon=True)
@@ -357,6 +374,7 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0, s
                     "last => Object.entries(last).every(([b, s]) => window.drawn.some(d => d[0] === b && d[1] >= s))",
                     arg=last, timeout=10_000)
             drawn = page.evaluate("window.drawn")
+            browser_s = browser_cpu() - browser_from
             browser.close()
         rss, peak = rss_mb(display.pid)
         cpu = cpu_seconds(display.pid) - cpu_from
@@ -378,7 +396,7 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0, s
             "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
             "max": max(latencies, default=float("nan")), "sse_p50": percentile(sse, 0.5),
             "sse_p99": percentile(sse, 0.99), "made_p99": percentile(made, 0.99), "sse_missed": sse_missed,
-            "rss_mb": rss, "peak_rss_mb": peak, "cpu_s": cpu, "readers_cpu_s": readers_cpu}
+            "rss_mb": rss, "peak_rss_mb": peak, "cpu_s": cpu, "readers_cpu_s": readers_cpu, "browser_cpu_s": browser_s}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -396,10 +414,11 @@ def main(argv: list[str] | None = None) -> int:
     ok = (r["p99"] <= P99_LIMIT_MS and r["peak_rss_mb"] <= RSS_LIMIT_MB and r["drawn"] == r["messages"]
           and not r["sse_missed"])
     print("boards  viewers  messages  drawn  p50 ms  p99 ms  max ms  sse p50/p99 ms  (made p99)  missed  RSS MB  "
-          "peak RSS MB  CPU s (readers)  result")
+          "peak RSS MB  CPU s (readers, Chromium)  result")
     print(f"{r['boards']:6}  {r['viewers']:7}  {r['messages']:8}  {r['drawn']:5}  {r['p50']:6.1f}  {r['p99']:6.1f}"
           f"  {r['max']:6.1f}  {r['sse_p50']:6.1f}/{r['sse_p99']:6.1f}  ({r['made_p99']:8.1f})  {r['sse_missed']:6}"
-          f"  {r['rss_mb']:6.1f}  {r['peak_rss_mb']:11.1f}  {r['cpu_s']:5.1f} ({r['readers_cpu_s']:5.1f})  "
+          f"  {r['rss_mb']:6.1f}  {r['peak_rss_mb']:11.1f}  {r['cpu_s']:5.1f} ({r['readers_cpu_s']:5.1f}, "
+          f"{r['browser_cpu_s']:5.1f})  "
           f"{'ok' if ok else f'FAILED (limits: p99 {P99_LIMIT_MS:g} ms, RSS {RSS_LIMIT_MB:g} MB, all drawn and read)'}")
     for figure, value in r["stages"].items():
         print(f"  {figure:24} {value:10.2f}")
