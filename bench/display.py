@@ -335,12 +335,13 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0, s
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     published: dict[tuple[str, int], float] = {}
-    streams = Viewers(url, viewers) if viewers else None
+    streams: Viewers | None = None
     arrived: list[Arrival] = []
     last: dict[str, int] = {}  # each board's last seq, once published
     readers_cpu = 0.0
     null: list[float] = []  # a null process's timer lags (``stages``)
     try:
+        streams = Viewers(url, viewers) if viewers else None  # inside: a failure still stops the display
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
