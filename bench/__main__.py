@@ -130,8 +130,28 @@ def display_rows(quick: bool) -> list[Row]:
     from bench.display import run
 
     seconds = 5.0 if quick else 15.0
-    big = run(100, seconds, 1.0, 1, viewers=200)
+    big = run(100, seconds, 1.0, 1, viewers=200, stages=True)
     small = run(20, seconds, 1.0, 1, viewers=50)
+    at = big["stages"]
+    where = "100 boards x 200 viewers"
+    stages = [Row(f"display: where a line's time goes, p99, {where}: {what}", "for the record", at[f"{step} p99"], "ms",
+                  None) for step, what in (
+        ("publish->recv", "publish -> paho's thread in the display has it (the bench's publisher and the broker)"),
+        ("recv->taken", "-> the display's event loop takes it"),
+        ("taken->flush", "-> its tick begins (the tick: 20 ms at most)"),
+        ("flush->written", "-> the line made and written to every stream (the display's work done)"),
+        ("written->read", "-> a stream's reader read it (the kernel and the bench's readers)"))]
+    stages += [
+        Row(f"display: its event loop's lag, p99, {where} (a null process's on the same machine: "
+            f"{at['null process lag p99']:.1f} ms; both sleep 10 ms at a time)", "for the record", at["loop lag p99"],
+            "ms", None),
+        Row(f"display: its loop's CPU per tick, p99 (p50 {at['tick CPU p50']:.2f} ms; {at['ticks']:.0f} ticks), "
+            f"{where}", "for the record", at["tick CPU p99"], "ms", None),
+        Row(f"display: its loop's CPU per thumbnail drawn for a browser, mean ({at['thumbs']:.0f} drawn), {where}",
+            "for the record", at["thumb CPU s"] / max(1, at["thumbs"]) * 1e3, "ms", None),
+        Row(f"display: Chromium's CPU over the traffic, {where} (the display's {big['cpu_s']:.1f} s, the readers' "
+            f"{big['readers_cpu_s']:.1f} s; not on a Pi)", "for the record", big["browser_cpu_s"], "s", None, 0.0),
+    ]
     return [
         Row("display: RSS, 100 boards, 200 hall viewers", "<= 80 MB", big["peak_rss_mb"], "MB", 80.0, 1.0, SAME),
         Row("display: RSS, 20 boards, 50 hall viewers", "<= 60 MB", small["peak_rss_mb"], "MB", 60.0, 1.0, SAME),
@@ -139,6 +159,7 @@ def display_rows(quick: bool) -> list[Row]:
             big["sse_p99"], "ms", 50.0),
         Row("display: publish -> line made by the display, p99, 100 boards x 200 viewers (the rest is writing and "
             "reading it)", "for the record", big["made_p99"], "ms", None),
+        *stages,
         Row(f"display: its CPU over {seconds:.0f} s of traffic, 100 boards x 200 viewers (the readers': "
             f"{big['readers_cpu_s']:.1f} s)", "for the record", big["cpu_s"], "s", None),
         Row("display: its CPU per publish, 100 boards x 200 viewers (a line made once and written to every stream; the "
@@ -162,6 +183,8 @@ def service_rows(runs: int, broker_port: int) -> list[Row]:
         started = [start_once(game, broker_port, folder, env) for _ in range(runs)]
         rows.append(Row(f"{game}: service start -> retained online, median", "<= 0.3 s",
                         statistics.median(r[0] for r in started), "s", 0.3))
+        rows.append(Row(f"{game}: service start -> retained online, its CPU (every thread), median", "for the record",
+                        statistics.median(r[3] for r in started), "s", None))
         rows.append(Row(f"{game}: service RSS, idle", "<= 45 MB", max(r[2] for r in started), "MB", 45.0, 1.0, SAME))
         rows.append(Row(f"{game}: service RSS in play (the demo's process: service, bots, board)", "<= 45 MB",
                         in_play_rss(game, broker_port, env, 4.0 if runs < 3 else 8.0), "MB", 45.0, 1.0, SAME))

@@ -14,7 +14,9 @@ passed: ``sse`` p50/p99 is over every stream and every publish, publish -> that 
 the board's line (or a newer one); ``made p99``, publish -> the display made the line read (the
 line's own ``now``: the rest is writing and reading it); ``missed``, the (publish, stream) pairs
 never read. ``CPU s``: the display's CPU time over the measured traffic (it does not grow with the
-machine's load, as latencies do), and the streams' readers' in all.
+machine's load, as latencies do), and the streams' readers' in all, and Chromium's.
+``--stages``: the display stamped at each stage of a line (``bench.display_stages``), the steps
+printed with its loop's lag beside a null process's; ``--browser-nice N``: Chromium made N nicer.
 Exit status 1 when p99 > 100 ms, the peak RSS > 60 MB, or a state was not drawn or not read.
 """
 
@@ -40,6 +42,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from bench.display_stages import LAG_PERIOD
 from controller.gameclock import GameClock
 from controller.games import CHANCE, game_names, get_game
 from controller.games.chance import SCHEME
@@ -92,8 +95,11 @@ def fair(match: Match) -> dict[str, Any]:
     return {"scheme": SCHEME, "commitment": key.commitment, "secret": secret}
 
 
-def start_display(port: int, pages: int = 200) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "display", "--broker", f"127.0.0.1:{port}",
+def start_display(port: int, pages: int = 200, stamps: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    """``arbitro display`` in a child process; with ``stamps``, the same display stamping each stage
+    of a line (``bench.display_stages``) into that file as it stops."""
+    command = ["controller.cli", "display"] if stamps is None else ["bench.display_stages", str(stamps)]
+    proc = subprocess.Popen([sys.executable, "-m", *command, "--broker", f"127.0.0.1:{port}",
                              "--listen", "127.0.0.1:0", "--max-pages", str(pages)],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
@@ -180,6 +186,19 @@ def read_streams(url: str, viewers: range, control: Connection) -> None:
     control.send((arrived, time.process_time()))
 
 
+def null_lag(control: Connection) -> None:
+    """A process that does nothing but sleep 10 ms at a time (``bench.display_stages.LAG_PERIOD``),
+    until told to stop: how late it wakes is what any process waited for a core meanwhile, the
+    baseline of the display loop's own lag."""
+    lags = []
+    control.send("ready")
+    while not control.poll():
+        due = time.monotonic() + LAG_PERIOD
+        time.sleep(LAG_PERIOD)
+        lags.append(time.monotonic() - due)
+    control.send(lags)
+
+
 def rss_mb(pid: int) -> tuple[float, float]:
     """(current, peak) resident memory of ``pid`` in MB."""
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
@@ -191,6 +210,31 @@ def cpu_seconds(pid: int) -> float:
     grow with what else the machine runs."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_pids() -> list[int]:
+    """This process's Chromium: its processes, found under this one."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            head, rest = stat.read_text().rsplit(")", 1)
+            pid = int(stat.parent.name)
+            names[pid], parents[pid] = head.split("(", 1)[1], int(rest.split()[1])
+    ours = {os.getpid()}
+    for pid in sorted(parents):  # a child has a higher pid than its parent, but for pid wrap-around
+        if parents[pid] in ours:
+            ours.add(pid)
+    return [pid for pid in ours if names.get(pid, "").startswith("chrom")]
+
+
+def browser_cpu() -> float:
+    """CPU seconds used so far by this process's Chromium (the processes that are still there)."""
+    total = 0.0
+    for pid in browser_pids():
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -233,7 +277,49 @@ def stream_latencies(published: list[tuple[tuple[str, int], float]],
     return out, made_by, missed
 
 
-def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -> dict[str, Any]:
+STAGES = ("recv", "taken", "flush", "written")
+"""The display's stages of a line (``bench.display_stages``), after the publish and before a stream reads it."""
+
+
+def stage_figures(measured: list[tuple[tuple[str, int], float]], arrived: list[Arrival],
+                  stamps: dict[str, Any], null: list[float]) -> dict[str, float]:
+    """p50/p99 ms of each step, publish -> ``recv`` -> ... -> ``written`` -> read by a stream, over
+    the measured publishes that reached each stage (a state coalesced into a newer one before its
+    line was made has no ``flush``/``written``); the event loop's lag, and a null process's (``null``,
+    seconds) beside it; the streams each tick found busy; the loop's CPU per tick and per thumbnail drawn."""
+    at = stamps["at"]
+    out: dict[str, float] = {}
+    keys = [(f"{board}/{seq}", t) for (board, seq), t in measured]
+    previous = "publish"
+    for stage in STAGES:
+        steps = [(at[stage][k] - (t if previous == "publish" else at[previous][k])) * 1000
+                 for k, t in keys if k in at[stage] and (previous == "publish" or k in at[previous])]
+        out[f"{previous}->{stage} p50"] = percentile(steps, 0.5)
+        out[f"{previous}->{stage} p99"] = percentile(steps, 0.99)
+        previous = stage
+    wanted = {k for k, _ in keys}
+    reads = [(t - at["written"][k]) * 1000 for _viewer, board, seq, t, _made in arrived
+             if (k := f"{board}/{seq}") in wanted and k in at["written"]]
+    out["written->read p50"], out["written->read p99"] = percentile(reads, 0.5), percentile(reads, 0.99)
+    for name, seconds in (("loop lag", stamps["lags"]), ("null process lag", null)):
+        lags = [lag * 1000 for lag in seconds]
+        out[f"{name} p50"], out[f"{name} p99"] = percentile(lags, 0.5), percentile(lags, 0.99)
+    busy = [b for _lines, b, _cpu in stamps["ticks"]]
+    out["busy streams p50"], out["busy streams max"] = percentile(busy, 0.5), max(busy, default=float("nan"))
+    out["tick writing CPU p50"] = percentile([cpu * 1000 for *_, cpu in stamps["ticks"]], 0.5)
+    out["tick writing CPU p99"] = percentile([cpu * 1000 for *_, cpu in stamps["ticks"]], 0.99)
+    out["tick CPU p50"] = percentile([cpu * 1000 for cpu in stamps["flushes"]], 0.5)
+    out["tick CPU p99"] = percentile([cpu * 1000 for cpu in stamps["flushes"]], 0.99)
+    out["ticks"] = len(stamps["flushes"])
+    out["thumbs"], out["thumb CPU s"] = len(stamps["thumbs"]), sum(stamps["thumbs"])
+    return out
+
+
+def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0, stages: bool = False,
+        browser_nice: int = 0) -> dict[str, Any]:
+    """``browser_nice``: Chromium's processes made that much nicer once the page is drawn, so that
+    the hall page (a phone's, elsewhere in a hall) yields this machine's cores to the display and
+    the streams' readers."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
@@ -241,17 +327,21 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -
     per_board = int(seconds / pace) + 3
     names = [f"bench{i:02d}" for i in range(boards)]
     prepared = {b: public_states(games[i % len(games)], b, per_board, seed + i) for i, b in enumerate(names)}
-    broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-display-"))).start()
-    display, url = start_display(broker.port, max(200, viewers + 1))
+    folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-display-"))
+    broker = Broker(folder).start()
+    stamps = folder / "stamps.json" if stages else None
+    display, url = start_display(broker.port, max(200, viewers + 1), stamps)
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-display-boards")
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     published: dict[tuple[str, int], float] = {}
-    streams = Viewers(url, viewers) if viewers else None
+    streams: Viewers | None = None
     arrived: list[Arrival] = []
     last: dict[str, int] = {}  # each board's last seq, once published
     readers_cpu = 0.0
+    null: list[float] = []  # a null process's timer lags (``stages``)
     try:
+        streams = Viewers(url, viewers) if viewers else None  # inside: a failure still stops the display
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
@@ -272,7 +362,16 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -
                 publish(b)
             page.wait_for_function(f"document.querySelectorAll('.card').length === {boards}", timeout=30_000)
             measured_from = len(published)
-            cpu_from = cpu_seconds(display.pid)
+            for pid in browser_pids() if browser_nice else ():
+                with contextlib.suppress(OSError):  # a process of it that ended meanwhile
+                    os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, pid) + browser_nice)
+            cpu_from, browser_from = cpu_seconds(display.pid), browser_cpu()
+            if stages:
+                lag_control, child = multiprocessing.get_context("spawn").Pipe()
+                prober = multiprocessing.get_context("spawn").Process(target=null_lag, args=(child,), daemon=True)
+                prober.start()
+                if not lag_control.poll(30) or lag_control.recv() != "ready":
+                    raise RuntimeError("the null process did not start")
             rng = random.Random(seed)
             due = sorted((time.monotonic() + rng.uniform(0, pace), b) for b in names)
             end = time.monotonic() + seconds
@@ -283,12 +382,17 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -
                     publish(b)
                 due.append((at + pace * rng.uniform(0.7, 1.3), b))
                 due.sort()
+            if stages:
+                lag_control.send("stop")
+                null = lag_control.recv() if lag_control.poll(30) else []
+                prober.join(10)
             last = {b: prepared[b][sent[b] - 1]["seq"] for b in names}
             with contextlib.suppress(PlaywrightTimeout):  # what was not drawn by then counts as not drawn
                 page.wait_for_function(
                     "last => Object.entries(last).every(([b, s]) => window.drawn.some(d => d[0] === b && d[1] >= s))",
                     arg=last, timeout=10_000)
             drawn = page.evaluate("window.drawn")
+            browser_s = browser_cpu() - browser_from
             browser.close()
         rss, peak = rss_mb(display.pid)
         cpu = cpu_seconds(display.pid) - cpu_from
@@ -305,11 +409,12 @@ def run(boards: int, seconds: float, pace: float, seed: int, viewers: int = 0) -
     latencies = _latencies(measured, [(board, seq, t / 1000) for board, seq, t in drawn])
     sse, made, sse_missed = stream_latencies(measured, arrived)
     count = len(published) - measured_from
-    return {"boards": boards, "viewers": viewers, "messages": count, "drawn": len(latencies),
+    figures = stage_figures(measured, arrived, json.loads(stamps.read_text()), null) if stamps is not None else {}
+    return {"stages": figures, "boards": boards, "viewers": viewers, "messages": count, "drawn": len(latencies),
             "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
             "max": max(latencies, default=float("nan")), "sse_p50": percentile(sse, 0.5),
             "sse_p99": percentile(sse, 0.99), "made_p99": percentile(made, 0.99), "sse_missed": sse_missed,
-            "rss_mb": rss, "peak_rss_mb": peak, "cpu_s": cpu, "readers_cpu_s": readers_cpu}
+            "rss_mb": rss, "peak_rss_mb": peak, "cpu_s": cpu, "readers_cpu_s": readers_cpu, "browser_cpu_s": browser_s}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -320,16 +425,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds of traffic")
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between two moves of one board")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--stages", action="store_true",
+                        help="where a line's time goes in the display, stage by stage (bench.display_stages)")
+    parser.add_argument("--browser-nice", type=int, default=0,
+                        help="make Chromium this much nicer (it stands for a phone: its CPU is not the display's)")
     args = parser.parse_args(argv)
-    r = run(args.boards, args.seconds, args.pace, args.seed, args.viewers)
+    r = run(args.boards, args.seconds, args.pace, args.seed, args.viewers, args.stages, args.browser_nice)
     ok = (r["p99"] <= P99_LIMIT_MS and r["peak_rss_mb"] <= RSS_LIMIT_MB and r["drawn"] == r["messages"]
           and not r["sse_missed"])
     print("boards  viewers  messages  drawn  p50 ms  p99 ms  max ms  sse p50/p99 ms  (made p99)  missed  RSS MB  "
-          "peak RSS MB  CPU s (readers)  result")
+          "peak RSS MB  CPU s (readers, Chromium)  result")
     print(f"{r['boards']:6}  {r['viewers']:7}  {r['messages']:8}  {r['drawn']:5}  {r['p50']:6.1f}  {r['p99']:6.1f}"
           f"  {r['max']:6.1f}  {r['sse_p50']:6.1f}/{r['sse_p99']:6.1f}  ({r['made_p99']:8.1f})  {r['sse_missed']:6}"
-          f"  {r['rss_mb']:6.1f}  {r['peak_rss_mb']:11.1f}  {r['cpu_s']:5.1f} ({r['readers_cpu_s']:5.1f})  "
+          f"  {r['rss_mb']:6.1f}  {r['peak_rss_mb']:11.1f}  {r['cpu_s']:5.1f} ({r['readers_cpu_s']:5.1f}, "
+          f"{r['browser_cpu_s']:5.1f})  "
           f"{'ok' if ok else f'FAILED (limits: p99 {P99_LIMIT_MS:g} ms, RSS {RSS_LIMIT_MB:g} MB, all drawn and read)'}")
+    for figure, value in r["stages"].items():
+        print(f"  {figure:24} {value:10.2f}")
     return 0 if ok else 1
 
 

@@ -66,21 +66,31 @@ def in_play_rss(game: str, port: int, env: dict[str, str], seconds: float = 8.0)
     return peak
 
 
-def start_once(game: str, port: int, folder: Path, env: dict[str, str]) -> tuple[float, float, float]:
+def cpu_s(pid: int) -> float:
+    """CPU time (user and system, every thread) process ``pid`` has used, s: what a start costs
+    whatever else the machine runs meanwhile."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_once(game: str, port: int, folder: Path, env: dict[str, str]) -> tuple[float, float, float, float]:
     """Seconds from the process start to ``online``, and to the first state, seen on the broker;
-    and the service's RSS then (MB)."""
+    the service's RSS then (MB); and the CPU it had used when ``online`` was seen (s)."""
     board = f"start-{game}-{time.monotonic_ns()}"
     config = folder / f"{board}.toml"
     config.write_text(f'[board]\nid = "{board}"\ngame = "{game}"\n[sensors]\nurl = "sim"\n'
                       f'[inputs]\npin_factory = "mock"\n[mqtt]\nport = {port}\n')
     seen: dict[str, float] = {}
     done = threading.Event()
+    pid: list[int] = []
 
     def on_message(client: paho.Client, userdata: object, msg: paho.MQTTMessage) -> None:
         kind = msg.topic.rsplit("/", 1)[-1]
         if kind not in seen and (kind != "status" or msg.payload == b"online"):
             seen[kind] = time.monotonic()
-        if len(seen) == 2:
+            if kind == "status":
+                seen["cpu"] = cpu_s(pid[0])
+        if "status" in seen and "state" in seen:
             done.set()
 
     watcher = paho.Client(paho.CallbackAPIVersion.VERSION2)
@@ -92,6 +102,7 @@ def start_once(game: str, port: int, folder: Path, env: dict[str, str]) -> tuple
     t0 = time.monotonic()
     service = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    pid.append(service.pid)
     try:
         if not done.wait(20):
             raise TimeoutError(f"{game}: no online/state within 20 s")
@@ -101,7 +112,7 @@ def start_once(game: str, port: int, folder: Path, env: dict[str, str]) -> tuple
         service.wait(10)
         watcher.loop_stop()
         watcher.disconnect()
-    return seen["status"] - t0, seen["state"] - t0, rss
+    return seen["status"] - t0, seen["state"] - t0, rss, seen["cpu"]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -113,15 +124,15 @@ def main(argv: list[str] | None = None) -> None:
     broker = Broker(folder).start()
     env = installed_env(folder)
     try:
-        print(f"{'game':12} {'online min/median/max s':>24} {'state min/median/max s':>24} {'idle RSS MB':>11} "
-              f"{'in play MB':>10}")
+        print(f"{'game':12} {'online min/median/max s':>24} {'state min/median/max s':>24} "
+              f"{'CPU at online s':>24} {'idle RSS MB':>11} {'in play MB':>10}")
         for game in args.games or game_names():
-            runs = sorted(start_once(game, broker.port, folder, env) for _ in range(args.runs))
-            online = sorted(r[0] for r in runs)
-            state = sorted(r[1] for r in runs)
-            cells = [f"{v[0]:.3f}/{v[len(v) // 2]:.3f}/{v[-1]:.3f}" for v in (online, state)]
+            runs = [start_once(game, broker.port, folder, env) for _ in range(args.runs)]
+            online, state, cpu = (sorted(r[i] for r in runs) for i in (0, 1, 3))
+            cells = [f"{v[0]:.3f}/{v[len(v) // 2]:.3f}/{v[-1]:.3f}" for v in (online, state, cpu)]
             idle = max(r[2] for r in runs)
-            print(f"{game:12} {cells[0]:>24} {cells[1]:>24} {idle:11.1f} {in_play_rss(game, broker.port, env):10.1f}")
+            print(f"{game:12} {cells[0]:>24} {cells[1]:>24} {cells[2]:>24} {idle:11.1f} "
+                  f"{in_play_rss(game, broker.port, env):10.1f}")
     finally:
         broker.stop()
 

@@ -123,7 +123,6 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
         config.sensors.url = sensor_url
     mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id,
                       language=config.board.language) if config.mqtt.enabled else None
-    inputs = make_inputs(config, layout)
     sim = None
     if config.sensors.url == "sim":  # a simulated board in this process, set up as the game starts
         from firmware_bridge.sim import SimulatedBoard
@@ -132,7 +131,8 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
         config.sensors.url = sim.url
     links = None if config.sensors.url == "none" else link_factory(config)  # "none": buttons and MQTT only
     service = Service(config, strip or make_strip(config, layout), layout=layout, link_factory=links,
-                      mqtt=mqtt, inputs=inputs, journal=make_journal(config), sound=make_sound(config))
+                      mqtt=mqtt, open_inputs=lambda: make_inputs(config, layout), journal=make_journal(config),
+                      sound=make_sound(config))
     if sim is not None:
         view = service.session.state.physical_view()
         sim.set_many({sensor: view[channel] for channel, sensor in layout.sensor_of.items()})
@@ -159,7 +159,11 @@ def run_forever(service: Service) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    service.start()
+    try:
+        service.start()
+    except StartupError:  # the buttons and rings are opened as it starts: it says offline again
+        service.stop()
+        raise
     while not stop.wait(0.2):
         if not service.running():
             break

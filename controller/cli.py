@@ -54,11 +54,10 @@ def _run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config = load_config(args.config)
-        service = build_service(config)
+        return run_forever(build_service(config))
     except (ConfigError, LayoutError, StartupError) as exc:
         logging.getLogger("arbitro").debug("start-up failed", exc_info=True)
         raise CliError(str(exc), 2) from exc
-    return run_forever(service)
 
 
 def _remote_bridge(args: argparse.Namespace) -> int:

@@ -26,8 +26,12 @@ class Hands:
         self.pace = pace
         self.at_once = at_once  # a move's sensors change in one scan, as no hand can (the demo at --pace 0)
         self.kinds = {c.name: c for c in service.session.channels}
-        assert isinstance(service.inputs, TableInputs), "hands need the table's gpiozero inputs"
-        self.inputs = service.inputs
+
+    @property
+    def inputs(self) -> TableInputs:
+        """The table's gpiozero inputs (the service opens them as it starts)."""
+        assert isinstance(self.service.inputs, TableInputs), "hands need the table's gpiozero inputs"
+        return self.service.inputs
 
     def set_channels(self, changes: dict[str, int]) -> None:
         """Make the sensed board show ``changes``: lifts first, then placements, ring turns last."""

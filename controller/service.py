@@ -51,14 +51,19 @@ class Service:
 
     def __init__(self, config: Config, strip: LedStrip, *, layout: Layout | None = None,
                  link_factory: Callable[[str, Post], Link] | None = None, mqtt: Publisher | None = None,
-                 inputs: Inputs | None = None, journal: Journal | None = None, sound: Sound | None = None,
+                 inputs: Inputs | None = None, open_inputs: Callable[[], Inputs | None] | None = None,
+                 journal: Journal | None = None, sound: Sound | None = None,
                  clock: Callable[[], float] = time.monotonic, wall_clock: Callable[[], float] = time.time) -> None:
+        """``open_inputs``: makes the buttons and rings as the service starts, once ``online`` is out
+        (gpiozero is a third of the imports before it); or ``inputs``, made already."""
         self.config = config
         self.strip = strip
         self.clock = clock
         self.events: queue.Queue[object] = queue.Queue()
         self.mqtt = mqtt
         self.inputs = inputs
+        self.open_inputs = open_inputs
+        self.rings_at: dict[str, int] = {}  # where the game last wanted the rings: calibrated to it once they are up
         for adapter in (mqtt, inputs):  # adapters post into this loop, and nowhere else
             if adapter is not None:
                 adapter.post = self.post
@@ -92,6 +97,10 @@ class Service:
             if not self.mqtt.connected.wait(3.0):
                 log.warning("MQTT broker %s:%d not reachable yet; refereeing anyway, state goes out on connect",
                             self.config.mqtt.host, self.config.mqtt.port)
+        if self.open_inputs is not None and (inputs := self.open_inputs()) is not None:
+            inputs.post = self.post  # nothing is lost: what they post waits for the loop, started below
+            self.inputs = inputs
+            self._effect(CalibrateRings(self.rings_at))
         if self.remote is not None:
             self.remote.start()
         if self.link_factory is not None:
@@ -281,6 +290,7 @@ class Service:
             self.session.referee.lazy = True  # the next move table is built while the loop is idle, off a move's path
             self.strip.resize(self.wiring.take(effect.game).led_count)
         elif isinstance(effect, CalibrateRings):
+            self.rings_at = effect.offsets
             if self.inputs is not None:
                 self.inputs.calibrate(effect.offsets)
                 for channel, offset in self.inputs.offsets().items():

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from gpiozero import Button, RotaryEncoder
+from typing import TYPE_CHECKING
 
 from hardware.layout import Encoder, Layout
+
+if TYPE_CHECKING:  # gpiozero is imported as the devices are made: a third of the service's start otherwise
+    from gpiozero import Button
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ def _nowhere(event: object) -> None:
 class _Ring:
     def __init__(self, spec: Encoder, inputs: TableInputs, pin_factory: object | None) -> None:
         self.spec = spec
+        from gpiozero import RotaryEncoder
+
         self.zero = 0
         self.device = RotaryEncoder(spec.a, spec.b, max_steps=0, pin_factory=pin_factory)
         self.device.when_rotated = lambda: inputs.post(EncoderEvent(spec.channel, self.offset))
@@ -57,6 +61,8 @@ class TableInputs:
 
     def __init__(self, layout: Layout, post: Callable[[object], None] | None = None, *, hold_time: float = 1.0,
                  pin_factory: object | None = None) -> None:
+        from gpiozero import Button
+
         self.post: Callable[[object], None] = post or _nowhere  # the service binds its own
         self.buttons: dict[str, Button] = {}
         for name, pin in layout.buttons.items():

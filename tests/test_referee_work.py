@@ -143,3 +143,37 @@ def test_an_outcomes_states_are_worked_out_once_when_told_not_before_the_leds(
     assert outcome.public is not None and outcome.public["sensors"] == "up"
     assert outcome.private is not None and len(outcome.private) == session.state.num_players
     assert worked == ["public"] + ["private"] * session.state.num_players  # once, however often read
+
+
+def test_a_clean_moves_board_is_compared_with_the_view_once_and_again_when_it_changes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop asks whether a reading is a clean move, then judges the same board: the difference
+    with the view (a set of Jeocinco's 649 channels) is worked out once; a board changed in place
+    since is compared again."""
+    from controller import referee
+
+    match = Match.new("jeocinco", {}, 2, seed=3)
+    while not any(match.state.physical_changes(a) for a in match.state.legal_actions()):  # colours chosen, dice
+        if match.state.current_player == CHANCE:
+            match.resolve_chance()
+        else:
+            match.apply(match.state.legal_actions()[0])
+    ref = Referee(match, get_game("jeocinco").channels({}, 2))
+    ref.targets()  # the move table, built as the LEDs light the targets
+    compared: list[int] = []
+    diff = referee.board_diff
+    def counted(view: dict[str, int], sensed: dict[str, int]) -> frozenset[tuple[str, int]]:
+        compared.append(1)
+        return diff(view, sensed)
+
+    monkeypatch.setattr(referee, "board_diff", counted)
+    state = match.state
+    action = next(a for a in state.legal_actions() if state.physical_changes(a))
+    sensed = dict(state.apply(action).physical_view())
+    wrong = next(c for c, v in sensed.items() if v == 0 and c not in state.physical_changes(action))
+    assert ref.clean_move(sensed)
+    sensed[wrong] = 1  # the same board, changed in place: no longer the move
+    assert not ref.clean_move(sensed) and len(compared) == 2
+    del sensed[wrong]
+    assert ref.clean_move(sensed) and len(compared) == 3
+    assert ref.judge(sensed).kind == "applied" and len(compared) == 3

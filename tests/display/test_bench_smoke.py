@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 from concurrent.futures import ThreadPoolExecutor
 
-from bench.display import public_states, run
+from bench.display import STAGES, public_states, run
 
 
 def test_the_display_benchmark_runs_and_sees_every_message_drawn() -> None:
@@ -15,6 +16,21 @@ def test_the_display_benchmark_runs_and_sees_every_message_drawn() -> None:
         result = pool.submit(run, boards=3, seconds=1.5, pace=0.5, seed=2).result()
     assert result["messages"] >= 6 and result["drawn"] == result["messages"]
     assert result["peak_rss_mb"] > 10
+
+
+def test_the_display_benchmark_times_each_stage_of_a_line_in_order() -> None:
+    """``--stages``: the display stamped by the bench; each step of a line is there, in order up to
+    the line written (a stream may read it before the last stream is written: ``written`` is all
+    of them)."""
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(run, boards=3, seconds=1.5, pace=0.5, seed=2, viewers=2, stages=True).result()
+    at = result["stages"]
+    steps = ["publish", *STAGES]
+    for before, after in itertools.pairwise(steps):
+        assert 0 <= at[f"{before}->{after} p50"] <= at[f"{before}->{after} p99"], (before, after, at)
+    assert at["written->read p50"] <= at["written->read p99"] and at["written->read p99"] > -20, at
+    assert at["ticks"] >= 3 and at["null process lag p50"] >= 0 and at["loop lag p50"] >= 0
+    assert not result["sse_missed"]
 
 
 def test_the_benchmark_publishes_states_as_the_service_does() -> None:
