@@ -13,8 +13,9 @@ from bench.display import public_states
 from controller.display.server import Display, DisplayConfig, Subscriber
 from controller.localbroker import Broker
 from tests.display.conftest import start_display
-from tests.display.test_server_limits import in_a_thread, wait_until
+from tests.display.test_server_limits import in_a_thread
 from tests.support.mqttc import Listener
+from tests.support.waiting import wait_until
 
 
 def test_the_display_keeps_one_copy_of_a_boards_line_however_many_viewers() -> None:

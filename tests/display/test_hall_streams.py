@@ -14,7 +14,8 @@ from controller.display.render import board_svg
 from controller.display.server import Display, DisplayConfig, Subscriber
 from controller.localbroker import Broker
 from tests.display.conftest import start_display
-from tests.display.test_server_limits import stuck_page, wait_until
+from tests.display.test_server_limits import stuck_page
+from tests.support.waiting import wait_until
 
 
 class HallStream:
