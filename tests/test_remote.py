@@ -189,7 +189,7 @@ def test_wires_refuse_other_json() -> None:
     assert Wire.from_json(wire.to_json()) == wire
 
 
-def test_dealt_cards_are_refused_in_a_remote_game() -> None:
+def test_dealt_cards_are_hidden_information() -> None:
     assert hides_information("serpientes", {"dealing": "arbitro"})
     assert not hides_information("serpientes", {"dealing": "physical"})
     assert not hides_information("contigo", {})
