@@ -26,16 +26,16 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Collection, Sequence
-from typing import Final
-
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from typing import TYPE_CHECKING, Final
 
 from controller.games import IllegalAction, State
-from controller.games.serpientes import SerpientesState
+
+if TYPE_CHECKING:
+    from controller.games.serpientes import SerpientesState
+
+# The Serpientes engine and cryptography are imported by the functions that need them: the service
+# imports this module whatever it plays, and `arbitro run` loads only its own game's engine, fast
+# (tests/test_startup_imports.py).
 
 HIDDEN: Final = {"serpientes": ("dealing", "arbitro")}
 """The variants that keep something from some seat (cards arbitro deals): option, value."""
@@ -47,6 +47,8 @@ def view_digest(state: State, seats: Collection[int]) -> str:
 
 
 def _dealt(state: State) -> SerpientesState:
+    from controller.games.serpientes import SerpientesState
+
     if not isinstance(state, SerpientesState):
         raise TypeError(f"{type(state).__name__}: only Serpientes deals hidden cards")
     return state
@@ -83,6 +85,11 @@ class Box:
     public one (X25519), AES-GCM with a nonce of the sender and the wire's seq."""
 
     def __init__(self, private: bytes, peer_public: str, game: str) -> None:
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
         try:
             theirs = X25519PublicKey.from_public_bytes(bytes.fromhex(peer_public))
         except ValueError as exc:
@@ -102,6 +109,8 @@ class Box:
 
     def open(self, board: str, seq: int, sealed: str) -> str:
         """The text ``board`` sealed for action ``seq``; ``ValueError`` for anything else."""
+        from cryptography.exceptions import InvalidTag
+
         nonce, label = self._nonce(board, seq)
         try:
             return self.aead.decrypt(nonce, base64.b64decode(sealed, validate=True), label).decode()
@@ -115,6 +124,8 @@ def private_key(secret: bytes) -> bytes:
 
 
 def public_key(private: bytes) -> str:
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
     return X25519PrivateKey.from_private_bytes(private).public_key().public_bytes_raw().hex()
 
 

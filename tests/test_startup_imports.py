@@ -8,9 +8,10 @@ import subprocess
 import sys
 
 LAZY = ("controller.sound", "controller.voice", "hardware.buzzer", "controller.games.contigo",
-        "controller.games.jeocinco", "controller.games.scriptorium", "controller.games.serpientes")
-"""Modules the service's start does not need: the sounds (off unless configured) and the engines
-(only the configured game's is imported, once the configuration is read)."""
+        "controller.games.jeocinco", "controller.games.scriptorium", "controller.games.serpientes", "cryptography")
+"""Modules the service's start does not need: the sounds (off unless configured), the engines
+(only the configured game's is imported, once the configuration is read) and the cryptography
+that seals a remote game's hidden cards."""
 
 
 def _imported_by_the_run_command() -> set[str]:
