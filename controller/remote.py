@@ -167,6 +167,7 @@ class Sync:
     ahead: dict[int, Wire] = field(default_factory=dict)  # came before a gap: checked once it is filled
     stopped: Stopped | None = None
     peer_have: int = 0
+    peer_link: str = ""  # the other board's connection its last status came on (``controller.remote_link``)
     secret: bytes | None = None  # the host's; the joining board's once revealed
     verified: bool = False  # the joining board checked every drawn outcome against the commitment
     key: bytes | None = None  # hidden cards: this board's private key (``controller.remote_hidden.Box``)
@@ -380,6 +381,12 @@ class Sync:
         have = status.get("have")
         if status.get("board") != self.peer or not isinstance(have, int):
             return []
+        link = status.get("link")
+        # A status made before wires the other board has since taken asks for them again: it is
+        # stale, and sends nothing. A new connection there (a restart) says afresh what it has.
+        stale = have < self.peer_have and (not isinstance(link, str) or link == self.peer_link)
+        if isinstance(link, str) and link != self.peer_link:
+            self.peer_link, self.peer_have = link, have
         self.peer_have = max(self.peer_have, have)
         stopped = status.get("stopped")
         if isinstance(stopped, dict) and self.stopped is None:
@@ -399,7 +406,7 @@ class Sync:
             else:
                 self.revealed = None
                 self._check_secret(secret, status.get("texts"))
-        return [w for w in self.log[have:] if w.board == self.me]
+        return [] if stale else [w for w in self.log[have:] if w.board == self.me]
 
     def _check_secret(self, secret_hex: str, texts: object = None) -> None:
         """The joining board checks every drawn outcome against the host's commitment; with hidden

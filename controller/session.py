@@ -540,7 +540,12 @@ class Session:
             except ValueError as exc:
                 log.warning("remote: a wire from %s refused: %s", sync.peer, exc)
                 return Outcome()
+            known = len(sync.log), sync.stopped, bool(sync.ahead)
             sync.receive(wire)
+            if (len(sync.log), sync.stopped, bool(sync.ahead)) == known:
+                # A repeat, or one more wire past a gap already asked about: no status goes back. Each
+                # status asks for the wires it lacks; one status per repeat flooded both loops.
+                return Outcome()
             self.status_due = True
         elif kind == "status":
             self.wires += sync.peer_status(data)
