@@ -185,25 +185,52 @@ class Sync:
         self._box: Box | None = None
 
     @classmethod
-    def resumed(cls, me: str, peer: str, record: Record) -> Sync:
+    def resumed(cls, me: str, peer: str, record: Record, seal: bytes | None = None) -> Sync:
         """A remote game the journal kept (after a restart or a power cut): its agreed line rebuilt
         from the record, each action by the board of its seat; the other board's status then says
         what either side lacks. The host is the board that knows the secret (the joining board
         learns it only at the end); the host's seats are ``table`` on the joining board until the
-        host's status names them (:meth:`peer_status`)."""
+        host's status names them (:meth:`peer_status`). With hidden cards ``seal`` is this board's
+        key, as the journal kept it (:meth:`_follow_kept`)."""
         key = record.keys[-1]
         seats = tuple(record.seats)
         host = key.secret is not None
         host_seats = seats if host else tuple("table" if seat == REMOTE else REMOTE for seat in seats)
         code = JoinCode(me if host else peer, peer if host else me, record.game, dict(record.options),
-                        record.num_players, host_seats, key.commitment)
-        sync = cls(me, code, seats)
+                        record.num_players, host_seats, key.commitment,
+                        public_key(seal) if host and seal is not None else "")
+        sync = cls(me, code, seats, key=seal)
         sync.secret = key.secret
+        if sync.hidden:
+            sync._follow_kept(record)
+            return sync
         for i, text in enumerate(record.actions):
             board = sync._owner(sync.state)
             sync.state = sync.state.apply(sync.state.action_from_text(text))
             sync.log.append(Wire(i + 1, text, digest(sync.state), board, i in record.drawn))
         return sync
+
+    def _follow_kept(self, record: Record) -> None:
+        """Hidden cards: the line of play the journal kept, followed again as it was played. The
+        joining board arranges the host's unseen cards anew where they were arranged in play (the
+        same positions give the same arrangements); each board's texts the other may read wait to
+        be sealed again until its key comes (its status; the joining board's from the host's)."""
+        for i, text in enumerate(record.actions):
+            seq, before, owner = i + 1, self.state, self._owner(self.state)
+            if self.host or owner == self.me:
+                self.state = before.apply(before.action_from_text(text))
+            else:
+                self.state, applied, arranged = apply_seen(before, self.view, text)
+                if applied != text:
+                    raise IllegalAction(text, f"action {seq} is {applied} when this board follows it again")
+                if arranged is not None:
+                    self.arranged[seq] = before = arranged
+            public = before.public_action_text(before.action_from_text(text))
+            self.log.append(Wire(seq, public, self._digest(self.state), owner, i in record.drawn))
+            if public != text:
+                self.whole[seq] = text
+                if owner == self.me and not (self.host and not seen_by(before, self.view, text)):
+                    self.unsealed[seq] = text
 
     @property
     def host(self) -> bool:
@@ -398,6 +425,9 @@ class Sync:
         key = status.get("key")
         if self.hidden and self.host and isinstance(key, str) and not self.peer_key:
             self.peer_key = key
+            self._seal()
+        elif self.hidden and not self.host and isinstance(key, str) and not self.code.key:
+            self.code = replace(self.code, key=key)  # resumed: the host's key, which the join code carried
             self._seal()
         secret = status.get("secret")
         if isinstance(secret, str) and not self.host and self.secret is None:

@@ -338,21 +338,35 @@ class Session:
             self.board_known = False
             self._effects.append(RequestSnapshot())
 
-    def resume(self, record: Record, resigned: int | None = None) -> None:
+    def resume(self, record: Record, resigned: int | None = None, seal: bytes | None = None) -> None:
         """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
-        it); ``ValueError`` when it cannot go on on this board (an illegal action, another game's
-        board)."""
-        match = Match(record)  # every action re-checked by the rules engine
+        it; ``seal``: a remote game's sealing key, with hidden cards); ``ValueError`` when it cannot
+        go on on this board (an illegal action, another game's board)."""
+        remote = REMOTE in record.seats and self.peer
+        if remote and hides_information(record.game, record.options) and seal is None:
+            raise ValueError("a remote game with hidden cards cannot go on without its sealing key (docs/remote.md)")
+        sync = Sync.resumed(self.board.id, self.peer, record, seal) if remote else None
+        match = Match(record) if sync is None or not sync.hidden else self._followed(sync, record)
         self.check_board(get_game(record.game), record.options, record.num_players)
         seats_for(record.seats, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
-        if REMOTE in record.seats and hides_information(record.game, record.options):  # its sealing keys are gone
-            raise ValueError("a remote game with hidden cards cannot go on after a restart (docs/remote.md)")
         self.take(match)
         self.resigned = resigned
-        if REMOTE in record.seats and self.peer:  # a remote game goes on: the other board resends what is missing
-            self._go_remote(Sync.resumed(self.board.id, self.peer, record), record.keys[-1].secret)
+        if sync is not None:  # a remote game goes on: the other board resends what is missing
+            self._go_remote(sync, record.keys[-1].secret)
+
+    @staticmethod
+    def _followed(sync: Sync, record: Record) -> Match:
+        """A remote game with hidden cards as this board played it: on the joining board the host's
+        unseen cards arranged anew where play arranged them (its record alone does not replay)."""
+        match = Match(Record(record.game, record.options, record.num_players, record.keys, [], {}, record.seats))
+        for wire in sync.log:
+            if wire.seq in sync.arranged:
+                match.history[-1] = sync.arranged[wire.seq]
+            match.apply_text(sync.text(wire.seq))
+        match.record.drawn.update(record.drawn)
+        return match
 
     def opened(self, notices: list[Message]) -> Outcome:
         """The table is switched on, with the game the journal resumed (if any; else the configured

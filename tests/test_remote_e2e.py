@@ -185,6 +185,12 @@ def test_a_dealt_serpientes_game_keeps_each_board_s_cards_from_the_other(tmp_pat
             listener.close()
         hosting.stop()
         joining.stop()
+    nothing_revealed(everything, secret)
+    assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
+
+
+def nothing_revealed(everything: list[Listener], secret: str) -> None:
+    """What each broker carried (board a's, board b's) names no card of the other board's seat."""
     for listener, here, seats in zip(everything, "ab", ({0}, {1}), strict=True):
         # From the remote game's start on this board (board b had a game of its own before it joined)...
         since = next(i for i, (topic, payload, *_) in enumerate(listener.messages)
@@ -197,6 +203,57 @@ def test_a_dealt_serpientes_game_keeps_each_board_s_cards_from_the_other(tmp_pat
         assert any(t == "arbitro/a/remote/wire" and b'"sealed"' in p for t, p, *_ in carried)  # b's cards crossed
         found = reveals(carried, seats, secret)
         assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("restarts", ["b", "a"])
+def test_a_dealt_game_goes_on_after_a_board_restarts(restarts: str, tmp_path: Path) -> None:
+    """A board's service stops in the middle of a dealt game and starts again on its journal, which
+    kept its sealing key (the joining board: its own arrangement of the host's cards): the boards
+    resynchronise, the game ends with the host's record checked, the journals equal, and neither
+    broker carried a card of the other board's seat."""
+    hosting, joining, _ = brokers(tmp_path, "a", "b")
+    everything = [Listener(hosting.port, ["#"]), Listener(joining.port, ["#"])]
+    config = {"options": DEALT, "num_players": 2, "seats": ["bot:easy", "remote"]}
+    boards = {"a": Board("serpientes", "a", "b", hosting.port, tmp_path / "a.sqlite", board=config),
+              "b": Board("serpientes", "b", "a", joining.port, tmp_path / "b.sqlite")}
+    try:
+        code = boards["a"].read(lambda s: (s.remote_view() or {})["code"])
+        ok, result = boards["b"].service.call(lambda: boards["b"].service.session.request(
+            "join", {"code": code, "seats": ["bot:easy"]}).answer)
+        assert ok, result
+
+        def played(actions: int) -> bool:
+            boards["a"].tend()
+            boards["b"].tend()
+            return len(game_of(boards["b"])["actions"]) >= actions
+
+        wait(lambda: played(20), "the deal and the first turns on both boards", 30)
+        boards[restarts].close()
+        boards[restarts] = Board("serpientes", restarts, "b" if restarts == "a" else "a",
+                                 hosting.port if restarts == "a" else joining.port, tmp_path / f"{restarts}.sqlite",
+                                 board=config if restarts == "a" else None)
+        resumed = game_of(boards[restarts])
+        assert resumed["remote"] is not None and not resumed["over"], "the dealt game was not resumed mid-game"
+        host, joiner = boards["a"], boards["b"]
+        deadline = time.monotonic() + 60
+        while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
+            if not (host.tend() | joiner.tend()):
+                wait(lambda: True, "")
+        assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
+        wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's record", 30)
+        a, b = game_of(host), game_of(joiner)
+        assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
+        assert a["actions"] == b["actions"] and a["record"] == b["record"]
+        verify(Record.from_dict(a["record"]))
+        secret = a["record"]["fair"]["keys"][-1]["secret"]
+    finally:
+        for board in boards.values():
+            board.close()
+        for listener in everything:
+            listener.close()
+        hosting.stop()
+        joining.stop()
+    nothing_revealed(everything, secret)
     assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
 
 

@@ -187,13 +187,56 @@ def test_a_host_starts_a_dealt_game_with_a_remote_seat_and_its_key_in_the_join_c
     assert host.remote.key is not None and code.key == public_key(host.remote.key)
 
 
-def test_a_dealt_remote_game_does_not_resume_after_a_restart() -> None:
-    """Its sealing keys died with the service: the journal sets the game aside (ValueError), with a notice."""
+def test_a_dealt_remote_game_resumes_with_its_sealing_key_and_not_without() -> None:
+    """The journal keeps each board's sealing key; without it (a journal from before) the game is
+    set aside (ValueError) before anything changed."""
     host = session()
     host.request("new_game", {"seats": ["table", "remote"], "num_players": 3})
-    record = host.match.record
+    assert host.remote is not None and host.remote.key is not None
+    record = Record.from_dict(host.match.record.to_dict())
     again = session()
     serial = again.serial
-    with pytest.raises(ValueError, match="hidden cards cannot go on after a restart"):
-        again.resume(Record.from_dict(record.to_dict()))
+    with pytest.raises(ValueError, match="without its sealing key"):
+        again.resume(record)
     assert again.serial == serial and again.remote is None  # refused before it changed anything
+    again.resume(record, seal=host.remote.key)
+    assert again.remote is not None and again.remote.hidden and again.remote.key == host.remote.key
+    assert [w.to_json() for w in again.remote.log] == [w.to_json() for w in host.remote.log if not w.sealed]
+    assert again.remote_view()["code"] == host.remote_view()["code"]
+
+
+def kept(board: Sync, peer: Sync) -> Sync:
+    """``board`` after a restart, from what its journal kept: its record (the joining board's as it
+    followed the game) and its sealing key."""
+    record = board.record()
+    record.seats = list(board.seats)
+    if not board.host:
+        record.keys = [dataclasses.replace(record.keys[0], secret=None)]
+    return Sync.resumed(board.me, peer.me, Record.from_dict(record.to_dict()), board.key)
+
+
+@pytest.mark.parametrize("restarts", ["joiner", "host", "both"])
+def test_a_dealt_game_goes_on_after_a_restart_and_the_host_record_is_checked_at_the_end(restarts: str) -> None:
+    """Either board, or both, restart in the middle of a dealt game (after host's cards the joining
+    board arranged anew): each follows its journal's line again, the other board's status brings
+    its key back, and the game ends with the host's record checked and equal on both boards."""
+    host, joiner = pair()
+    rng = random.Random(6)
+    exchange(host, joiner)
+    while len(joiner.arranged) < 2 or host.state.current_player == CHANCE:
+        wire = play(host, joiner, rng)
+        assert wire is not None
+        (joiner if wire.board == host.me else host).receive(wire)
+    if restarts in ("joiner", "both"):
+        joiner = kept(joiner, host)
+        assert joiner.code.key == ""  # the host's key comes back in its status
+    if restarts in ("host", "both"):
+        host = kept(host, joiner)
+    assert joiner.state.to_text() != host.state.to_text()  # the joining board still holds its arrangement
+    exchange(host, joiner)
+    assert host.stopped is None and joiner.stopped is None and len(joiner.log) == len(host.log)
+    play_to_the_end(host, joiner, rng)
+    exchange(host, joiner)
+    assert joiner.verified and joiner.stopped is None and host.stopped is None
+    assert joiner.record_json() == host.record_json()
+    verify(Record.from_dict(joiner.record_json()))
