@@ -345,12 +345,13 @@ class Session:
         remote = REMOTE in record.seats and self.peer
         if remote and hides_information(record.game, record.options) and seal is None:
             raise ValueError("a remote game with hidden cards cannot go on without its sealing key (docs/remote.md)")
-        sync = Sync.resumed(self.board.id, self.peer, record, seal) if remote else None
-        match = Match(record) if sync is None or not sync.hidden else self._followed(sync, record)
         self.check_board(get_game(record.game), record.options, record.num_players)
         seats_for(record.seats, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
+        sync = Sync.resumed(self.board.id, self.peer, record, seal) if remote else None
+        # Every action re-checked by the rules engine (the joining board's of a dealt game: as it followed them).
+        match = Match(record) if sync is None or not sync.hidden else self._followed(sync, record)
         self.take(match)
         self.resigned = resigned
         if sync is not None:  # a remote game goes on: the other board resends what is missing
