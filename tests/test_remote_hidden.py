@@ -240,3 +240,23 @@ def test_a_dealt_game_goes_on_after_a_restart_and_the_host_record_is_checked_at_
     assert joiner.verified and joiner.stopped is None and host.stopped is None
     assert joiner.record_json() == host.record_json()
     verify(Record.from_dict(joiner.record_json()))
+
+
+def test_a_restarted_host_seals_a_card_for_the_joining_board_again_and_sends_it() -> None:
+    """A card dealt to the joining board's seat, lost with the host's restart, is sealed again with
+    the key the journal kept once the joining board's status brings its key, and sent again."""
+    host, joiner = pair()
+    exchange(host, joiner)
+    rng = random.Random(5)
+    while True:
+        wire = play(host, joiner, rng)
+        assert wire is not None
+        if wire.sealed:
+            break  # the first card for b: it never arrives
+        (joiner if wire.board == host.me else host).receive(wire)
+    host = kept(host, joiner)
+    assert host.log[-1].sealed == "" and wire.seq in host.unsealed  # b's key is not known yet
+    again = host.peer_status(joiner.status())
+    assert [w.seq for w in again] == [wire.seq] and again[0].sealed == wire.sealed
+    assert joiner.receive(again[0]) == again and joiner.stopped is None
+    assert joiner.text(wire.seq) == host.text(wire.seq)
