@@ -197,14 +197,8 @@ class Config:
             seats_for(b.seats, players)
         except ValueError as exc:
             raise ConfigError(f"board.{exc}") from exc
-        if "remote" in b.seats:
-            from controller.remote import hides_information
-
-            if not self.remote.peer:
-                raise ConfigError("board.seats: a remote seat needs the other board: set remote.peer")
-            if hides_information(b.game, options):
-                raise ConfigError(f"board.seats: {b.game} with these options deals hidden cards, which a remote "
-                                  "game cannot keep from the other board's engine (docs/remote.md)")
+        if "remote" in b.seats and not self.remote.peer:
+            raise ConfigError("board.seats: a remote seat needs the other board: set remote.peer")
 
 
 def _within(key: str, value: float, low: float, high: float, *, low_ok: bool = False) -> None:

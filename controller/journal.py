@@ -85,6 +85,10 @@ CREATE TABLE IF NOT EXISTS settings (
     board TEXT PRIMARY KEY,
     settings TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seals (  -- a remote game with hidden cards: this board's key (controller.remote_hidden)
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    key TEXT NOT NULL  -- the X25519 private key (hex): a restarted board seals and opens the cards again
+);
 """
 COLUMNS = {
     "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats"),
@@ -92,6 +96,7 @@ COLUMNS = {
     "answers": ("n", "board", "key", "answer"),
     "decisions": ("game", "n", "hint", "player", "text"),
     "settings": ("board", "settings"),
+    "seals": ("game", "key"),
 }
 ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT"), "actions": ("key INTEGER",)}
 """The last columns of these tables, which a journal from before fair dice (or seats) lacks: added on opening."""
@@ -185,6 +190,7 @@ class Journal:
             self.db = self._open()
         self._stored: dict[int, list[tuple[str, int | None]]] = {}  # per game: (action text, key) as on disk
         self._stored_secrets: dict[int, str | None] = {}
+        self._sealed: set[int] = set()  # games whose sealing key is on disk
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -246,6 +252,7 @@ class Journal:
                     self.db.execute("ROLLBACK")
             self._stored.clear()
             self._stored_secrets.clear()
+            self._sealed.clear()
             raise
 
     def start(self, board: str, record: Record) -> int:
@@ -298,6 +305,17 @@ class Journal:
                                 "WHERE board = ?) - ?", (board, board, KEEP_ANSWERS))
             self._stored[game_id] = actions
             self._stored_secrets[game_id] = secrets
+
+    def keep_seal(self, game_id: int, key: bytes) -> None:
+        """Keep the sealing key of a remote game with hidden cards (once: it never changes)."""
+        if game_id not in self._sealed:
+            self.db.execute("INSERT OR IGNORE INTO seals (game, key) VALUES (?, ?)", (game_id, key.hex()))
+            self._sealed.add(game_id)
+
+    def seal(self, game_id: int) -> bytes | None:
+        """The game's sealing key, if it is a remote game with hidden cards."""
+        row = self.db.execute("SELECT key FROM seals WHERE game = ?", (game_id,)).fetchone()
+        return None if row is None else bytes.fromhex(row[0])
 
     def decide(self, game_id: int, decisions: Sequence[Expected]) -> None:
         """Keep the moves computer players decided and the hints given (one per position and kind)."""
@@ -426,7 +444,8 @@ class BoardJournal:
         if result is not None and (result.get("abandoned") or record.game != session.board.game):
             return None  # nothing to show: the configured game starts
         try:
-            session.resume(record, resigned=result.get("resigned") if result is not None else None)
+            session.resume(record, resigned=result.get("resigned") if result is not None else None,
+                           seal=self.journal.seal(game_id))
         except (ValueError, KeyError) as exc:  # LayoutError and IllegalAction are ValueErrors
             if result is not None:  # a finished game that no longer replays: nothing is lost by a new one
                 log.warning("the journal's finished %s game %d is not shown (%s)", record.game, game_id, exc)
@@ -461,6 +480,8 @@ class BoardJournal:
                 assert game_id is not None
                 self.journal.sync(game_id, session.match.record, [(self.board, *a) for a in answers])
                 self.journal.decide(game_id, session.decisions)
+                if session.remote is not None and session.remote.key is not None:
+                    self.journal.keep_seal(game_id, session.remote.key)
                 if session.over and not finished:
                     self.journal.finish(game_id, {"winners": session.winners(), "resigned": session.resigned,
                                                   "scores": list(session.state.scores())})

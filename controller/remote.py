@@ -15,6 +15,10 @@ stays on the host until the game is over; then the host's :meth:`Sync.status` ca
 joining board checks every drawn outcome against the commitment the join code named
 (``controller.games.record.verify``).
 
+With dealt hidden cards (:func:`hides_information`) only the host holds the whole game: wires say
+what everyone may see, the joining board's cards go sealed for it, and it checks the host's whole
+record at the end (``controller.remote_hidden``).
+
 Each board publishes its :meth:`Sync.status` (retained): how many wires it has, whether it stopped
 and why, and (the host, at the end) the secret. A status from the other board tells which of this
 board's wires it lacks (:meth:`Sync.peer_status` returns them to send again): after an outage the
@@ -32,7 +36,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from controller.games import CHANCE, IllegalAction, State, get_game
-from controller.games.record import ChanceKey, Record, UnfairRecord, verify
+from controller.games.record import ChanceKey, Record, verify
+from controller.remote_hidden import HIDDEN, Box, apply_seen, check_reveal, public_key, seen_by, view_digest
 from controller.seats import REMOTE, SEATS
 
 __all__ = ["REMOTE", "JoinCode", "Stopped", "Sync", "Wire", "digest", "hides_information"]
@@ -46,13 +51,9 @@ def digest(state: State) -> str:
     return hashlib.sha256(state.to_text().encode()).hexdigest()[:32]
 
 
-HIDDEN: Final = {"serpientes": ("dealing", "arbitro")}
-"""The variants that keep something from some seat (cards arbitro deals): option, value."""
-
-
 def hides_information(game: str, options: dict[str, Any]) -> bool:
-    """True for a variant that deals hidden cards (:data:`HIDDEN`): a remote game of it is refused,
-    since each board's engine checks every action and so would have to know every hand."""
+    """True for a variant that deals hidden cards (``controller.remote_hidden.HIDDEN``): in a remote
+    game of it only the host holds the whole game (``controller.remote_hidden``)."""
     hidden = HIDDEN.get(game)
     return hidden is not None and options.get(hidden[0]) == hidden[1]
 
@@ -69,11 +70,13 @@ class JoinCode:
     num_players: int
     seats: tuple[str, ...]
     commitment: str
+    key: str = ""
+    """Hidden cards: the host's public key, to seal the texts only the other board may read."""
 
     def encode(self) -> str:
-        body = json.dumps({"host": self.host, "joiner": self.joiner, "game": self.game, "options": self.options,
-                           "num_players": self.num_players, "seats": list(self.seats),
-                           "commitment": self.commitment}, sort_keys=True, separators=(",", ":"))
+        fields = {"host": self.host, "joiner": self.joiner, "game": self.game, "options": self.options,
+                  "num_players": self.num_players, "seats": list(self.seats), "commitment": self.commitment}
+        body = json.dumps({**fields, **({"key": self.key} if self.key else {})}, sort_keys=True, separators=(",", ":"))
         return CODE_PREFIX + base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
 
     @classmethod
@@ -85,7 +88,8 @@ class JoinCode:
         try:
             data = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
             code = cls(str(data["host"]), str(data["joiner"]), str(data["game"]), dict(data["options"]),
-                       int(data["num_players"]), tuple(str(s) for s in data["seats"]), str(data["commitment"]))
+                       int(data["num_players"]), tuple(str(s) for s in data["seats"]), str(data["commitment"]),
+                       str(data.get("key", "")))
         except (binascii.Error, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"join: not a join code ({exc})") from None
         if REMOTE not in code.seats or len(code.seats) != code.num_players:
@@ -112,22 +116,29 @@ class Wire:
     """The board that accepted it."""
     drawn: bool = False
     """A chance outcome the host drew with its secret (checked at the end against the commitment)."""
+    sealed: str = ""
+    """Hidden cards: the whole text, sealed for the receiving board, when ``text`` is only what
+    everyone may see of it (``controller.remote_hidden``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "text": self.text, "digest": self.digest, "board": self.board, "drawn": self.drawn}
+        body = {"seq": self.seq, "text": self.text, "digest": self.digest, "board": self.board, "drawn": self.drawn}
+        return {**body, "sealed": self.sealed} if self.sealed else body
 
     @classmethod
     def from_json(cls, data: object) -> Wire:
         """A wire from :meth:`to_json`; ``ValueError`` for anything else."""
         if not isinstance(data, dict):
             raise ValueError("a wire is a JSON object")
-        seq, text, dig, board, drawn = (data.get(k) for k in ("seq", "text", "digest", "board", "drawn"))
+        seq, text, dig, board, drawn, sealed = (data.get(k) for k in ("seq", "text", "digest", "board", "drawn",
+                                                                       "sealed"))
         if not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1):
             raise ValueError("a wire's seq is a whole number from 1")
         if not (isinstance(text, str) and 0 < len(text) <= MAX_WIRE_TEXT and isinstance(dig, str)
                 and isinstance(board, str) and isinstance(drawn, bool)):
             raise ValueError("a wire has a text, a digest, a board and drawn")
-        return cls(seq, text, dig, board, drawn)
+        if not isinstance(sealed, str | None) or len(sealed or "") > 4 * MAX_WIRE_TEXT:
+            raise ValueError("a wire's sealed text is a short string")
+        return cls(seq, text, dig, board, drawn, sealed or "")
 
 
 @dataclass(frozen=True)
@@ -156,32 +167,70 @@ class Sync:
     ahead: dict[int, Wire] = field(default_factory=dict)  # came before a gap: checked once it is filled
     stopped: Stopped | None = None
     peer_have: int = 0
+    peer_link: str = ""  # the other board's connection its last status came on (``controller.remote_link``)
     secret: bytes | None = None  # the host's; the joining board's once revealed
     verified: bool = False  # the joining board checked every drawn outcome against the commitment
+    key: bytes | None = None  # hidden cards: this board's private key (``controller.remote_hidden.Box``)
+    peer_key: str = ""  # hidden cards, the host: the joining board's public key, from its status
+    whole: dict[int, str] = field(default_factory=dict)  # hidden cards: seq -> the whole text, where the wire's is not
+    arranged: dict[int, State] = field(default_factory=dict)
+    """Hidden cards, the joining board: seq -> the position before it, its unseen cards arranged anew."""
+    unsealed: dict[int, str] = field(default_factory=dict)  # this board's texts to seal once the key is known
+    revealed: dict[str, Any] | None = None  # the host's status with its record, come before its last wires
 
     def __post_init__(self) -> None:
         self.state = get_game(self.code.game).new_state(self.code.options, self.code.num_players)
+        self.hidden = hides_information(self.code.game, self.code.options)
+        self.view = frozenset(p for p, seat in enumerate(self.code.seats) if seat == REMOTE)  # the joiner's seats
+        self._box: Box | None = None
 
     @classmethod
-    def resumed(cls, me: str, peer: str, record: Record) -> Sync:
+    def resumed(cls, me: str, peer: str, record: Record, seal: bytes | None = None) -> Sync:
         """A remote game the journal kept (after a restart or a power cut): its agreed line rebuilt
         from the record, each action by the board of its seat; the other board's status then says
         what either side lacks. The host is the board that knows the secret (the joining board
         learns it only at the end); the host's seats are ``table`` on the joining board until the
-        host's status names them (:meth:`peer_status`)."""
+        host's status names them (:meth:`peer_status`). With hidden cards ``seal`` is this board's
+        key, as the journal kept it (:meth:`_follow_kept`)."""
         key = record.keys[-1]
         seats = tuple(record.seats)
         host = key.secret is not None
         host_seats = seats if host else tuple("table" if seat == REMOTE else REMOTE for seat in seats)
         code = JoinCode(me if host else peer, peer if host else me, record.game, dict(record.options),
-                        record.num_players, host_seats, key.commitment)
-        sync = cls(me, code, seats)
+                        record.num_players, host_seats, key.commitment,
+                        public_key(seal) if host and seal is not None else "")
+        sync = cls(me, code, seats, key=seal)
         sync.secret = key.secret
+        if sync.hidden:
+            sync._follow_kept(record)
+            return sync
         for i, text in enumerate(record.actions):
             board = sync._owner(sync.state)
             sync.state = sync.state.apply(sync.state.action_from_text(text))
             sync.log.append(Wire(i + 1, text, digest(sync.state), board, i in record.drawn))
         return sync
+
+    def _follow_kept(self, record: Record) -> None:
+        """Hidden cards: the line of play the journal kept, followed again as it was played. The
+        joining board arranges the host's unseen cards anew where they were arranged in play (the
+        same positions give the same arrangements); each board's texts the other may read wait to
+        be sealed again until its key comes (its status; the joining board's from the host's)."""
+        for i, text in enumerate(record.actions):
+            seq, before, owner = i + 1, self.state, self._owner(self.state)
+            if self.host or owner == self.me:
+                self.state = before.apply(before.action_from_text(text))
+            else:
+                self.state, applied, arranged = apply_seen(before, self.view, text)
+                if applied != text:
+                    raise IllegalAction(text, f"action {seq} is {applied} when this board follows it again")
+                if arranged is not None:
+                    self.arranged[seq] = before = arranged
+            public = before.public_action_text(before.action_from_text(text))
+            self.log.append(Wire(seq, public, self._digest(self.state), owner, i in record.drawn))
+            if public != text:
+                self.whole[seq] = text
+                if owner == self.me and not (self.host and not seen_by(before, self.view, text)):
+                    self.unsealed[seq] = text
 
     @property
     def host(self) -> bool:
@@ -197,6 +246,33 @@ class Sync:
         if player == CHANCE:
             return self.code.host
         return self.peer if self.seats[player] == REMOTE else self.me
+
+    def _digest(self, state: State) -> str:
+        """A wire's digest: of the position, or with hidden cards of what the joining board may see."""
+        return view_digest(state, self.view) if self.hidden else digest(state)
+
+    def text(self, seq: int) -> str:
+        """The whole text of agreed action ``seq`` as this board knows it (its wire's, unless hidden)."""
+        return self.whole.get(seq, self.log[seq - 1].text)
+
+    def box(self) -> Box | None:
+        """Hidden cards: the seal the two boards share, once this board knows the other's key."""
+        theirs = self.peer_key if self.host else self.code.key
+        if self._box is None and self.hidden and self.key is not None and theirs:
+            try:
+                self._box = Box(self.key, theirs, self.code.game)
+            except ValueError as exc:
+                self.stop(len(self.log), str(exc))
+        return self._box
+
+    def _seal(self) -> None:
+        """Seal this board's texts for the other board, once its key is known."""
+        box = self.box()
+        if box is None:
+            return
+        for seq, text in self.unsealed.items():
+            self.log[seq - 1] = replace(self.log[seq - 1], sealed=box.seal(self.me, seq, text))
+        self.unsealed.clear()
 
     def stop(self, seq: int, reason: str, board: str | None = None) -> Stopped:
         if self.stopped is None:
@@ -219,10 +295,21 @@ class Sync:
         if owner != self.me and (drawn or self.state.current_player == CHANCE):
             self.stop(seq, f"{text} was played here, but action {seq} is {owner}'s to play")
             return None
-        self.state = self.state.apply(self.state.action_from_text(text))
-        wire = Wire(seq, text, digest(self.state), owner, drawn)
-        self.log.append(wire)
-        return wire if owner == self.me else None
+        before = self.state
+        action = before.action_from_text(text)
+        self.state = before.apply(action)
+        public = before.public_action_text(action) if self.hidden else text
+        self.log.append(Wire(seq, public, self._digest(self.state), owner, drawn))
+        if owner != self.me:
+            return None  # the other board's move, lit again after a restart: its own wire comes again
+        if public == text:
+            return self.log[-1]
+        self.whole[seq] = text
+        if self.host and not seen_by(before, self.view, text):
+            return self.log[-1]  # the host's own card: the other board never learns it in play
+        self.unsealed[seq] = text
+        self._seal()
+        return self.log[-1] if seq not in self.unsealed else None  # sent once the other board's key is known
 
     # -- the other board's -----------------------------------------------------------------------
 
@@ -247,6 +334,8 @@ class Sync:
                 self.ahead.clear()
                 return agreed
             agreed.append(nxt)
+        if self.revealed is not None and len(self.log) >= self.revealed["have"]:
+            self.peer_status(self.revealed)  # the host's record came before its last wires
         return agreed
 
     def _wrong(self, wire: Wire) -> str | None:
@@ -257,24 +346,44 @@ class Sync:
             return f"it is {owner}'s to play"
         if wire.drawn != (self.state.current_player == CHANCE):
             return "a chance outcome must be drawn by the host, and only chance outcomes are"
+        before, text, arranged = self.state, wire.text, None
         try:
-            after = self.state.apply(self.state.action_from_text(wire.text))
+            box = self.box()
+            if wire.sealed:
+                if box is None:
+                    return "it is sealed, and this board does not yet know the other board's key"
+                text = box.open(wire.board, wire.seq, wire.sealed)
+            if self.hidden and not self.host:  # the joining board: the host's cards it may not see stay unseen
+                after, text, arranged = apply_seen(before, self.view, text)
+                before = arranged or before
+            else:
+                after = before.apply(before.action_from_text(text))
         except IllegalAction as exc:
             return f"the rules refuse it: {exc}"
         except ValueError as exc:
             return f"it cannot be read: {exc}"
-        ours = digest(after)
+        if self.hidden:
+            public = before.public_action_text(before.action_from_text(text))
+            if public != wire.text:
+                return f"its text is {wire.text}, but the action it stands for is {public}"
+            if bool(wire.sealed) != (public != text and (self.host or seen_by(before, self.view, text))):
+                return "its card is sealed for a board that may not see it, or not sealed for one that may"
+        ours = self._digest(after)
         if ours != wire.digest:
             return f"it leads to another position (digest {wire.digest} there, {ours} here)"
         self.state = after
         self.log.append(wire)
+        if text != wire.text:
+            self.whole[wire.seq] = text
+        if arranged is not None:
+            self.arranged[wire.seq] = arranged
         return None
 
     def next_for_table(self, moves: int) -> Wire | None:
         """The agreed action the board's game (at ``moves`` actions) is to take next, when the other
         board played it; None when the board is up to date or the next action is its own."""
         if moves < len(self.log) and self.log[moves].board != self.me:
-            return self.log[moves]
+            return replace(self.log[moves], text=self.text(moves + 1))
         return None
 
     # -- status, resend and the end --------------------------------------------------------------
@@ -283,11 +392,15 @@ class Sync:
         """This board's side, for the other board (retained): how many wires it has, whether it
         stopped, the host's seats (its own, so that a joining board that restarted names them as the
         host does), and — the host's, once the game is over — the secret chance was drawn with."""
-        return {"board": self.me, "peer": self.peer, "have": len(self.log),
-                "stopped": None if self.stopped is None else self.stopped.to_json(),
-                "seats": list(self.code.seats) if self.host else None,
-                "secret": self.secret.hex() if self.host and self.secret is not None and self.state.is_terminal()
-                else None}
+        revealed = self.host and self.secret is not None and self.state.is_terminal()
+        status = {"board": self.me, "peer": self.peer, "have": len(self.log),
+                  "stopped": None if self.stopped is None else self.stopped.to_json(),
+                  "seats": list(self.code.seats) if self.host else None,
+                  "secret": self.secret.hex() if revealed and self.secret is not None else None}
+        if self.hidden:  # this board's public key; the host's whole record once it reveals its secret
+            status["key"] = public_key(self.key) if self.key is not None else None
+            status["texts"] = [self.text(seq) for seq in range(1, len(self.log) + 1)] if revealed else None
+        return status
 
     def peer_status(self, status: dict[str, Any]) -> list[Wire]:
         """The other board's :meth:`status`: this board's wires it lacks, to send again. A stop
@@ -295,6 +408,12 @@ class Sync:
         have = status.get("have")
         if status.get("board") != self.peer or not isinstance(have, int):
             return []
+        link = status.get("link")
+        # A status made before wires the other board has since taken asks for them again: it is
+        # stale, and sends nothing. A new connection there (a restart) says afresh what it has.
+        stale = have < self.peer_have and (not isinstance(link, str) or link == self.peer_link)
+        if isinstance(link, str) and link != self.peer_link:
+            self.peer_link, self.peer_have = link, have
         self.peer_have = max(self.peer_have, have)
         stopped = status.get("stopped")
         if isinstance(stopped, dict) and self.stopped is None:
@@ -303,34 +422,63 @@ class Sync:
         if not self.host and isinstance(seats, list) and all(s in SEATS for s in seats) and [
                 s == REMOTE for s in seats] == [s != REMOTE for s in self.seats]:  # the mirror of this board's
             self.code = replace(self.code, seats=tuple(seats))  # the host's seats, as its record names them
+        key = status.get("key")
+        if self.hidden and self.host and isinstance(key, str) and not self.peer_key:
+            self.peer_key = key
+            self._seal()
+        elif self.hidden and not self.host and isinstance(key, str) and not self.code.key:
+            self.code = replace(self.code, key=key)  # resumed: the host's key, which the join code carried
+            self._seal()
         secret = status.get("secret")
         if isinstance(secret, str) and not self.host and self.secret is None:
-            self._check_secret(secret)
-        return [w for w in self.log[have:] if w.board == self.me]
+            if self.hidden and len(self.log) < have:
+                self.revealed = status  # checked once the wires before it are in
+            else:
+                self.revealed = None
+                self._check_secret(secret, status.get("texts"))
+        return [] if stale else [w for w in self.log[have:] if w.board == self.me]
 
-    def _check_secret(self, secret_hex: str) -> None:
-        """The joining board checks every drawn outcome against the host's commitment."""
+    def _check_secret(self, secret_hex: str, texts: object = None) -> None:
+        """The joining board checks every drawn outcome against the host's commitment; with hidden
+        cards first the host's whole record (``texts``) against every wire of the game."""
         seq = len(self.log)
         try:
             secret = bytes.fromhex(secret_hex)
         except ValueError:
             self.stop(seq, "the host's secret is not hexadecimal")
             return
-        record = self.record(secret)
+        whole: list[str] | None = None
+        if self.hidden:
+            if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
+                self.stop(seq, "the host revealed its secret without its record")
+                return
+            whole = texts
+            known = [self.whole.get(w.seq, w.text) if w.board == self.me or w.sealed else None for w in self.log]
+            start = get_game(self.code.game).new_state(self.code.options, self.code.num_players)
+            end, why = check_reveal(start, self.view, whole, [(w.text, w.digest) for w in self.log], known)
+            if why is not None:
+                self.stop(seq, f"the host's record does not agree with the game: {why}")
+                return
+        record = self.record(secret, whole)
         try:
             verify(record)
-        except UnfairRecord as exc:
+        except ValueError as exc:  # UnfairRecord, or an action the rules refuse
             self.stop(seq, f"the host's chance does not verify: {exc}")
             return
+        if whole is not None:  # the host's cards, all checked: this board's record is the host's
+            self.whole = {i + 1: text for i, text in enumerate(whole) if text != self.log[i].text}
+            self.state = end
         self.secret = secret
         self.verified = True
 
-    def record(self, secret: bytes | None = None) -> Record:
-        """The agreed game as a record (the same on both boards): ``secret`` revealed, if given."""
+    def record(self, secret: bytes | None = None, texts: Sequence[str] | None = None) -> Record:
+        """The agreed game as a record (the same on both boards): ``secret`` revealed, if given, and
+        the actions ``texts`` (by default as this board knows them: with hidden cards, the joining
+        board's own arrangement until the host's record is checked)."""
+        actions = list(texts) if texts is not None else [self.text(w.seq) for w in self.log]
         record = Record(self.code.game, dict(self.code.options), self.code.num_players,
                         [ChanceKey(self.code.commitment, secret if secret is not None else self.secret)],
-                        [w.text for w in self.log], {w.seq - 1: 0 for w in self.log if w.drawn},
-                        list(self.code.seats))
+                        actions, {w.seq - 1: 0 for w in self.log if w.drawn}, list(self.code.seats))
         return record
 
     def record_json(self) -> dict[str, Any]:

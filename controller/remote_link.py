@@ -32,7 +32,7 @@ from controller.remote import Wire
 
 log = logging.getLogger("arbitro.remote")
 
-MAX_REMOTE_BYTES = 4096
+MAX_REMOTE_BYTES = 256 * 1024  # a status may carry the host's whole record at the end (hidden cards)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from controller.i18n import as_json
 from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.remote import JoinCode, Sync, Wire, hides_information
+from controller.remote_hidden import private_key, public_key
 from controller.seats import PHONE, REMOTE, away, bot_level, seats_for
 from controller.words import event_line, in_words
 
@@ -287,23 +288,22 @@ class Session:
         every_seat = list(seats_for(seats, players))
         self.check_board(g, opts, players)  # another game needs its own board: the one wired up
         if REMOTE in every_seat:
-            self._check_remote(game, opts)
+            self._check_remote()
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
         match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=every_seat))
         self._start(match)
         if REMOTE in every_seat:  # the host of a remote game: its join code for the other board
-            code = JoinCode(self.board.id, self.peer, game, opts, players, tuple(every_seat), commitment(secret))
-            self._go_remote(Sync(self.board.id, code, code.seats), secret)
+            key = private_key(self.fresh_secret()) if hides_information(game, opts) else None
+            code = JoinCode(self.board.id, self.peer, game, opts, players, tuple(every_seat), commitment(secret),
+                            public_key(key) if key is not None else "")
+            self._go_remote(Sync(self.board.id, code, code.seats, key=key), secret)
             log.info("remote game: join code for %s: %s", self.peer, code.encode())
         log.info("new game: %s, %d players (%s)", g.title, players, in_words(opts))
         self._auto_chance()
 
-    def _check_remote(self, game: str, options: dict[str, Any]) -> None:
+    def _check_remote(self) -> None:
         if not self.peer:
             raise ValueError("seats: a remote seat needs the other board: set [remote] peer")
-        if hides_information(game, options):
-            raise ValueError(f"seats: {game} with these options deals hidden cards, which a remote game cannot "
-                             "keep from the other board's engine (docs/remote.md)")
 
     def join(self, text: str, seats: Sequence[str] = ()) -> None:
         """Start the host's remote game from its join code (``seats``: who plays this board's seats)."""
@@ -318,9 +318,10 @@ class Session:
         every_seat = code.joiner_seats(seats)
         seats_for(every_seat, players)
         self.check_board(g, opts, players)
-        self._check_remote(code.game, opts)
+        self._check_remote()
         self._start(Match(Record(code.game, opts, players, [ChanceKey(code.commitment, None)], seats=list(every_seat))))
-        self._go_remote(Sync(self.board.id, code, every_seat), None)
+        key = private_key(self.fresh_secret()) if hides_information(code.game, opts) else None
+        self._go_remote(Sync(self.board.id, code, every_seat, key=key), None)
 
     def _go_remote(self, sync: Sync, secret: bytes | None) -> None:
         sync.secret = secret
@@ -337,19 +338,36 @@ class Session:
             self.board_known = False
             self._effects.append(RequestSnapshot())
 
-    def resume(self, record: Record, resigned: int | None = None) -> None:
+    def resume(self, record: Record, resigned: int | None = None, seal: bytes | None = None) -> None:
         """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
-        it); ``ValueError`` when it cannot go on on this board (an illegal action, another game's
-        board)."""
-        match = Match(record)  # every action re-checked by the rules engine
+        it; ``seal``: a remote game's sealing key, with hidden cards); ``ValueError`` when it cannot
+        go on on this board (an illegal action, another game's board)."""
+        remote = REMOTE in record.seats and self.peer
+        if remote and hides_information(record.game, record.options) and seal is None:
+            raise ValueError("a remote game with hidden cards cannot go on without its sealing key (docs/remote.md)")
         self.check_board(get_game(record.game), record.options, record.num_players)
         seats_for(record.seats, record.num_players)
         if resigned is not None and not 0 <= resigned < record.num_players:
             raise ValueError(f"player {resigned} resigned, but the game has {record.num_players} players")
+        sync = Sync.resumed(self.board.id, self.peer, record, seal) if remote else None
+        # Every action re-checked by the rules engine (the joining board's of a dealt game: as it followed them).
+        match = Match(record) if sync is None or not sync.hidden else self._followed(sync, record)
         self.take(match)
         self.resigned = resigned
-        if REMOTE in record.seats and self.peer:  # a remote game goes on: the other board resends what is missing
-            self._go_remote(Sync.resumed(self.board.id, self.peer, record), record.keys[-1].secret)
+        if sync is not None:  # a remote game goes on: the other board resends what is missing
+            self._go_remote(sync, record.keys[-1].secret)
+
+    @staticmethod
+    def _followed(sync: Sync, record: Record) -> Match:
+        """A remote game with hidden cards as this board played it: on the joining board the host's
+        unseen cards arranged anew where play arranged them (its record alone does not replay)."""
+        match = Match(Record(record.game, record.options, record.num_players, record.keys, [], {}, record.seats))
+        for wire in sync.log:
+            if wire.seq in sync.arranged:
+                match.history[-1] = sync.arranged[wire.seq]
+            match.apply_text(sync.text(wire.seq))
+        match.record.drawn.update(record.drawn)
+        return match
 
     def opened(self, notices: list[Message]) -> Outcome:
         """The table is switched on, with the game the journal resumed (if any; else the configured
@@ -537,7 +555,12 @@ class Session:
             except ValueError as exc:
                 log.warning("remote: a wire from %s refused: %s", sync.peer, exc)
                 return Outcome()
+            known = len(sync.log), sync.stopped, bool(sync.ahead)
             sync.receive(wire)
+            if (len(sync.log), sync.stopped, bool(sync.ahead)) == known:
+                # A repeat, or one more wire past a gap already asked about: no status goes back. Each
+                # status asks for the wires it lacks; one status per repeat flooded both loops.
+                return Outcome()
             self.status_due = True
         elif kind == "status":
             self.wires += sync.peer_status(data)
@@ -558,6 +581,9 @@ class Session:
                 self.wires.append(wire)
                 self.status_due = True
         while (wire := sync.next_for_table(len(actions))) is not None and not self.over:
+            arranged = sync.arranged.get(wire.seq)
+            if arranged is not None:  # hidden cards: the host's unseen cards arranged anew, as the agreed line has them
+                self.match.history[-1] = arranged
             if self.state.current_player == CHANCE:
                 self._resolve_chance(wire.text)
                 self.match.record.drawn[len(actions) - 1] = 0
@@ -574,8 +600,18 @@ class Session:
         key = self.match.key
         if sync.verified and key is not None and key.secret is None and sync.secret is not None:
             self.match.record.keys[-1] = ChanceKey(key.commitment, sync.secret)  # revealed and checked: journalled
+            if sync.hidden:  # the host's cards, checked: its record replaces this board's arrangement of them
+                self._reveal(sync)
         if sync.host and self.over and sync.status()["secret"] is not None:
             self.status_due = True  # the end: the secret goes to the other board
+
+    def _reveal(self, sync: Sync) -> None:
+        """The host's whole record, checked at the end of a game with hidden cards, becomes this
+        board's game (the journal rewrites what differs)."""
+        record = self.match.record
+        match = Match(Record(record.game, record.options, record.num_players, record.keys,
+                             [sync.text(w.seq) for w in sync.log], dict(record.drawn), record.seats))
+        self.match = self.referee.match = match
 
     def remote_view(self) -> dict[str, Any] | None:
         """The remote game in the public state: both boards, which board plays each seat, how far

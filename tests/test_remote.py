@@ -137,6 +137,23 @@ def test_a_status_tells_what_to_send_again() -> None:
     assert [a.seq for w in again for a in joiner.receive(w)] == [w.seq for w in again]
 
 
+def test_a_stale_status_sends_nothing_again_and_a_new_connection_s_does() -> None:
+    """A status made before wires the other board has since taken (it waited in a busy loop's
+    queue) asks for nothing: sending them again for every such status flooded both boards. After
+    a restart the other board's new connection says afresh what it has."""
+    host, joiner = pair("scriptorium")
+    rng = random.Random(4)
+    early = joiner.status()
+    while len(host.log) < 4:
+        wire = play(host, joiner, rng)
+        other(host, joiner, wire).receive(wire)
+    assert len(joiner.log) == len(host.log) > early["have"]
+    assert host.peer_status({**joiner.status(), "link": "b1:1"}) == []
+    assert host.peer_status({**early, "link": "b1:1"}) == []  # stale: the wires it lacks have come since
+    assert host.peer_have == len(host.log)
+    again = host.peer_status({**early, "link": "b2:1"})  # the joining board started again with less
+    assert [w.seq for w in again] == [w.seq for w in host.log[early["have"]:] if w.board == host.me] != []
+
 def test_the_joining_board_checks_every_drawn_outcome_against_the_commitment() -> None:
     host, joiner = pair("scriptorium", {"round_limit": 15})
     rng = random.Random(5)
@@ -189,7 +206,7 @@ def test_wires_refuse_other_json() -> None:
     assert Wire.from_json(wire.to_json()) == wire
 
 
-def test_dealt_cards_are_refused_in_a_remote_game() -> None:
+def test_dealt_cards_are_hidden_information() -> None:
     assert hides_information("serpientes", {"dealing": "arbitro"})
     assert not hides_information("serpientes", {"dealing": "physical"})
     assert not hides_information("contigo", {})

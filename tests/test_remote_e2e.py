@@ -1,22 +1,23 @@
 """End to end: one game on two boards. Two services, two simulated tables, two Mosquitto brokers
 bridged over TLS as docs/remote.md sets them up; whole games with the bridge cut and restored at
-seeded moments; both journals end equal, nothing applied twice; a corrupted action is caught."""
+seeded moments; both journals end equal, nothing applied twice; a corrupted action is caught; a
+game with dealt hidden cards in which neither broker carries a card of the other board's seat."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller.config import Config, ConfigError
 from controller.games.record import Record, verify
-from controller.session import Session
 from tests.support.mqttc import Listener
 from tests.support.remote import Board, brokers, game_of, wait
 
@@ -90,22 +91,170 @@ def test_a_whole_remote_game_with_the_bridge_cut_and_restored(game: str, tmp_pat
     assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
 
 
-def test_dealt_hidden_cards_are_refused_for_a_remote_game(tmp_path: Path) -> None:
-    """Serpientes with cards arbitro deals: each board's engine would have to know every hand, so a
-    remote game of it is refused, in the configuration and in the request alike."""
-    board = {"id": "a", "game": "serpientes", "seats": ["table", "remote"], "num_players": 3}
-    with pytest.raises(ConfigError, match="hidden cards"):
-        Config.from_dict({"board": board, "remote": {"peer": "b"}})
-    with pytest.raises(ConfigError, match=r"remote\.peer"):
-        Config.from_dict({"board": {**board, "options": {"dealing": "physical"}}})
-    config = Config.from_dict({"board": {**board, "seats": []}, "remote": {"peer": "b"}})
-    session = Session(config.board, check_board=lambda *a: None, fresh_secret=lambda: b"s" * 32, peer="b")
-    session.opened([])
-    ok, error = session.request("new_game", {"seats": ["table", "remote"], "num_players": 3}).answer or (True, "")
-    assert not ok and "hidden cards" in error
-    ok, _ = session.request("new_game", {"seats": ["table", "remote"], "num_players": 3,
-                                         "options": {"dealing": "physical"}}).answer or (False, "")
-    assert ok
+DEALT = {"two_players": True, "tokens": 3, "max_rounds": 2}
+"""Serpientes with the cards arbitro deals: a short game, the host's seat 0 and the joining board's seat 1."""
+HIDDEN_TEXT = re.compile(r"^(draw|add) [a-z]+$")
+"""A card drawn or added, named: what only its own seat may read."""
+
+
+def strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a JSON value, with the key it is under."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from strings(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v, key)
+
+
+def reveals(messages: list[Any], seats: set[int], secret: str) -> list[str]:
+    """What the messages one broker carried say of a card of a seat not in ``seats`` (the other
+    board's), or of the host's secret: each as a line naming the topic (empty: nothing)."""
+    found = []
+    for topic, payload, *_ in messages:
+        if not payload:
+            continue  # a retained message cleared
+        if secret in payload.decode(errors="replace"):
+            found.append(f"{topic}: the host's secret")
+        seat = re.fullmatch(r"arbitro/[a-z]+/player/(\d+)", topic)
+        if seat is not None:  # a seat's own page: only this board's seats have one here
+            if int(seat[1]) not in seats:
+                found.append(f"{topic}: another board's seat")
+            continue
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            continue
+        for key, value in strings(data):
+            if HIDDEN_TEXT.match(value):
+                found.append(f"{topic}: {key} = {value!r}")
+            if key in ("hand", "sequence"):
+                found.append(f"{topic}: a {key}")
+            if value.startswith("serpientes ") and "hands=" in value:
+                fields = dict(f.split("=", 1) for f in value.split()[1:])
+                counted = [fields[k].split("/") for k in ("hands", "seqs")] + [[fields["deck"], fields["discard"]]]
+                if not all(part.startswith("#") for parts in counted for part in parts):
+                    found.append(f"{topic}: a position with cards named: {value}")
+    return found
+
+
+def test_a_dealt_serpientes_game_keeps_each_board_s_cards_from_the_other(tmp_path: Path) -> None:
+    """Serpientes with the cards arbitro deals, across the two bridged brokers, a computer player at
+    each table and the bridge cut and restored. Until the host reveals its secret, nothing either
+    broker carries — a subscriber to ``#`` on each — names a card of a seat at the other board (a
+    hand, a sequence, a card drawn or added, a position with cards) or the secret the deck is drawn
+    with; each seat's page is on its own board's broker alone. The joining board checks the host's
+    whole record at the end; then both journals are equal."""
+    hosting, joining, _ = brokers(tmp_path, "a", "b")
+    everything = [Listener(hosting.port, ["#"]), Listener(joining.port, ["#"])]
+    host = Board("serpientes", "a", "b", hosting.port, tmp_path / "a.sqlite",
+                 board={"options": DEALT, "num_players": 2, "seats": ["bot:easy", "remote"]})
+    joiner = Board("serpientes", "b", "a", joining.port, tmp_path / "b.sqlite")
+    try:
+        code = host.read(lambda s: (s.remote_view() or {})["code"])
+        ok, result = joiner.service.call(lambda: joiner.service.session.request(
+            "join", {"code": code, "seats": ["bot:easy"]}).answer)
+        assert ok, result
+        rng = random.Random(24)
+        cut_at = sorted(rng.sample(range(6, 24), 2))  # the deal, and the first turns
+        deadline = time.monotonic() + 60  # under load; alone it takes 10 s
+        while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
+            did = host.tend() | joiner.tend()
+            if cut_at and len(game_of(host)["actions"]) >= cut_at[0]:
+                cut_at.pop(0)
+                joining.stop()  # the bridge away while the host's table plays on
+                for _ in range(rng.randrange(1, 6)):
+                    host.tend()
+                joining.start()
+            if not did:
+                wait(lambda: True, "")
+        assert len(cut_at) < 2, ("the game ended before the bridge was cut", game_of(host), game_of(joiner))
+        assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
+        wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's record", 30)
+        a, b = game_of(host), game_of(joiner)
+        assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
+        assert a["actions"] == b["actions"] and a["record"] == b["record"]
+        verify(Record.from_dict(a["record"]))
+        secret = a["record"]["fair"]["keys"][-1]["secret"]
+    finally:
+        for board in (host, joiner):
+            board.close()
+        for listener in everything:
+            listener.close()
+        hosting.stop()
+        joining.stop()
+    nothing_revealed(everything, secret)
+    assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
+
+
+def nothing_revealed(everything: list[Listener], secret: str) -> None:
+    """What each broker carried (board a's, board b's) names no card of the other board's seat."""
+    for listener, here, seats in zip(everything, "ab", ({0}, {1}), strict=True):
+        # From the remote game's start on this board (board b had a game of its own before it joined)...
+        since = next(i for i, (topic, payload, *_) in enumerate(listener.messages)
+                     if topic == f"arbitro/{here}/state" and json.loads(payload)["remote"] is not None)
+        # ... to the end, which reveals the secret (the host's game_over event, its state, its remote status)
+        until = next(i for i, (_, payload, *_) in enumerate(listener.messages) if secret.encode() in payload)
+        end = json.loads(listener.messages[until][1])
+        assert end.get("type") == "game_over" or end.get("over") or end.get("board") == "a", end
+        carried = listener.messages[since:until]
+        assert any(t == "arbitro/a/remote/wire" and b'"sealed"' in p for t, p, *_ in carried)  # b's cards crossed
+        found = reveals(carried, seats, secret)
+        assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("restarts", ["b", "a"])
+def test_a_dealt_game_goes_on_after_a_board_restarts(restarts: str, tmp_path: Path) -> None:
+    """A board's service stops in the middle of a dealt game and starts again on its journal, which
+    kept its sealing key (the joining board: its own arrangement of the host's cards): the boards
+    resynchronise, the game ends with the host's record checked, the journals equal, and neither
+    broker carried a card of the other board's seat."""
+    hosting, joining, _ = brokers(tmp_path, "a", "b")
+    everything = [Listener(hosting.port, ["#"]), Listener(joining.port, ["#"])]
+    config = {"options": DEALT, "num_players": 2, "seats": ["bot:easy", "remote"]}
+    boards = {"a": Board("serpientes", "a", "b", hosting.port, tmp_path / "a.sqlite", board=config),
+              "b": Board("serpientes", "b", "a", joining.port, tmp_path / "b.sqlite")}
+    try:
+        code = boards["a"].read(lambda s: (s.remote_view() or {})["code"])
+        ok, result = boards["b"].service.call(lambda: boards["b"].service.session.request(
+            "join", {"code": code, "seats": ["bot:easy"]}).answer)
+        assert ok, result
+
+        def played(actions: int) -> bool:
+            boards["a"].tend()
+            boards["b"].tend()
+            return len(game_of(boards["b"])["actions"]) >= actions
+
+        wait(lambda: played(20), "the deal and the first turns on both boards", 30)
+        boards[restarts].close()
+        boards[restarts] = Board("serpientes", restarts, "b" if restarts == "a" else "a",
+                                 hosting.port if restarts == "a" else joining.port, tmp_path / f"{restarts}.sqlite",
+                                 board=config if restarts == "a" else None)
+        resumed = game_of(boards[restarts])
+        assert resumed["remote"] is not None and not resumed["over"], "the dealt game was not resumed mid-game"
+        host, joiner = boards["a"], boards["b"]
+        deadline = time.monotonic() + 60
+        while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
+            if not (host.tend() | joiner.tend()):
+                wait(lambda: True, "")
+        assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
+        wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's record", 30)
+        a, b = game_of(host), game_of(joiner)
+        assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
+        assert a["actions"] == b["actions"] and a["record"] == b["record"]
+        verify(Record.from_dict(a["record"]))
+        secret = a["record"]["fair"]["keys"][-1]["secret"]
+    finally:
+        for board in boards.values():
+            board.close()
+        for listener in everything:
+            listener.close()
+        hosting.stop()
+        joining.stop()
+    nothing_revealed(everything, secret)
+    assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
 
 
 def test_a_corrupted_action_is_caught_by_the_hash_check_on_both_boards(tmp_path: Path) -> None:

@@ -10,10 +10,12 @@ import sys
 from controller.localbroker import Broker
 
 LAZY = ("controller.sound", "controller.voice", "hardware.buzzer", "controller.games.contigo",
-        "controller.games.jeocinco", "controller.games.scriptorium", "controller.games.serpientes", "gpiozero")
+        "controller.games.jeocinco", "controller.games.scriptorium", "controller.games.serpientes", "gpiozero",
+        "cryptography")
 """Modules the service's start does not need: the sounds (off unless configured), the engines
-(only the configured game's is imported, once the configuration is read) and gpiozero (the buttons
-and rings are made once ``online`` is out)."""
+(only the configured game's is imported, once the configuration is read), gpiozero (the buttons
+and rings are made once ``online`` is out) and the cryptography that seals a remote game's hidden
+cards."""
 
 
 def _imported_by_the_run_command() -> set[str]:

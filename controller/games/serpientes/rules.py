@@ -271,7 +271,7 @@ def _decide(position: Position, kind: DecisionKind) -> Position:
 
 def _draw(position: Position, card: int) -> Position:
     dealing = position.phase == "deal"
-    to = _deal_recipient(position) if dealing else position.player
+    to = deal_recipient(position) if dealing else position.player
     hand = list(card_kinds(position.hands[to]))
     hand[card] += 1
     deck = list(position.deck)
@@ -289,7 +289,7 @@ def _add(position: Position, card: int) -> Position:
                              last="programmed", phase="program")
 
 
-def _deal_recipient(position: Position) -> int:
+def deal_recipient(position: Position) -> int:
     sizes = [sum(card_kinds(h)) for h in position.hands]
     low = min(sizes)
     n = position.players

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, cast
 
 from controller.games.base import Action, Announcement, ColourName, Message, Say, State, in_english
@@ -137,3 +137,18 @@ class SerpientesState(State):
 
     def render_text(self, say: Say = in_english) -> str:
         return views.render_text(self.position, say)
+
+    # ------------------------------------------------------------------ what some seats cannot see
+    def view_text(self, seats: Collection[int]) -> str:
+        """What ``seats`` may see: the public text, then each one's private text."""
+        return views.view_text(self.position, seats)
+
+    def seen_by(self, seats: Collection[int], action: Action) -> bool:
+        """Whether one of ``seats`` may see the card of ``action`` (its own add, a draw into its hand)."""
+        return views.seen_by(self.position, seats, action)
+
+    def rearranged(self, seats: Collection[int], action: Action) -> SerpientesState | None:
+        """This position with the cards ``seats`` cannot see arranged anew so that ``action`` finds
+        its card (``views.rearranged``); None when no such card is unseen."""
+        moved = views.rearranged(self.position, seats, action)
+        return None if moved is None else SerpientesState(moved)

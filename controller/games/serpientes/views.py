@@ -1,18 +1,20 @@
 """What each party sees of a Serpientes position: the board's sensors, everyone, one player; what a
-move makes worth announcing; a terminal picture."""
+move makes worth announcing; a terminal picture; the cards some seats cannot see, arranged anew."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from typing import Any, Final
 
 from controller.games.base import Announcement, Message, Phrase, Say, announcement, in_english
 from controller.games.serpientes import board as B
-from controller.games.serpientes.actions import SerpientesAction
+from controller.games.serpientes.actions import SerpientesAction, is_action
 from controller.games.serpientes.position import CHANCE_PHASES, PLAYER_PHASES, Position, card_kinds, position_to_text
 from controller.games.serpientes.rules import (
     PHASE,
     chance_wait,
     current_player,
+    deal_recipient,
     game_round,
     hand_size,
     kinds,
@@ -187,3 +189,102 @@ def notes(view: dict[str, Any]) -> list[Message]:
         out.append(DECK_NOTE(deck=view["deck_size"], discards=view["discard_size"]))
     out.append(TOKENS_NOTE(tokens=len(view.get("tokens") or []), round=view["round"], rounds=view["max_rounds"]))
     return out
+
+
+# --------------------------------------------------------------------------- the cards a board cannot see
+# A remote game's joining board (``controller.remote_hidden``) follows the game in a position that
+# agrees with all its own seats may know (the public counts, their own hands and sequences), like a
+# computer player's determinization (``controller.players.serpientes``): every other card placed
+# arbitrarily. When the host's seat steps with a card, or a card is drawn into one of the joining
+# board's hands, that card may lie elsewhere in the arrangement: :func:`rearranged` swaps it into
+# place among the cards those seats cannot see.
+
+Place = tuple[str, int, int]
+"""Where an unseen card lies: ("hand", player, -), ("seq", player, index), ("deck", -, -), ("discard", -, -)."""
+
+SEEN_KINDS: Final = ("draw", "add")
+"""The actions whose card is hidden from the seats it is not for (``public_action_text``)."""
+
+
+def view_text(position: Position, seats: Collection[int]) -> str:
+    """What ``seats`` may see of ``position``: the public text, then each one's private text."""
+    return "\n".join([public_text(position), *(private_text(position, p) for p in sorted(seats))])
+
+
+def seen_by(position: Position, seats: Collection[int], action: object) -> bool:
+    """Whether one of ``seats`` may see the card of ``action``: its own add, or a draw into its hand."""
+    if not is_action(action) or action[0] not in SEEN_KINDS:
+        return False
+    if action[0] == "add":
+        return position.player in seats
+    return (deal_recipient(position) if position.phase == "deal" else position.player) in seats
+
+
+def rearranged(position: Position, seats: Collection[int], action: object) -> Position | None:
+    """``position`` with the cards ``seats`` cannot see (the other seats' hands and sequences, the deck,
+    the discards but the cards the running sequence has shown) swapped so that ``action`` — a card
+    drawn, or a step with the running sequence's next card — finds its card where it takes it
+    from; None when no unseen card is of its kind (or ``action`` names no such card)."""
+    if position.physical or not is_action(action) or len(action) != 2:
+        return None
+    kind, card = action[0], action[1]
+    if kind == "draw" and position.phase in ("deal", "draw") and position.deck[card] == 0:
+        displaced = next(k for k, count in enumerate(position.deck) if count)
+        target: Place = ("deck", -1, -1)
+    elif kind == "step" and position.phase == "run" and position.player not in seats:
+        displaced = card_kinds(position.sequences[position.player])[0]
+        target = ("seq", position.player, 0)
+    else:
+        return None
+    if displaced == card:
+        return None
+    for place in _unseen(position, seats):
+        if place != target and _kind_at(position, place, card):
+            return _put(_put(position, place, card, displaced), target, displaced, card)
+    return None
+
+
+def _unseen(position: Position, seats: Collection[int]) -> Iterator[Place]:
+    for p in range(position.players):
+        if p not in seats:
+            yield "hand", p, -1
+            yield from (("seq", p, i) for i in range(len(card_kinds(position.sequences[p]))))
+    yield "deck", -1, -1
+    yield "discard", -1, -1
+
+
+def _kind_at(position: Position, place: Place, card: int) -> bool:
+    """Whether an unseen card of kind ``card`` lies at ``place``."""
+    where, p, i = place
+    if where == "seq":
+        return card_kinds(position.sequences[p])[i] == card
+    if where == "hand":
+        return card_kinds(position.hands[p])[card] > 0
+    if where == "deck":
+        return position.deck[card] > 0
+    return position.discard[card] - position.shown.count(card) > 0  # the shown cards are seen
+
+
+def _put(position: Position, place: Place, out: int, into: int) -> Position:
+    """``position`` with a card ``out`` at ``place`` replaced by a card ``into``."""
+    where, p, i = place
+    if where == "seq":
+        sequence = list(card_kinds(position.sequences[p]))
+        sequence[i] = into
+        return position._replace(sequences=_at(position.sequences, p, tuple(sequence)))
+    if where == "hand":
+        return position._replace(hands=_at(position.hands, p, _swap(card_kinds(position.hands[p]), out, into)))
+    if where == "deck":
+        return position._replace(deck=_swap(position.deck, out, into))
+    return position._replace(discard=_swap(position.discard, out, into))
+
+
+def _swap(counts: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
+    changed = list(counts)
+    changed[out] -= 1
+    changed[into] += 1
+    return tuple(changed)
+
+
+def _at(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1:])

@@ -1,0 +1,80 @@
+"""The cards some seats cannot see (``SerpientesState.rearranged``, ``seen_by``, ``view_text``): a
+position arranged anew so that a card named later is where the action takes it from, changing
+nothing those seats may see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.games import CHANCE
+from controller.games.record import sample_chance
+from controller.games.serpientes import GAME, SerpientesState
+from controller.games.serpientes.position import card_kinds
+
+SEATS = frozenset({1})  # what board b's one seat sees; seats 0 and 2 are the other board's
+
+
+def positions(seed: int) -> list[SerpientesState]:
+    """Every position of a random dealt game of three."""
+    rng = random.Random(seed)
+    state = GAME.new_state({"tokens": 4, "max_rounds": 6}, 3)
+    seen = [state]
+    while not state.is_terminal():
+        action = sample_chance(state, rng) if state.current_player == CHANCE else rng.choice(state.legal_actions())
+        state = state.apply(action)
+        seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_step_or_draw_finds_its_card_and_the_seat_sees_no_change(seed: int) -> None:
+    moved = 0
+    for state in positions(seed):
+        p = state.position
+        wanted: list[tuple[str, int]] = []
+        if p.phase == "run" and p.player not in SEATS:
+            wanted = [("step", k) for k in range(len(state.kinds))]
+        elif p.phase in ("deal", "draw"):
+            wanted = [("draw", k) for k in range(len(state.kinds))]
+        for action in wanted:
+            arranged = state.rearranged(SEATS, action)
+            if action in state.legal_actions():
+                assert arranged is None  # already where it is taken from
+                continue
+            if arranged is None:
+                continue  # no card of that kind is unseen
+            moved += 1
+            assert action in arranged.legal_actions()
+            assert arranged.view_text(SEATS) == state.view_text(SEATS)
+            assert GAME.state_from_text(arranged.to_text()).to_text() == arranged.to_text()  # a valid position
+    assert moved
+
+
+def test_a_card_all_of_whose_kind_the_seat_holds_or_has_seen_is_not_found() -> None:
+    state = next(s for s in positions(1) if s.position.phase == "run" and s.position.player not in SEATS)
+    p = state.position
+    # Every card of one kind put in seat 1's hand, the running player's next card of another kind.
+    for k in range(len(state.kinds)):
+        unseen_of_k = sum(card_kinds(h)[k] for q, h in enumerate(p.hands) if q not in SEATS)
+        unseen_of_k += sum(card_kinds(seq).count(k) for q, seq in enumerate(p.sequences) if q not in SEATS)
+        unseen_of_k += p.deck[k] + p.discard[k] - p.shown.count(k)
+        arranged = state.rearranged(SEATS, ("step", k))
+        if ("step", k) in state.legal_actions():
+            continue
+        assert (arranged is None) == (unseen_of_k == 0)
+
+
+def test_who_sees_a_card_drawn_or_added() -> None:
+    for state in positions(2):
+        for action in state.legal_actions():
+            kind = state.action_to_text(action).split()[0]
+            if kind == "add":  # its own seat's
+                assert state.seen_by(SEATS, action) == (state.current_player in SEATS)
+            elif kind == "draw":  # the seat it is dealt or drawn to
+                after = state.apply(action)
+                (to,) = [q for q in range(3) if after.hand_size(q) > state.hand_size(q)]
+                assert state.seen_by(SEATS, action) == (to in SEATS)
+            else:
+                assert not state.seen_by(SEATS, action)
