@@ -8,6 +8,7 @@ vulture_whitelist.py --min-confidence 60`` (see ``scripts/dev``).
 from vulture.whitelist_utils import Whitelist
 
 from controller.games import base, record
+from controller.games.jeocinco import board as jeocinco_board
 
 _ = Whitelist()
 
@@ -18,6 +19,7 @@ record.Record.to_dict  # `arbitro journal --export` writes records with it
 record.Record.from_dict  # `arbitro replay` reads them back
 record.Match.apply_text  # the service and `arbitro replay` apply action texts through it
 record.Match.undo  # the service's undo (button and MQTT)
+jeocinco_board.bridge_data_text  # scripts/jeocinco_bridges.py writes bridges.json with it
 
 # The wire protocol names every error code the Pico's firmware may send, also those only it raises.
 _.ERR_SCAN_OVERRUN
