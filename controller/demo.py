@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
 
@@ -35,16 +35,16 @@ from controller.app import build_service
 from controller.config import Config, ConfigError
 from controller.games import CHANCE, ChannelKind, IllegalAction, State, game_names, get_game
 from controller.games.base import Phrase, Point
-from controller.hands import Hands
 from controller.i18n import LANGUAGES, People, listing, say, saying
-from controller.localbroker import Broker
 from controller.mqtt import set_nodelay
 from controller.players import LEVELS
 from controller.service import Service
 from controller.session import REFUSED
-from firmware_bridge.sim import SimulatedBoard
 from hardware.layout import Layout
 from hardware.leds import RGB
+
+if TYPE_CHECKING:
+    from controller.hands import Hands
 
 log = logging.getLogger("arbitro.demo")
 NOTES: list[str] = []  # lines under the terminal picture (the display's address)
@@ -180,6 +180,8 @@ def play_game(game_name: str, *, broker: tuple[str, int], seed: int, players: in
     last game on show there until Ctrl-C)."""
     config = demo_config(game_name, broker=broker, seed=seed, players=players, board_id=board_id, language=language,
                          bots=bots, seat=seat, pace=pace)
+    from controller.hands import Hands  # the demo's own parts: imported as it plays, not by `arbitro run`'s parser
+    from firmware_bridge.sim import SimulatedBoard
     from hardware.layout import load_layout
 
     layout = load_layout(game_name)
@@ -473,6 +475,8 @@ def _keep_on_show(final: dict[str, Any], language: str = "es") -> None:
 
 def _private_broker(running: contextlib.ExitStack) -> int:
     """A Mosquitto of the demo's own on a free loopback port, stopped and cleaned up with ``running``."""
+    from controller.localbroker import Broker
+
     workdir = running.enter_context(tempfile.TemporaryDirectory(prefix="arbitro-demo-"))
     broker = Broker(Path(workdir))
     running.callback(broker.stop)  # also when it started but never listened

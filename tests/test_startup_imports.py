@@ -11,11 +11,11 @@ from controller.localbroker import Broker
 
 LAZY = ("controller.sound", "controller.voice", "hardware.buzzer", "controller.games.contigo",
         "controller.games.jeocinco", "controller.games.scriptorium", "controller.games.serpientes", "gpiozero",
-        "cryptography")
+        "cryptography", "controller.localbroker", "controller.hands", "firmware_bridge.sim")
 """Modules the service's start does not need: the sounds (off unless configured), the engines
 (only the configured game's is imported, once the configuration is read), gpiozero (the buttons
-and rings are made once ``online`` is out) and the cryptography that seals a remote game's hidden
-cards."""
+and rings are made once ``online`` is out), the cryptography that seals a remote game's hidden
+cards, and the demo's own broker, hands and simulated board (the parser reads the demo's options)."""
 
 
 def _imported_by_the_run_command() -> set[str]:
