@@ -10,7 +10,7 @@ import random
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from controller.games.record import Record, verify
+from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 from tests.support.remote import Board, brokers, game_of, wait
 
@@ -171,22 +172,33 @@ def test_a_dealt_serpientes_game_keeps_each_board_s_cards_from_the_other(tmp_pat
             if not did:
                 wait(lambda: True, "")
         assert len(cut_at) < 2, ("the game ended before the bridge was cut", game_of(host), game_of(joiner))
-        assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
-        wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's record", 30)
-        a, b = game_of(host), game_of(joiner)
-        assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
-        assert a["actions"] == b["actions"] and a["record"] == b["record"]
-        verify(Record.from_dict(a["record"]))
-        secret = a["record"]["fair"]["keys"][-1]["secret"]
+        secret = ended_alike(host, joiner)
     finally:
-        for board in (host, joiner):
-            board.close()
-        for listener in everything:
-            listener.close()
-        hosting.stop()
-        joining.stop()
+        close_all((host, joiner), everything, hosting, joining)
     nothing_revealed(everything, secret)
     assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
+
+
+def close_all(boards: Iterable[Board], listeners: list[Listener], *brokers: Broker) -> None:
+    for board in boards:
+        board.close()
+    for listener in listeners:
+        listener.close()
+    for broker in brokers:
+        broker.stop()
+
+
+def ended_alike(host: Board, joiner: Board) -> str:
+    """The dealt game over on both boards, the host's record checked by the joining board, both
+    records the same and replaying; returns the host's secret, revealed at the end."""
+    assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
+    wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's record", 30)
+    a, b = game_of(host), game_of(joiner)
+    assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
+    assert a["actions"] == b["actions"] and a["record"] == b["record"]
+    verify(Record.from_dict(a["record"]))
+    secret: str = a["record"]["fair"]["keys"][-1]["secret"]
+    return secret
 
 
 def nothing_revealed(everything: list[Listener], secret: str) -> None:
@@ -239,20 +251,9 @@ def test_a_dealt_game_goes_on_after_a_board_restarts(restarts: str, tmp_path: Pa
         while not (game_of(host)["over"] and game_of(joiner)["over"]) and time.monotonic() < deadline:
             if not (host.tend() | joiner.tend()):
                 wait(lambda: True, "")
-        assert game_of(host)["over"] and game_of(joiner)["over"], (game_of(host), game_of(joiner))
-        wait(lambda: game_of(joiner)["remote"]["verified"], "the joining board to check the host's record", 30)
-        a, b = game_of(host), game_of(joiner)
-        assert a["remote"]["stopped"] is None and b["remote"]["stopped"] is None, (a["remote"], b["remote"])
-        assert a["actions"] == b["actions"] and a["record"] == b["record"]
-        verify(Record.from_dict(a["record"]))
-        secret = a["record"]["fair"]["keys"][-1]["secret"]
+        secret = ended_alike(host, joiner)
     finally:
-        for board in boards.values():
-            board.close()
-        for listener in everything:
-            listener.close()
-        hosting.stop()
-        joining.stop()
+        close_all(boards.values(), everything, hosting, joining)
     nothing_revealed(everything, secret)
     assert journal_actions(tmp_path / "a.sqlite") == journal_actions(tmp_path / "b.sqlite")
 
