@@ -12,6 +12,8 @@ A leaf is scored as it is, without a rollout (random rollouts let the others' ra
 whichever choice uses the fewest actions, and so holding), by each snake's score (tokens eaten,
 sticks on the board and in supply), how near its head is to a token, and how much room the head
 has, both where the head is and where its programmed sequence will take it (:func:`strength`).
+A seat that cannot win any more (:func:`cannot_win`) would rather the game ended: it eats the last
+token instead of stalling the game to the round limit.
 """
 
 from __future__ import annotations
