@@ -12,6 +12,8 @@ A leaf is scored as it is, without a rollout (random rollouts let the others' ra
 whichever choice uses the fewest actions, and so holding), by each snake's score (tokens eaten,
 sticks on the board and in supply), how near its head is to a token, and how much room the head
 has, both where the head is and where its programmed sequence will take it (:func:`strength`).
+A seat that cannot win any more (:func:`cannot_win`) would rather the game ended: it eats the last
+token instead of stalling the game to the round limit.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from typing import Any, Final
 from controller.games.base import CHANCE, Action, Options, State, read_fields, write_fields
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
+from controller.games.serpientes import rules
 from controller.games.serpientes.position import KEYS, Position
-from controller.games.serpientes.rules import crash_kind
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
 
@@ -47,17 +49,39 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 class SerpientesModel(Model):
     def evaluate(self, state: State) -> Sequence[float]:
-        if not isinstance(state, SerpientesState) or state.is_terminal():
+        if not isinstance(state, SerpientesState):
             return super().evaluate(state)
+        if state.is_terminal():
+            return [-1.0 + ENDED if r < 0 else r for r in state.returns()]
         position = state.position
         points = [strength(position, p) for p in range(state.num_players)]
         # A share of each value is the seat's own strength, not its lead, in a scale that does not
         # saturate (the most a snake can score): a lead that has saturated the contest (the others
         # out) still pulls the snake on to the last tokens, which end the game.
         most = 2.0 * position.options["tokens"]
+        own = [max(-1.0, min(1.0, (x - START) / most)) for x in points]
         leads = contest(points, LEAD)
-        return [(1 - OWN) * lead + OWN * max(-1.0, min(1.0, (x - START) / most))
-                for lead, x in zip(leads, points, strict=True)]
+        lost = cannot_win(position)
+        return [-1.0 + PULL * max(0.0, mine) if out else (1 - OWN) * lead + OWN * mine
+                for lead, mine, out in zip(leads, own, lost, strict=True)]
+
+
+def cannot_win(position: Position) -> list[bool]:
+    """Whether each seat has lost whatever it eats: its score and two points (a token and its stick)
+    for every token left fall short of a rival's score (barring the rival's crashes)."""
+    score = rules.scores(position)
+    reach = 2 * (len(position.tokens) + position.tokens_to_place)
+    return [mine + reach < max(x for q, x in enumerate(score) if q != p) for p, mine in enumerate(score)]
+
+
+ENDED: Final = 0.5
+"""What the end of the game is worth to a seat that has lost it, above a loss still being played
+(-1): a seat that cannot win any more would rather finish than stall the game to the round limit,
+so it eats the last token (issue 21: hard and easy games stalled at their last token, the seats
+behind holding the sequences that would eat it)."""
+PULL: Final = 0.4
+"""How much of a seat's own strength counts once it cannot win: below ENDED, so that ending the
+game beats any play that goes on, and enough that nearing the last token counts."""
 
 
 LEAD: Final = 6.0
@@ -131,7 +155,7 @@ def run_out(position: Position, p: int) -> tuple[Position, bool]:
     sequence = position.sequences[p]
     assert not isinstance(sequence, int)
     for card in sequence:
-        crash, far = crash_kind(walk, card)
+        crash, far = rules.crash_kind(walk, card)
         snake, supply, eaten, tokens = walk.snakes[p], walk.supply[p], walk.eaten[p], walk.tokens
         if supply:
             supply -= 1
