@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
-from controller.games.base import Message, Phrase
+from controller.games.base import Message, Phrase, PlayerInfo
 from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import CANNOT_WRITE, BoardJournal
 from controller.mqtt import Command
@@ -85,6 +85,7 @@ class Teller:
         self._last_public: dict[str, Any] | None = None
         self._game_clock = GameClock.start(0.0, 0)
         self._clock_serial = 0  # the session's game the clock counts
+        self._people: tuple[list[PlayerInfo], str, People] | None = None  # the players named last, and how
 
     @property
     def failing(self) -> bool:
@@ -164,8 +165,12 @@ class Teller:
         return self.board.language
 
     def people(self) -> People:
-        """How this game's players are named in the board's language (their colours, else seats from 1)."""
-        return People.of(self.session.state.player_info(), self.language)
+        """How this game's players are named in the board's language (their colours, else seats from 1):
+        named again only when the players or the language changed (a move is told with it twice)."""
+        players, language = self.session.state.player_info(), self.language
+        if self._people is None or self._people[:2] != (players, language):
+            self._people = (players, language, People.of(players, language))
+        return self._people[2]
 
     def answer(self, command: Command, ok: bool, result: Any, refusal: Message | None = None) -> None:
         """Answer ``command`` now, or once what it did is on disk (``refusal``: why a rule refused it)."""
