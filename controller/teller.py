@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
-from controller.games import game_names, get_game
 from controller.games.base import Message, Phrase, PlayerInfo
 from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import CANNOT_WRITE, BoardJournal
@@ -34,10 +33,10 @@ if TYPE_CHECKING:
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
 
-@functools.cache
-def most_seats() -> int:
-    """The most players any game has: every ``player/<n>`` topic a board may ever have filled."""
-    return max(get_game(name).max_players for name in game_names())
+MOST_SEATS: Final = 6
+"""The most players any game has (Scriptorium's and Serpientes' six): every ``player/<n>`` topic a
+board may ever have filled, emptied where the game has not got the seat. A number, checked against
+every engine by ``tests/test_teller.py``: asking the engines imported them all on the first move told."""
 
 
 @functools.cache
@@ -195,7 +194,7 @@ class Teller:
             if self.mqtt is not None:
                 self.mqtt.publish_info(self.info())
                 self.mqtt.publish_state(state)
-                for p in range(max(most_seats(), len(self._private))):  # seats the game has not got: emptied
+                for p in range(max(MOST_SEATS, len(self._private))):  # seats the game has not got: emptied
                     self.mqtt.publish_private(p, self._private[p] if p < len(self._private) else None)
         for command, ok, result in self._unanswered:
             command.reply(ok, result)
