@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
-from controller.games.base import Message, Phrase, PlayerInfo
+from controller.games.base import Message, Phrase, State
 from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import CANNOT_WRITE, BoardJournal
 from controller.mqtt import Command
@@ -84,7 +84,7 @@ class Teller:
         self._last_public: dict[str, Any] | None = None
         self._game_clock = GameClock.start(0.0, 0)
         self._clock_serial = 0  # the session's game the clock counts
-        self._people: tuple[list[PlayerInfo], str, People] | None = None  # the players named last, and how
+        self._people: tuple[State, str, People] | None = None  # the state whose players were named last, and how
 
     @property
     def failing(self) -> bool:
@@ -165,10 +165,11 @@ class Teller:
 
     def people(self) -> People:
         """How this game's players are named in the board's language (their colours, else seats from 1):
-        named again only when the players or the language changed (a move is told with it twice)."""
-        players, language = self.session.state.player_info(), self.language
-        if self._people is None or self._people[:2] != (players, language):
-            self._people = (players, language, People.of(players, language))
+        named once per state (a state is a value: its players stay as they are), though a move is
+        told with them twice."""
+        state, language = self.session.state, self.language
+        if self._people is None or self._people[0] is not state or self._people[1] != language:
+            self._people = (state, language, People.of(state.player_info(), language))
         return self._people[2]
 
     def answer(self, command: Command, ok: bool, result: Any, refusal: Message | None = None) -> None:
