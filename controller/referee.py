@@ -622,7 +622,7 @@ class Referee:
         if self.lazy and not moves.complete:
             return {}
         current = moves.view
-        partial = board_diff(current, sensed) if sensed else frozenset()
+        partial = self._diff(current, sensed) if sensed else frozenset()  # the LEDs and the state ask it of one board
         if not partial and moves.lit is not None:
             return dict(moves.lit)
         out: dict[str, int] = {}
