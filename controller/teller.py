@@ -34,9 +34,9 @@ RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried aga
 
 
 MOST_SEATS: Final = 6
-"""The most players any game has (Scriptorium's and Serpientes' six): every ``player/<n>`` topic a
-board may ever have filled, emptied where the game has not got the seat. A number, checked against
-every engine by ``tests/test_teller.py``: asking the engines imported them all on the first move told."""
+"""The most players any game has: every ``player/<n>`` topic a board may ever have filled, emptied
+where the game has not got the seat. A number, checked against every engine by
+``tests/test_teller.py``: asking the engines imported them all on the first move told."""
 
 
 @functools.cache
