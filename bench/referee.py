@@ -1,7 +1,7 @@
 """Referee latency, end to end: from the last byte of a CHANGED frame written to the pty to the
 LED bytes leaving the strip's buffer, and to the new state at a subscriber in another process.
 
-    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS] [--commit-ms MS] [--stages]
+    python -m bench.referee [GAME ...] [--moves N] [--debounce-ms MS] [--commit-ms MS] [--stages | --tell]
 
 A scripted MCU (HELLO, snapshots, heartbeats, CHANGED frames written by hand to a real pty) plays
 seeded random legal games against the real service (host link, referee, journal on, an LED strip
@@ -20,6 +20,7 @@ Marks:
 (``bench.stages``: bytes read, frame parsed, taken by the loop, judged, LED frame drawn, worker,
 LED bytes out, journal committed, state stamped, JSON, paho queued, written to the broker, at the
 subscriber), and the loop thread's CPU time from taking the frame to queueing the state.
+``--tell`` measures only the CPU of telling a move (:func:`tell_cpu`), without the loop or paho.
 
 Moves come in three kinds: **final** (the board is exactly the only legal move with a trace:
 taken and told at once), **held** (exactly one legal move, but others could still follow: shown
@@ -54,6 +55,7 @@ from controller.journal import Journal
 from controller.localbroker import Broker
 from controller.mqtt import Command, MqttBridge, set_nodelay
 from controller.service import Service
+from controller.table import Table
 from firmware_bridge import protocol as P
 from firmware_bridge.link import HostLink, SensorChanged
 from hardware.inputs import ButtonEvent, EncoderEvent
@@ -277,6 +279,44 @@ def stage_table(r: dict[str, list[float]]) -> str:
     return "\n".join(lines)
 
 
+def tell_cpu(game_name: str, moves: int, seed: int = 1) -> list[float]:
+    """The CPU seconds of telling each of ``moves`` seeded random moves, as the loop tells a clean
+    move once the LEDs have started: the public and private states worked out, the journal written
+    (on disk, ``synchronous=FULL``), the events and the state said, stamped and made JSON. The
+    session and the teller are driven directly, without judging, the pty or paho (the bridge is
+    not started, so nothing is sent): the work the cuts of issue 23 are about, repeatable on a
+    loaded machine (its thread's CPU time)."""
+    layout = load_layout(game_name)
+    folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-tell-"))
+    config = Config.from_dict({"board": {"id": f"bench-tell-{game_name}", "game": game_name, "seed": seed},
+                               "inputs": {"enabled": False}})
+    journal = Journal(folder / "journal.sqlite")
+    table = Table.build(config, LedStrip(RecordingPixels(layout.led_count)), layout, journal,
+                        MqttBridge(config.mqtt, config.board.id), None, lambda event: None, time.monotonic, time.time)
+    session, teller = table.session, table.teller
+    teller.tell(table.opened)
+    rng = random.Random(seed)
+    out: list[float] = []
+    try:
+        while len(out) < moves:
+            state = session.state
+            if state.is_terminal() or state.current_player == CHANCE:
+                name, args = ("new_game", {"seed": rng.randrange(1 << 30)}) if state.is_terminal() else ("roll", {})
+                outcome = session.request(name, args)
+                session.sensed.update(session.state.physical_view())
+                teller.tell(outcome)
+                continue
+            text = state.action_to_text(rng.choice(state.legal_actions()))
+            outcome = session.request("choose", {"action": text})
+            session.sensed.update(session.state.physical_view())  # the board shows the move, as a clean one
+            began = time.thread_time()
+            teller.tell(outcome)
+            out.append(time.thread_time() - began)
+    finally:
+        journal.close()
+    return out
+
+
 def null_service(samples: int, broker_port: int) -> list[float]:
     """The same plumbing without a referee, LEDs or journal: a CHANGED frame written to the pty ->
     the host link -> a small retained state published with paho -> the C ``mosquitto_sub``; seconds."""
@@ -340,7 +380,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--debounce-ms", type=float, default=SensorsConfig().debounce_ms)
     parser.add_argument("--commit-ms", type=float, default=SensorsConfig().commit_ms)
     parser.add_argument("--stages", action="store_true", help="where a clean move's time goes, stage by stage")
+    parser.add_argument("--tell", action="store_true",
+                        help="only the CPU of telling a move (states, journal, teller, JSON; no loop, no paho)")
     args = parser.parse_args(argv)
+    if args.tell:
+        for name in args.games or game_names():
+            v = tell_cpu(name, args.moves)
+            print(f"{name:12} telling a move, CPU p50/p99 ms ({len(v)} moves): "
+                  f"{_percentile(v, .5) * 1e3:.3f}/{_percentile(v, .99) * 1e3:.3f}")
+        return
     broker = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-"))).start()
     try:
         print(f"debounce window {args.debounce_ms:.0f} ms (windowed moves include it), commit window "

@@ -47,6 +47,9 @@ from controller.session import Expected
 if TYPE_CHECKING:
     from controller.session import Session
 
+Stored = tuple[list[str], dict[int, int]]
+"""A game's actions as the journal holds them: their texts, and which key drew each drawn outcome."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -188,7 +191,7 @@ class Journal:
             self.set_aside = MOVED_ASIDE(path=self.path, error=exc, aside=aside)
             log.error("%s", self.set_aside)
             self.db = self._open()
-        self._stored: dict[int, list[tuple[str, int | None]]] = {}  # per game: (action text, key) as on disk
+        self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
         self._sealed: set[int] = set()  # games whose sealing key is on disk
 
@@ -268,7 +271,7 @@ class Journal:
             game_id = cur.lastrowid
             assert game_id is not None
             self.db.execute("DELETE FROM answers WHERE board = ?", (board,))
-            self._stored[game_id] = []
+            self._stored[game_id] = ([], {})
             self._stored_secrets[game_id] = secrets
             self.sync(game_id, record)
         return game_id
@@ -279,31 +282,32 @@ class Journal:
         key, answer JSON)), in one transaction."""
         stored = self._stored.get(game_id)
         if stored is None:
-            stored = self._stored[game_id] = self._actions(game_id)
+            rows = self._actions(game_id)
+            stored = self._stored[game_id] = ([t for t, _ in rows],
+                                              {n: k for n, (_, k) in enumerate(rows) if k is not None})
         if game_id not in self._stored_secrets:
             self._stored_secrets[game_id] = self.db.execute("SELECT secrets FROM games WHERE id = ?",
                                                             (game_id,)).fetchone()[0]
-        actions = [(text, record.drawn.get(n)) for n, text in enumerate(record.actions)]
+        texts, drawn = stored
+        same = _kept(texts, drawn, record)
         secrets = _secrets(record)
-        if actions[: len(stored)] == stored:  # a move adds at the end: compared at C speed, not action by action
-            same = len(stored)
-        else:
-            same = next((n for n, (was, now) in enumerate(zip(stored, actions, strict=False)) if was != now),
-                        min(len(stored), len(actions)))
         new_secrets = secrets != self._stored_secrets[game_id]
-        if same == len(stored) == len(actions) and not answers and not new_secrets:
+        if same == len(texts) == len(record.actions) and not answers and not new_secrets:
             return
         with self.transaction():
             if new_secrets:
                 self.db.execute("UPDATE games SET secrets = ? WHERE id = ?", (secrets, game_id))
-            self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
+            if same < len(texts):  # an undo or a takeback changed what is on disk
+                self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
             self.db.executemany("INSERT INTO actions (game, n, text, key) VALUES (?, ?, ?, ?)",
-                                [(game_id, n, *actions[n]) for n in range(same, len(actions))])
-            self.db.executemany("INSERT INTO answers (board, key, answer) VALUES (?, ?, ?)", answers)
+                                [(game_id, n, record.actions[n], record.drawn.get(n))
+                                 for n in range(same, len(record.actions))])
+            if answers:
+                self.db.executemany("INSERT INTO answers (board, key, answer) VALUES (?, ?, ?)", answers)
             for board in {a[0] for a in answers}:
                 self.db.execute("DELETE FROM answers WHERE board = ? AND n <= (SELECT MAX(n) FROM answers "
                                 "WHERE board = ?) - ?", (board, board, KEEP_ANSWERS))
-            self._stored[game_id] = actions
+            self._stored[game_id] = (list(record.actions), dict(record.drawn))
             self._stored_secrets[game_id] = secrets
 
     def keep_seal(self, game_id: int, key: bytes) -> None:
@@ -319,8 +323,9 @@ class Journal:
 
     def decide(self, game_id: int, decisions: Sequence[Expected]) -> None:
         """Keep the moves computer players decided and the hints given (one per position and kind)."""
-        self.db.executemany("INSERT OR REPLACE INTO decisions (game, n, hint, player, text) VALUES (?, ?, ?, ?, ?)",
-                            [(game_id, d.moves, int(d.hint), d.player, d.text) for d in decisions])
+        if decisions:  # most moves: none, and a statement costs even when it writes nothing
+            self.db.executemany("INSERT OR REPLACE INTO decisions (game, n, hint, player, text) VALUES (?, ?, ?, ?, ?)",
+                                [(game_id, d.moves, int(d.hint), d.player, d.text) for d in decisions])
 
     def decision(self, game_id: int, moves: int, *, hint: bool = False) -> Expected | None:
         """The move a computer player decided (``hint``: the hint given) at ``moves`` actions, if any."""
@@ -380,6 +385,18 @@ class Journal:
         """The game's stored actions: (text, the key that drew it when it is a drawn chance outcome)."""
         return [(t, k) for t, k in self.db.execute("SELECT text, key FROM actions WHERE game = ? ORDER BY n",
                                                    (game_id,))]
+
+
+def _kept(texts: list[str], drawn: dict[int, int], record: Record) -> int:
+    """How many of the stored actions (``texts``, the outcomes ``drawn`` by a key) ``record``
+    still begins with. A move only adds at the end: that is told at C speed, without a
+    walk over the whole game on every move."""
+    stored, now = len(texts), record.actions
+    if now[:stored] == texts and record.drawn.items() >= drawn.items() \
+            and len(record.drawn) - len(drawn) == sum(n in record.drawn for n in range(stored, len(now))):
+        return stored
+    return next((n for n in range(min(stored, len(now))) if texts[n] != now[n] or drawn.get(n) != record.drawn.get(n)),
+                min(stored, len(now)))
 
 
 def _secrets(record: Record) -> str:

@@ -125,6 +125,7 @@ class MqttBridge:
         self._stopping = False
         self._sync_mid: int | None = None
         self._retained: dict[str, bytes] = {}  # state, info, events/recent and player/<n>: the latest payload
+        self._published: dict[str, dict[str, Any] | None] = {}  # info and player/<n>: the data last published
         self.held: deque[bytes] = deque()  # events published while not live
         self._event_seq = 0
         self.run = secrets.token_hex(8)  # this bridge's life, which its events' seq numbers count
@@ -235,15 +236,23 @@ class MqttBridge:
         """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
         self._publish_retained(f"{self.base}/state", json.dumps(state, separators=(",", ":")).encode())
 
+    def _publish_changed(self, topic: str, data: dict[str, Any] | None) -> None:
+        """Publish ``data`` as JSON (None: empty) retained on ``topic`` when it differs from what was
+        last published there: told after every move, most seats' views and the info are the same,
+        and comparing them costs a fraction of encoding them."""
+        if topic in self._published and self._published[topic] == data:
+            return
+        self._published[topic] = data
+        self._publish_retained(topic, b"" if data is None else json.dumps(data, separators=(",", ":")).encode())
+
     def publish_private(self, player: int, data: dict[str, Any] | None) -> None:
         """Publish what only ``player`` may see to ``player/<n>`` (retained, QoS 1) when it changed;
         ``None`` empties the topic (a seat the game has not got: nothing stale stays there)."""
-        payload = b"" if data is None else json.dumps(data, separators=(",", ":")).encode()
-        self._publish_retained(f"{self.base}/player/{player}", payload)
+        self._publish_changed(f"{self.base}/player/{player}", data)
 
     def publish_info(self, info: dict[str, Any]) -> None:
         """Publish the board's ``info`` (retained, QoS 1) when it changed."""
-        self._publish_retained(f"{self.base}/info", json.dumps(info, separators=(",", ":")).encode())
+        self._publish_changed(f"{self.base}/info", info)
 
     def publish_event(self, event: dict[str, Any]) -> int:
         """Publish one event (see :meth:`publish_events`) and return its sequence number."""

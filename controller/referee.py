@@ -622,12 +622,13 @@ class Referee:
         if self.lazy and not moves.complete:
             return {}
         current = moves.view
-        partial = board_diff(current, sensed) if sensed else frozenset()
+        partial = self._diff(current, sensed) if sensed else frozenset()  # the LEDs and the state ask it of one board
         if not partial and moves.lit is not None:
             return dict(moves.lit)
         out: dict[str, int] = {}
+        by_diff, player, player_of = moves.by_diff, state.current_player, state.player_of  # read once, not per action
         for d in self._on_the_way_to(moves, partial):  # in legal order: a later action's value wins
-            if all(state.player_of(a) != state.current_player for a in moves.by_diff[d]):
+            if all(player_of(a) != player for a in by_diff[d]):
                 continue
             for c, v in d:
                 kind = self.channels[c].kind

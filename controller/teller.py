@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
-from controller.games import game_names, get_game
-from controller.games.base import Message, Phrase
+from controller.games.base import Message, Phrase, State
 from controller.i18n import People, as_json, say, speak_event, speak_state
 from controller.journal import CANNOT_WRITE, BoardJournal
 from controller.mqtt import Command
@@ -34,10 +33,10 @@ if TYPE_CHECKING:
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 
 
-@functools.cache
-def most_seats() -> int:
-    """The most players any game has: every ``player/<n>`` topic a board may ever have filled."""
-    return max(get_game(name).max_players for name in game_names())
+MOST_SEATS: Final = 6
+"""The most players any game has: every ``player/<n>`` topic a board may ever have filled, emptied
+where the game has not got the seat. A number, checked against every engine by
+``tests/test_teller.py``: asking the engines imported them all on the first move told."""
 
 
 @functools.cache
@@ -85,6 +84,7 @@ class Teller:
         self._last_public: dict[str, Any] | None = None
         self._game_clock = GameClock.start(0.0, 0)
         self._clock_serial = 0  # the session's game the clock counts
+        self._people: tuple[State, str, People] | None = None  # the state whose players were named last, and how
 
     @property
     def failing(self) -> bool:
@@ -164,8 +164,13 @@ class Teller:
         return self.board.language
 
     def people(self) -> People:
-        """How this game's players are named in the board's language (their colours, else seats from 1)."""
-        return People.of(self.session.state.player_info(), self.language)
+        """How this game's players are named in the board's language (their colours, else seats from 1):
+        named once per state (a state is a value: its players stay as they are), though a move is
+        told with them twice."""
+        state, language = self.session.state, self.language
+        if self._people is None or self._people[0] is not state or self._people[1] != language:
+            self._people = (state, language, People.of(state.player_info(), language))
+        return self._people[2]
 
     def answer(self, command: Command, ok: bool, result: Any, refusal: Message | None = None) -> None:
         """Answer ``command`` now, or once what it did is on disk (``refusal``: why a rule refused it)."""
@@ -190,7 +195,7 @@ class Teller:
             if self.mqtt is not None:
                 self.mqtt.publish_info(self.info())
                 self.mqtt.publish_state(state)
-                for p in range(max(most_seats(), len(self._private))):  # seats the game has not got: emptied
+                for p in range(max(MOST_SEATS, len(self._private))):  # seats the game has not got: emptied
                     self.mqtt.publish_private(p, self._private[p] if p < len(self._private) else None)
         for command, ok, result in self._unanswered:
             command.reply(ok, result)

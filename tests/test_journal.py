@@ -184,3 +184,40 @@ def test_a_setting_the_configuration_file_changes_since_is_the_files_again(tmp_p
             assert table.service.read(lambda s: s.board.allow_takeback) is True
     finally:
         op.close()
+
+
+def test_the_stored_actions_follow_every_change_of_the_record_moves_undos_and_outcomes_drawn_again(
+        tmp_path: Path) -> None:
+    """What a move adds is appended, what an undo or a takeback changed is written again from where
+    it changed, and a chance outcome drawn by another key counts as changed: after every sync the
+    file (read by a connection of its own) holds exactly the record."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    record = Record.seeded("contigo", {}, 2, 1)
+    game_id = journal.start("b", record)
+    rng = random.Random(11)
+    for step in range(300):
+        change = rng.random()
+        if change < 0.55 or not record.actions:  # a move; now and then a chance outcome drawn by a key
+            record.actions.append(f"a{step}")
+            if rng.random() < 0.4:
+                record.drawn[len(record.actions) - 1] = rng.randrange(3)
+        elif change < 0.75:  # an undo or a takeback
+            del record.actions[rng.randrange(len(record.actions)):]
+            record.drawn = {n: k for n, k in record.drawn.items() if n < len(record.actions)}
+        elif change < 0.9:  # an outcome drawn again, by another key or at the table
+            n = rng.randrange(len(record.actions))
+            if n in record.drawn and rng.random() < 0.5:
+                del record.drawn[n]
+            else:
+                record.drawn[n] = rng.randrange(3)
+        else:  # an action replaced where it was
+            record.actions[rng.randrange(len(record.actions))] = f"b{step}"
+        journal.sync(game_id, record)
+        on_disk = Journal(path)
+        try:
+            stored = on_disk.record(game_id)
+        finally:
+            on_disk.close()
+        assert (stored.actions, stored.drawn) == (record.actions, record.drawn), step
+    journal.close()

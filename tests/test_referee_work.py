@@ -177,3 +177,29 @@ def test_a_clean_moves_board_is_compared_with_the_view_once_and_again_when_it_ch
     del sensed[wrong]
     assert ref.clean_move(sensed) and len(compared) == 3
     assert ref.judge(sensed).kind == "applied" and len(compared) == 3
+
+
+def test_a_boards_targets_asked_by_the_leds_and_the_state_compare_it_with_the_view_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a move the LEDs' scene and the public state each ask for the targets of the same
+    board: its difference with the view is worked out once."""
+    from controller import referee
+
+    match = Match.new("serpientes", {}, 3, seed=4)
+    ref = Referee(match, get_game("serpientes").channels({}, 3))
+    while not ref.targets():  # to where a player has pieces to place
+        if match.state.current_player == CHANCE:
+            match.resolve_chance()
+        else:
+            match.apply(match.state.legal_actions()[0])
+    compared: list[int] = []
+    diff = referee.board_diff
+
+    def counted(view: dict[str, int], sensed: dict[str, int]) -> frozenset[tuple[str, int]]:
+        compared.append(1)
+        return diff(view, sensed)
+
+    monkeypatch.setattr(referee, "board_diff", counted)
+    sensed = dict(ref.expected())
+    lit = ref.targets(sensed)
+    assert lit and ref.targets(sensed) == lit and len(compared) == 1

@@ -94,7 +94,7 @@ def public_view(pos: JeocincoPosition, scores: list[float], winners: list[int]) 
             "bridges_in_hand": pos.bridges_in_hand[p],
             "opening_roll": [number_text(v) for v in pos.opening_rolls[p]],
         })
-    holders = dict(enumerate(pos.holders()))
+    holders = pos.holders()
     view: dict[str, Any] = {
         "game": "jeocinco",
         "position": to_text(pos),
@@ -109,7 +109,7 @@ def public_view(pos: JeocincoPosition, scores: list[float], winners: list[int]) 
         "pieces_to_place": {"rolled": pos.rolled, "extra": pos.extra} if pos.phase == "place" else None,
         "waiting_extra_pieces": [{"player": p, "pieces": k} for p, k in pos.queue],
         "dispute": None,
-        "slots": {B.SLOT_NAMES[s]: p for s, p in holders.items() if p >= 0},
+        "slots": {B.SLOT_NAMES[s]: p for s, p in enumerate(holders) if p >= 0},
         "towers": {B.PENT_NAMES[q]: {"player": pos.pentagon_owner(q), "replaced_slot": B.SLOT_NAMES[t]}
                    for q, t in enumerate(pos.towers) if t >= 0},
         "bridges": [{"name": B.BRIDGE_NAMES[k], "player": holders[B.BRIDGE_SLOTS[k][0]]} for k in pos.bridges],

@@ -27,12 +27,15 @@ def rc(n: int) -> tuple[int, int]:
     return divmod(n, SIZE)
 
 
+NODE_NAMES = tuple(f"{COLUMNS[c]}{r + 1}" for r in range(SIZE) for c in range(SIZE))
+"""Every intersection's name, by index: the views and texts name every snake's body after every move."""
+
+
 def node_name(n: int) -> str:
-    r, c = divmod(n, SIZE)
-    return f"{COLUMNS[c]}{r + 1}"
+    return NODE_NAMES[n]
 
 
-NODE_BY_NAME = {node_name(i): i for i in range(SIZE * SIZE)}
+NODE_BY_NAME = {name: i for i, name in enumerate(NODE_NAMES)}
 
 
 def parse_node(text: str) -> int:
