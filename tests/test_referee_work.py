@@ -145,12 +145,26 @@ def test_an_outcomes_states_are_worked_out_once_when_told_not_before_the_leds(
     assert worked == ["public"] + ["private"] * session.state.num_players  # once, however often read
 
 
+def counting_board_diffs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time the referee works out a board's difference with a view."""
+    from controller import referee
+
+    compared: list[int] = []
+    diff = referee.board_diff
+
+    def counted(view: dict[str, int], sensed: dict[str, int]) -> frozenset[tuple[str, int]]:
+        compared.append(1)
+        return diff(view, sensed)
+
+    monkeypatch.setattr(referee, "board_diff", counted)
+    return compared
+
+
 def test_a_clean_moves_board_is_compared_with_the_view_once_and_again_when_it_changes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop asks whether a reading is a clean move, then judges the same board: the difference
     with the view (a set of Jeocinco's 649 channels) is worked out once; a board changed in place
     since is compared again."""
-    from controller import referee
 
     match = Match.new("jeocinco", {}, 2, seed=3)
     while not any(match.state.physical_changes(a) for a in match.state.legal_actions()):  # colours chosen, dice
@@ -160,13 +174,7 @@ def test_a_clean_moves_board_is_compared_with_the_view_once_and_again_when_it_ch
             match.apply(match.state.legal_actions()[0])
     ref = Referee(match, get_game("jeocinco").channels({}, 2))
     ref.targets()  # the move table, built as the LEDs light the targets
-    compared: list[int] = []
-    diff = referee.board_diff
-    def counted(view: dict[str, int], sensed: dict[str, int]) -> frozenset[tuple[str, int]]:
-        compared.append(1)
-        return diff(view, sensed)
-
-    monkeypatch.setattr(referee, "board_diff", counted)
+    compared = counting_board_diffs(monkeypatch)
     state = match.state
     action = next(a for a in state.legal_actions() if state.physical_changes(a))
     sensed = dict(state.apply(action).physical_view())
@@ -183,7 +191,6 @@ def test_a_boards_targets_asked_by_the_leds_and_the_state_compare_it_with_the_vi
         monkeypatch: pytest.MonkeyPatch) -> None:
     """After a move the LEDs' scene and the public state each ask for the targets of the same
     board: its difference with the view is worked out once."""
-    from controller import referee
 
     match = Match.new("serpientes", {}, 3, seed=4)
     ref = Referee(match, get_game("serpientes").channels({}, 3))
@@ -192,14 +199,7 @@ def test_a_boards_targets_asked_by_the_leds_and_the_state_compare_it_with_the_vi
             match.resolve_chance()
         else:
             match.apply(match.state.legal_actions()[0])
-    compared: list[int] = []
-    diff = referee.board_diff
-
-    def counted(view: dict[str, int], sensed: dict[str, int]) -> frozenset[tuple[str, int]]:
-        compared.append(1)
-        return diff(view, sensed)
-
-    monkeypatch.setattr(referee, "board_diff", counted)
+    compared = counting_board_diffs(monkeypatch)
     sensed = dict(ref.expected())
     lit = ref.targets(sensed)
     assert lit and ref.targets(sensed) == lit and len(compared) == 1

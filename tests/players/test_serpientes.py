@@ -11,6 +11,14 @@ from controller.games.registry import get_game
 from controller.players import decide
 from tests.players.table import RANDOM, play
 
+
+def seat_0_chooses(position: str, level: str) -> set[str]:
+    """What seat 0's player at ``level`` chooses at ``position`` with three seeds."""
+    state = get_game("serpientes").state_from_text(position)
+    return {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, level,
+                   random.Random(seed)).text for seed in range(3)}
+
+
 # Seat 0 heads south from c4 with ten straight cards programmed: nine steps of free way down column
 # c, then the tenth leaves the board. No card added later can save it (they join the end), so
 # holding it keeps the snake still for ever.
@@ -22,10 +30,7 @@ BOUND_TO_CRASH = (
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_a_long_programmed_sequence_with_a_free_way_is_run_though_it_crashes_at_its_end(level: str) -> None:
-    state = get_game("serpientes").state_from_text(BOUND_TO_CRASH)
-    choices = {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, level,
-                      random.Random(seed)).text for seed in range(3)}
-    assert choices == {"run"}
+    assert seat_0_chooses(BOUND_TO_CRASH, level) == {"run"}
 
 
 # Seat 0 (5 points) is behind seat 1 (9) by more than the last token on c5 brings (a token and its
@@ -40,10 +45,7 @@ CANNOT_WIN = (
 def test_a_seat_that_cannot_win_eats_the_last_token_rather_than_stall_the_game(level: str) -> None:
     # before: it held ("done", "add right"), hoping for the leader's crash, and such games stalled
     # at their last token until the round limit
-    state = get_game("serpientes").state_from_text(CANNOT_WIN)
-    choices = {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, level,
-                      random.Random(seed)).text for seed in range(3)}
-    assert choices == {"run"}
+    assert seat_0_chooses(CANNOT_WIN, level) == {"run"}
 
 
 def _ending(final_view: dict[str, object]) -> str:
