@@ -3,7 +3,9 @@ server (in a thread of the test process) on a free port."""
 
 from __future__ import annotations
 
+import json
 import os
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from controller.display.server import DisplayConfig, RunningDisplay
 from controller.localbroker import Broker
+from tests.support.waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package (scripts/dev test installs it); never `playwright install`
 DOC_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -56,3 +59,17 @@ def display(broker: Broker) -> Iterator[RunningDisplay]:
     d = start_display(broker.port)
     yield d
     d.stop()
+
+
+def pair(display: RunningDisplay, board: str, seat: int) -> str:
+    """The seat page's address, ``.../seat/<n>?token=...``, as the operator's QR code gives it, once
+    the display has the board's state with that seat (it comes over MQTT, after the board's)."""
+    def has_seat() -> bool:
+        model = display.display.boards.get(board)
+        return model is not None and seat < model.seats()
+
+    wait_until(lambda: display.call(has_seat), f"the display to have board {board}'s seat {seat}")
+    key = display.display.config.pair_key
+    with urllib.request.urlopen(f"{display.url}api/board/{board}/pair/{seat}?key={key}", timeout=5) as answer:
+        url: str = json.loads(answer.read())["url"]
+    return url

@@ -21,7 +21,7 @@ import pytest
 
 from controller.display.server import RunningDisplay
 from controller.service import Service
-from tests.display.conftest import start_display
+from tests.display.conftest import pair, start_display
 from tests.display.test_seats import first_event
 from tests.support.services import bridge_of, mqtt_service
 from tests.test_mqtt_security import ACCOUNTS, BASE, BOARD, OTHER, OTHER_BASE, Secured, login, wait_log
@@ -65,14 +65,6 @@ def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any] | str]:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as refused:
         return refused.code, refused.read().decode()
-
-
-def pair(display: RunningDisplay, board: str, seat: int) -> str:
-    """The seat page's address, ``.../seat/<n>?token=...``, as the operator's QR code gives it."""
-    key = display.display.config.pair_key
-    with urllib.request.urlopen(f"{display.url}api/board/{board}/pair/{seat}?key={key}", timeout=5) as answer:
-        url: str = json.loads(answer.read())["url"]
-    return url
 
 
 def move_url(page: str) -> str:

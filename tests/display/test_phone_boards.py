@@ -14,7 +14,8 @@ from playwright.sync_api import Page
 from controller.display.server import RunningDisplay
 from controller.games import CHANCE
 from controller.localbroker import Broker
-from tests.display.test_phone_play import PHONE_WIDTH, pair, phone_move, phones  # noqa: F401  # phones: a fixture
+from tests.display.conftest import pair
+from tests.display.test_phone_play import PHONE_WIDTH, phone_move, phones  # noqa: F401  # phones: a fixture
 from tests.support.mqttc import Listener
 from tests.support.table import Table
 

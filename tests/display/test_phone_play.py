@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +17,7 @@ from controller.display.server import RunningDisplay
 from controller.games import CHANCE, State
 from controller.localbroker import Broker
 from controller.session import Session
+from tests.display.conftest import pair
 from tests.support.mqttc import Listener
 from tests.support.table import Table
 
@@ -30,13 +30,6 @@ if (navigator.vibrate) {
   navigator.vibrate = (pattern) => { window.arbitroBuzz += 1; return vibrate(pattern); };
 }
 """
-
-
-def pair(display: RunningDisplay, board: str, seat: int) -> str:
-    key = display.display.config.pair_key
-    with urllib.request.urlopen(f"{display.url}api/board/{board}/pair/{seat}?key={key}", timeout=5) as answer:
-        url: str = json.loads(answer.read())["url"]
-    return url
 
 
 @pytest.fixture
