@@ -63,7 +63,6 @@ class Service:
         self.mqtt = mqtt
         self.inputs = inputs
         self.open_inputs = open_inputs
-        self.rings_at: dict[str, int] = {}  # where the game last wanted the rings: calibrated to it once they are up
         for adapter in (mqtt, inputs):  # adapters post into this loop, and nowhere else
             if adapter is not None:
                 adapter.post = self.post
@@ -100,7 +99,7 @@ class Service:
         if self.open_inputs is not None and (inputs := self.open_inputs()) is not None:
             inputs.post = self.post  # nothing is lost: what they post waits for the loop, started below
             self.inputs = inputs
-            self._effect(CalibrateRings(self.rings_at))
+            self._effect(CalibrateRings(self.session.ring_offsets()))  # where the game wants them now
         if self.remote is not None:
             self.remote.start()
         if self.link_factory is not None:
@@ -290,7 +289,6 @@ class Service:
             self.session.referee.lazy = True  # the next move table is built while the loop is idle, off a move's path
             self.strip.resize(self.wiring.take(effect.game).led_count)
         elif isinstance(effect, CalibrateRings):
-            self.rings_at = effect.offsets
             if self.inputs is not None:
                 self.inputs.calibrate(effect.offsets)
                 for channel, offset in self.inputs.offsets().items():
