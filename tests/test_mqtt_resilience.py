@@ -197,7 +197,10 @@ def test_events_in_flight_when_the_broker_dies_are_neither_lost_nor_reordered(to
         # first one resent after it; anything else missing is the bridge's fault.
         missing = set(range(1, last + 1)) - set(got_before) - set(got_after)
         assert all(max(got_before) < s < min(got_after) for s in missing), sorted(missing)
-        assert len(missing) <= 2, sorted(missing)
+        # How many the broker took in its last moments depends on its lag to the subscriber (two
+        # events every 3 ms here: six were lost once); none of those the bridge held while the
+        # broker was away (the last 21 or more) may be among them
+        assert all(s <= last - 21 for s in missing), (sorted(missing), last)
         assert len(got_before) > 20 and last - len(got_before) > 20  # events both before and during the outage
     finally:
         after.close()
