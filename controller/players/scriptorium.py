@@ -7,7 +7,7 @@ player's count is in the same unit (moves), so the values compare across players
 
 The levels differ in how often they miss the better space. Where the die's spaces differ in moves
 left, ``hard`` (250 iterations) moves to a nearest one about nine times in ten; ``easy`` samples
-so few rollouts (3) that it errs about one time in three, ``medium`` (8) about one in four. With
+so few rollouts (3) that it errs one time in three, ``medium`` (8) nearly one in four. With
 the earlier budgets (30, 100, 250) even ``easy`` picked a nearest space nearly nine times in ten
 and the levels played alike; now medium beats easy and hard beats medium (docs/players.md).
 """
