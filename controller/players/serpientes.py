@@ -26,6 +26,7 @@ from controller.games.base import CHANCE, Action, Options, State, read_fields, w
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
 from controller.games.serpientes import rules
+from controller.games.serpientes.actions import DONE, Add
 from controller.games.serpientes.position import KEYS, Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
@@ -48,6 +49,11 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 
 class SerpientesModel(Model):
+    def __init__(self, state: State, seat: int) -> None:
+        super().__init__(state, seat)
+        self._programming: dict[Hashable, tuple[Action, ...]] = {}
+        """The actions kept at a programming decision, by what they depend on: asked at every visit."""
+
     def evaluate(self, state: State) -> Sequence[float]:
         if not isinstance(state, SerpientesState):
             return super().evaluate(state)
@@ -64,6 +70,26 @@ class SerpientesModel(Model):
         lost = cannot_win(position)
         return [-1.0 + PULL * max(0.0, mine) if out else (1 - OWN) * lead + OWN * mine
                 for lead, mine, out in zip(leads, own, lost, strict=True)]
+
+
+    def decisions(self, state: State) -> list[Action]:
+        """What a person would weigh: at a play or program decision with dealt cards, the cards that
+        bring the end of the sequence a step nearer a token round the sticks, if the hand holds one
+        (and then no turn passed with nothing laid: such passes stalled games); else the cards that
+        do not crash it. No card after the sequence's crash or the game's end (it would change
+        nothing)."""
+        actions = super().decisions(state)
+        if not isinstance(state, SerpientesState):
+            return actions
+        position = state.position
+        if position.phase not in ("play", "program") or isinstance(position.sequences[position.player], int):
+            return actions
+        key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
+               position.supply[position.player], position.phase)
+        kept = self._programming.get(key)
+        if kept is None:
+            kept = self._programming[key] = _programming(position, actions)
+        return list(kept)
 
 
 def cannot_win(position: Position) -> list[bool]:
@@ -137,15 +163,75 @@ the two points eating it brings, so that eating a token never looks worse than h
 
 
 def _lie(position: Position, p: int) -> float:
-    """How near p's head is to a token (each step nearer counts alike, so that a token far across
-    the board still draws the snake), and how much room the head has."""
+    """How near p's head is to a token, in steps round the sticks (each step nearer counts alike, so
+    that a token far across the board still draws the snake), and how much room the head has."""
     head = position.snakes[p][-1]
-    r, c = B.rc(head)
     far = 2 * (B.SIZE - 1)
-    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=far)
+    near = min(steps_to_token(position, head), far)
     taken = {n for s in position.snakes for n in s}
     room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
     return NEAR * (1.0 - near / far) + 0.15 * room
+
+
+_CELLS: Final = B.SIZE * B.SIZE
+_BOARD: Final = (1 << _CELLS) - 1
+_NOT_EAST: Final = sum(1 << n for n in range(_CELLS) if n % B.SIZE != B.SIZE - 1)
+_NOT_WEST: Final = sum(1 << n for n in range(_CELLS) if n % B.SIZE != 0)
+
+
+def _around(cells: int) -> int:
+    """The intersections next to any of ``cells`` (a bit per intersection)."""
+    return ((cells << B.SIZE) | (cells >> B.SIZE) | ((cells & _NOT_EAST) << 1) | ((cells & _NOT_WEST) >> 1)) & _BOARD
+
+
+def steps_to_token(position: Position, start: int) -> int:
+    """Steps from ``start`` to the nearest token through the intersections no stick touches (a
+    breadth-first search over the board's bits); the straight (Manhattan) count when the sticks wall
+    every token off for now (they move: a tail lifted opens the way), and the board's width without
+    tokens."""
+    tokens = 0
+    for n in position.tokens:
+        tokens |= 1 << n
+    reached = 1 << start
+    if reached & tokens:
+        return 0
+    taken = 0
+    for snake in position.snakes:
+        for n in snake:
+            taken |= 1 << n
+    free = _BOARD & ~taken
+    edge = reached
+    steps = 0
+    while edge:
+        steps += 1
+        edge = _around(edge) & free & ~reached
+        if edge & tokens:
+            return steps
+        reached |= edge
+    r, c = B.rc(start)
+    return min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=2 * (B.SIZE - 1))
+
+
+def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:
+    """:meth:`SerpientesModel.decisions` at a play or program decision with dealt cards."""
+    p = position.player
+    end, crashed = run_out(position, p)
+    snake = end.snakes[p]
+    safe: list[Action] = []
+    nearer: list[Action] = []
+    if not crashed and end.tokens and snake:
+        here = steps_to_token(end, snake[-1])
+        for a in actions:
+            if isinstance(a, Add):
+                crash, far = rules.crash_kind(end, a.card)
+                if crash is None and far is not None:
+                    safe.append(a)
+                    if steps_to_token(end, far) < here:
+                        nearer.append(a)
+    others = [a for a in actions if not isinstance(a, Add)]
+    if not nearer:
+        return (*safe, *others)
+    return (*nearer, *(a for a in others if not (a == DONE and position.phase == "play")))
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:

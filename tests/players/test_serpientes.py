@@ -8,7 +8,11 @@ import random
 import pytest
 
 from controller.games.registry import get_game
+from controller.games.serpientes import board as B
+from controller.games.serpientes.position import Position
+from controller.games.serpientes.state import SerpientesState
 from controller.players import decide
+from controller.players.serpientes import steps_to_token
 from tests.players.table import RANDOM, play
 
 
@@ -46,6 +50,51 @@ def test_a_seat_that_cannot_win_eats_the_last_token_rather_than_stall_the_game(l
     # before: it held ("done", "add right"), hoping for the leader's crash, and such games stalled
     # at their last token until the round limit
     assert seat_0_chooses(CANNOT_WIN, level) == {"run"}
+
+
+# Seed 5000 of the bench's endings (3 hard players, `max_rounds=200`), round 33, seats turned so that
+# the leader is seat 0: the last token b9 lies ten steps round the sticks from its head c2. From
+# round 26 to the limit every seat passed (`discard`, `done`): the search weighed a card laid
+# against the crashes of the cards after it, and a pass, which risks nothing, won.
+LAST_TOKEN_FAR = (
+    "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
+    "turns=97 toplace=0 tok=b9 snakes=b8.b7.b6.b5.c5.d5.e5.e4.e3.e2.d2.c2/m7.l7.l8.l9.k9.j9.j10.k10/"
+    "h2.h3.h4.h5.h6.i6.j6.k6.l6.l5 supply=0,2,0 eaten=6,4,4 crashed=0,0,0 hands=SSSSR/SSSSL/SLRRR seqs=-/-/- "
+    "deck=2,2,2 discard=7,5,3 reshuffles=18 shown=- last=discarded")
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_seat_lays_the_card_towards_a_far_last_token_rather_than_pass(level: str) -> None:
+    # before: "done", turn after turn, until the round limit; heading west, straight (to b2) is a step
+    # nearer b9 round the snake's own body, right (to c1) a step farther
+    assert seat_0_chooses(LAST_TOKEN_FAR, level) == {"add straight"}
+
+
+# Seat 0's head g2 (heading south): the token f5 is four steps away as the crow flies, but seat 1's
+# snake walls it off along row 3, twelve steps round; l2 is five steps east, in the open.
+WALLED_OFF = (
+    "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
+    "turns=10 toplace=0 tok=l2,f5 snakes=g1.g2/c3.d3.e3.f3.g3.h3.i3.j3/g13.g12 supply=4,0,4 eaten=0,2,0 "
+    "crashed=0,0,0 hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=12,5,4 discard=0,0,0 reshuffles=0 shown=- last=-")
+
+
+def test_steps_to_a_token_go_round_the_sticks() -> None:
+    position = _position(WALLED_OFF)
+    assert steps_to_token(position, B.parse_node("g2")) == 5
+    assert steps_to_token(position._replace(tokens=frozenset({B.parse_node("f5")})), B.parse_node("g2")) == 12
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_seat_steers_for_the_token_it_can_reach_not_the_one_behind_a_snake(level: str) -> None:
+    # by the straight count f5 is nearer (right, to f2); round the sticks l2 is (left, to h2).
+    # Before: "done" (a pass)
+    assert seat_0_chooses(WALLED_OFF, level) == {"add left"}
+
+
+def _position(text: str) -> Position:
+    state = get_game("serpientes").state_from_text(text)
+    assert isinstance(state, SerpientesState)
+    return state.position
 
 
 def _ending(final_view: dict[str, object]) -> str:
