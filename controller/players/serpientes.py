@@ -195,11 +195,7 @@ def steps_to_token(position: Position, start: int) -> int:
     reached = 1 << start
     if reached & tokens:
         return 0
-    taken = 0
-    for snake in position.snakes:
-        for n in snake:
-            taken |= 1 << n
-    free = _BOARD & ~taken
+    free = _BOARD & ~_taken(position)
     edge = reached
     steps = 0
     while edge:
@@ -221,10 +217,11 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
     nearer: list[Action] = []
     if not crashed and end.tokens and snake:
         here = steps_to_token(end, snake[-1])
+        taken = _taken(end) & ~(0 if end.supply[p] else 1 << snake[0])  # the tail is lifted first
         for a in actions:
             if isinstance(a, Add):
-                crash, far = rules.crash_kind(end, a.card)
-                if crash is None and far is not None:
+                far = _ahead(end, snake, a.card)
+                if far is not None and not (taken >> far & 1):
                     safe.append(a)
                     if steps_to_token(end, far) < here:
                         nearer.append(a)
@@ -237,26 +234,48 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
 def run_out(position: Position, p: int) -> tuple[Position, bool]:
     """The board after p's programmed sequence (dealt cards) runs on it as it is, the other snakes
     still; and whether it crashes. The sequence is left empty."""
-    walk = position._replace(player=p)
     sequence = position.sequences[p]
     assert not isinstance(sequence, int)
+    snake = list(position.snakes[p])
+    supply, eaten, tokens = position.supply[p], position.eaten[p], position.tokens
+    taken = _taken(position)
+    crashed = False
     for card in sequence:
-        crash, far = rules.crash_kind(walk, card)
-        snake, supply, eaten, tokens = walk.snakes[p], walk.supply[p], walk.eaten[p], walk.tokens
+        far = _ahead(position, snake, card)
         if supply:
             supply -= 1
         else:
-            snake = snake[1:]
-        if crash is not None or far is None:
-            walk = _put(walk, p, snake if len(snake) >= 2 else (), supply, eaten, tokens)
-            return walk, True
-        snake = (*snake, far)
+            taken &= ~(1 << snake.pop(0))  # the tail is lifted first
+        if far is None or taken >> far & 1:  # off the board, or onto a stick (a taken edge ends on one)
+            crashed = True
+            if len(snake) < 2:
+                snake = []
+            break
+        snake.append(far)
+        taken |= 1 << far
         if far in tokens:
             tokens, supply, eaten = tokens - {far}, supply + 1, eaten + 1
-        walk = _put(walk, p, snake, supply, eaten, tokens)
-        if not tokens:
-            break
-    return walk, False
+            if not tokens:
+                break
+    return _put(position, p, tuple(snake), supply, eaten, tokens), crashed
+
+
+def _ahead(position: Position, snake: Sequence[int], card: int) -> int | None:
+    """Where a step with ``card`` takes the head of ``snake`` (None: off the board)."""
+    head = snake[-1]
+    if position.absolute:
+        return B.NEIGHBOUR[head][card]
+    heading = B.direction(snake[-2], head)
+    return B.NEIGHBOUR[head][(heading, (heading + 3) % 4, (heading + 1) % 4)[card]]
+
+
+def _taken(position: Position) -> int:
+    """The intersections a stick touches, a bit each."""
+    taken = 0
+    for snake in position.snakes:
+        for n in snake:
+            taken |= 1 << n
+    return taken
 
 
 def _put(position: Position, p: int, snake: tuple[int, ...], supply: int, eaten: int,

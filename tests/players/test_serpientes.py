@@ -9,11 +9,13 @@ import pytest
 
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
+from controller.games.serpientes import rules
+from controller.games.serpientes.actions import RUN
 from controller.games.serpientes.position import Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players import decide
-from controller.players.serpientes import steps_to_token
-from tests.players.table import RANDOM, play
+from controller.players.serpientes import run_out, steps_to_token
+from tests.players.table import RANDOM, play, random_step
 
 
 def seat_0_chooses(position: str, level: str) -> set[str]:
@@ -92,9 +94,7 @@ def test_a_seat_steers_for_the_token_it_can_reach_not_the_one_behind_a_snake(lev
 
 
 def _position(text: str) -> Position:
-    state = get_game("serpientes").state_from_text(text)
-    assert isinstance(state, SerpientesState)
-    return state.position
+    return _of(get_game("serpientes").state_from_text(text))
 
 
 def _ending(final_view: dict[str, object]) -> str:
@@ -146,3 +146,37 @@ def test_a_hard_player_against_random_play_ends_the_game_and_wins_it() -> None:
     assert _ending(view) != "round limit"
     assert view["winners"] == [0]
     assert view["round"] <= ROUND_BOUND
+
+
+@pytest.mark.parametrize("cards", ["relative", "absolute"])
+def test_a_programmed_sequence_run_out_ends_where_the_engine_runs_it(cards: str) -> None:
+    # run_out judges every programmed sequence at every leaf, with its own bit-board crash check:
+    # it must agree with the engine's steps (a taken edge, a jump, off the board, the tail lifted first)
+    rng = random.Random(7)
+    engine = get_game("serpientes")
+    checked = 0
+    for seed in range(12):
+        state = engine.new_state({"cards": cards}, 3 + seed % 4)
+        table = random.Random(seed)
+        while not state.is_terminal() and rules.game_round(_of(state)) < 40:
+            position = _of(state)
+            if position.phase == "play" and not position.sequences[position.player]:
+                p = position.player
+                sequence = tuple(rng.randrange(len(rules.kinds(position))) for _ in range(rng.randint(1, 8)))
+                programmed = position._replace(sequences=(*position.sequences[:p], sequence,
+                                                          *position.sequences[p + 1:]))
+                ran = SerpientesState(programmed).apply_legal(RUN)
+                while ran.current_player == p and _of(ran).phase == "run":
+                    ran = ran.apply_legal(ran.legal_actions()[0])
+                after, crashed = run_out(programmed, p)
+                assert (after.snakes[p], after.supply[p], after.eaten[p], after.tokens) == \
+                    (_of(ran).snakes[p], _of(ran).supply[p], _of(ran).eaten[p], _of(ran).tokens)
+                assert crashed == _of(ran).last.startswith("crash")
+                checked += 1
+            state = state.apply_legal(random_step(state, table))
+    assert checked > 100
+
+
+def _of(state: object) -> Position:
+    assert isinstance(state, SerpientesState)
+    return state.position
