@@ -14,6 +14,13 @@ sticks on the board and in supply), how near its head is to a token, and how muc
 has, both where the head is and where its programmed sequence will take it (:func:`strength`).
 A seat that cannot win any more (:func:`cannot_win`) would rather the game ended: it eats the last
 token instead of stalling the game to the round limit.
+
+Nearness counts steps round the sticks (:func:`steps_to_token`, a breadth-first search), not across
+them. When programming, the search weighs what a person would: the cards that bring the end of the
+sequence a step nearer a token, when the hand holds one, and then never a turn passed with nothing
+laid; else the cards that do not crash it (:meth:`SerpientesModel.decisions`). Without that, a
+card laid was weighed against the crashes of the cards after it, a pass risked nothing, and
+between ``hard`` players every seat passed turn after turn to the round limit (issue 21).
 """
 
 from __future__ import annotations
