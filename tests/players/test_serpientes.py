@@ -132,6 +132,17 @@ def test_games_that_stalled_at_their_last_token_end_by_it(seed: int) -> None:
     assert view["round"] <= 70, "longer than any 4-easy game measured that ended by itself"
 
 
+@pytest.mark.parametrize("seed", [1, 3])
+def test_three_easy_players_steer_to_the_tokens_and_end_the_game_by_the_last_one(seed: int) -> None:
+    # Before: every seat passed turn after turn, and 6 of 8 such games (seeds 1-8) sat at round
+    # 200 with tokens left (these two with 3 and 2); since, all 8 end by the last token, in 9 to 31
+    # rounds. People who steer end a 3-player game in 52 rounds at most (docs/rules/serpientes.md).
+    final, _ = play("serpientes", {"max_rounds": ROUND_BOUND}, 3, ["easy"] * 3, seed=seed)
+    view = final.public_view()
+    assert _ending(view) == "last token eaten"
+    assert view["round"] <= 52
+
+
 ROUND_BOUND = 150
 """About twice the longest game measured that ended by its own ending, a seventh of the limit."""
 
