@@ -67,7 +67,8 @@ class SerpientesModel(Model):
         if state.is_terminal():
             return [-1.0 + ENDED if r < 0 else r for r in state.returns()]
         position = state.position
-        points = [strength(position, p) for p in range(state.num_players)]
+        taken = _taken(position)  # the same board for every seat's strength
+        points = [strength(position, p, taken) for p in range(state.num_players)]
         # A share of each value is the seat's own strength, not its lead, in a scale that does not
         # saturate (the most a snake can score): a lead that has saturated the contest (the others
         # out) still pulls the snake on to the last tokens, which end the game.
@@ -143,14 +144,15 @@ hand, so that cards go on round the table; a seat that piled them up starved the
 and stalled the game."""
 
 
-def strength(position: Position, p: int) -> float:
+def strength(position: Position, p: int, taken: int | None = None) -> float:
     """p's score, and while the snake lives, a token's nearness and the room about its head: now,
-    and after its programmed sequence runs on the board as it is (a crash costing its stick)."""
+    and after its programmed sequence runs on the board as it is (a crash costing its stick).
+    ``taken``: the position's :func:`_taken`, when the caller has it."""
     points = float(position.eaten[p] + max(0, len(position.snakes[p]) - 1) + position.supply[p])
     snake = position.snakes[p]
     if not snake:
         return points
-    now = points + _lie(position, p)
+    now = points + _lie(position, p, _taken(position) if taken is None else taken)
     sequence = position.sequences[p]
     if isinstance(sequence, int) or not sequence:
         return now  # nothing programmed, or physical cards: the engine only counts them
@@ -169,14 +171,13 @@ NEAR: Final = 1.5
 the two points eating it brings, so that eating a token never looks worse than hovering by it."""
 
 
-def _lie(position: Position, p: int) -> float:
+def _lie(position: Position, p: int, taken: int) -> float:
     """How near p's head is to a token, in steps round the sticks (each step nearer counts alike, so
     that a token far across the board still draws the snake), and how much room the head has."""
     head = position.snakes[p][-1]
     far = 2 * (B.SIZE - 1)
-    near = min(steps_to_token(position, head), far)
-    taken = {n for s in position.snakes for n in s}
-    room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
+    near = min(steps_to_token(position, head, taken), far)
+    room = (_around(1 << head) & ~taken).bit_count()
     return NEAR * (1.0 - near / far) + 0.15 * room
 
 
@@ -191,18 +192,18 @@ def _around(cells: int) -> int:
     return ((cells << B.SIZE) | (cells >> B.SIZE) | ((cells & _NOT_EAST) << 1) | ((cells & _NOT_WEST) >> 1)) & _BOARD
 
 
-def steps_to_token(position: Position, start: int) -> int:
+def steps_to_token(position: Position, start: int, taken: int | None = None) -> int:
     """Steps from ``start`` to the nearest token through the intersections no stick touches (a
     breadth-first search over the board's bits); the straight (Manhattan) count when the sticks wall
     every token off for now (they move: a tail lifted opens the way), and the board's width without
-    tokens."""
+    tokens. ``taken``: the position's :func:`_taken`, when the caller has it."""
     tokens = 0
     for n in position.tokens:
         tokens |= 1 << n
     reached = 1 << start
     if reached & tokens:
         return 0
-    free = _BOARD & ~_taken(position)
+    free = _BOARD & ~(_taken(position) if taken is None else taken)
     edge = reached
     steps = 0
     while edge:
@@ -223,14 +224,15 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
     safe: list[Action] = []
     nearer: list[Action] = []
     if not crashed and end.tokens and snake:
-        here = steps_to_token(end, snake[-1])
-        taken = _taken(end) & ~(0 if end.supply[p] else 1 << snake[0])  # the tail is lifted first
+        board = _taken(end)
+        here = steps_to_token(end, snake[-1], board)
+        taken = board & ~(0 if end.supply[p] else 1 << snake[0])  # the tail is lifted first
         for a in actions:
             if isinstance(a, Add):
                 far = _ahead(end, snake, a.card)
                 if far is not None and not (taken >> far & 1):
                     safe.append(a)
-                    if steps_to_token(end, far) < here:
+                    if steps_to_token(end, far, board) < here:
                         nearer.append(a)
     others = [a for a in actions if not isinstance(a, Add)]
     if not nearer:
