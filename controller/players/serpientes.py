@@ -33,7 +33,7 @@ from controller.games.base import CHANCE, Action, Options, State, read_fields, w
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
 from controller.games.serpientes import rules
-from controller.games.serpientes.actions import DONE, Add
+from controller.games.serpientes.actions import DONE, STEPS, Add, Step
 from controller.games.serpientes.position import KEYS, Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
@@ -79,18 +79,27 @@ class SerpientesModel(Model):
         return [-1.0 + PULL * max(0.0, mine) if out else (1 - OWN) * lead + OWN * mine
                 for lead, mine, out in zip(leads, own, lost, strict=True)]
 
-
     def decisions(self, state: State) -> list[Action]:
         """What a person would weigh: at a play or program decision with dealt cards, the cards that
         bring the end of the sequence a step nearer a token round the sticks, if the hand holds one
         (and then no turn passed with nothing laid: such passes stalled games); else the cards that
         do not crash it. No card after the sequence's crash or the game's end (it would change
-        nothing)."""
+        nothing). With physical cards the steps are chosen as the sequence runs: no pass while the
+        seat holds a card or a sequence and a free step from the head nears a token."""
         actions = super().decisions(state)
         if not isinstance(state, SerpientesState):
             return actions
         position = state.position
-        if position.phase not in ("play", "program") or isinstance(position.sequences[position.player], int):
+        physical = isinstance(position.sequences[position.player], int)
+        if physical and position.phase == "run":
+            nearer, safe = _steps_ahead(position, actions)
+            return nearer or safe or actions
+        if position.phase not in ("play", "program"):
+            return actions
+        if physical:
+            if position.phase == "play" and len(actions) > 1 \
+                    and _steps_ahead(position, STEPS[:len(rules.kinds(position))])[0]:
+                return [a for a in actions if a != DONE]
             return actions
         key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
                position.supply[position.player], position.phase)
@@ -214,6 +223,26 @@ def steps_to_token(position: Position, start: int, taken: int | None = None) -> 
         reached |= edge
     r, c = B.rc(start)
     return min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=2 * (B.SIZE - 1))
+
+
+def _steps_ahead(position: Position, steps: Sequence[Action]) -> tuple[list[Action], list[Action]]:
+    """Physical cards: of ``steps`` from the head of the player on turn, those that bring it nearer a
+    token round the sticks, and those that do not crash."""
+    p = position.player
+    snake = position.snakes[p]
+    board = _taken(position)
+    free = ~board | (0 if position.supply[p] else 1 << snake[0])  # the tail is lifted first
+    here = steps_to_token(position, snake[-1], board)
+    safe: list[Action] = []
+    nearer: list[Action] = []
+    for a in steps:
+        assert isinstance(a, Step)
+        far = _ahead(position, snake, a.card)
+        if far is not None and free >> far & 1:
+            safe.append(a)
+            if steps_to_token(position, far, board) < here:
+                nearer.append(a)
+    return nearer, safe
 
 
 def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:

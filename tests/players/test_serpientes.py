@@ -80,6 +80,19 @@ WALLED_OFF = (
     "crashed=0,0,0 hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=12,5,4 discard=0,0,0 reshuffles=0 shown=- last=-")
 
 
+def test_with_physical_cards_a_sequence_with_a_way_towards_the_token_is_run() -> None:
+    # LAST_TOKEN_FAR with physical cards and three cards programmed: the steps are chosen as the
+    # sequence runs, and straight (b2) is a step nearer b9. Before: "add", turn after turn (the
+    # search weighed the run against the crashes of the steps it could take; a physical 4-player
+    # hard game, seed 5002, sat 200 rounds mostly adding)
+    physical = LAST_TOKEN_FAR.replace("dealing=arbitro", "dealing=physical").replace(
+        "hands=SSSSR/SSSSL/SLRRR seqs=-/-/- deck=2,2,2 discard=7,5,3", "hands=5/5/5 seqs=3/0/0 deck=- discard=-")
+    state = get_game("serpientes").state_from_text(physical)
+    for level in ("easy", "hard"):
+        assert {decide("serpientes", {"dealing": "physical"}, state.public_view(), state.private_view(0), 0, level,
+                       random.Random(seed)).text for seed in range(3)} == {"run"}
+
+
 def test_steps_to_a_token_go_round_the_sticks() -> None:
     position = _position(WALLED_OFF)
     assert steps_to_token(position, B.parse_node("g2")) == 5
