@@ -92,13 +92,13 @@ class SerpientesModel(Model):
         position = state.position
         physical = isinstance(position.sequences[position.player], int)
         if physical and position.phase == "run":
-            nearer, safe = _steps_ahead(position, actions)
+            nearer, safe = _ways(position, position.player, actions)
             return nearer or safe or actions
         if position.phase not in ("play", "program"):
             return actions
         if physical:
             if position.phase == "play" and len(actions) > 1 \
-                    and _steps_ahead(position, STEPS[:len(rules.kinds(position))])[0]:
+                    and _ways(position, position.player, STEPS[:len(rules.kinds(position))])[0]:
                 return [a for a in actions if a != DONE]
             return actions
         key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
@@ -225,18 +225,17 @@ def steps_to_token(position: Position, start: int, taken: int | None = None) -> 
     return min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=2 * (B.SIZE - 1))
 
 
-def _steps_ahead(position: Position, steps: Sequence[Action]) -> tuple[list[Action], list[Action]]:
-    """Physical cards: of ``steps`` from the head of the player on turn, those that bring it nearer a
-    token round the sticks, and those that do not crash."""
-    p = position.player
+def _ways(position: Position, p: int, moves: Sequence[Action]) -> tuple[list[Action], list[Action]]:
+    """Of ``moves`` (cards added or stepped: each one step from the head of p's snake), those that
+    bring the head nearer a token round the sticks, and those that do not crash."""
     snake = position.snakes[p]
     board = _taken(position)
     free = ~board | (0 if position.supply[p] else 1 << snake[0])  # the tail is lifted first
     here = steps_to_token(position, snake[-1], board)
-    safe: list[Action] = []
     nearer: list[Action] = []
-    for a in steps:
-        assert isinstance(a, Step)
+    safe: list[Action] = []
+    for a in moves:
+        assert isinstance(a, (Add, Step))
         far = _ahead(position, snake, a.card)
         if far is not None and free >> far & 1:
             safe.append(a)
@@ -246,24 +245,14 @@ def _steps_ahead(position: Position, steps: Sequence[Action]) -> tuple[list[Acti
 
 
 def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:
-    """:meth:`SerpientesModel.decisions` at a play or program decision with dealt cards."""
+    """:meth:`SerpientesModel.decisions` at a play or program decision with dealt cards: the cards
+    are judged from where the sequence already leads."""
     p = position.player
     end, crashed = run_out(position, p)
-    snake = end.snakes[p]
-    safe: list[Action] = []
-    nearer: list[Action] = []
-    if not crashed and end.tokens and snake:
-        board = _taken(end)
-        here = steps_to_token(end, snake[-1], board)
-        taken = board & ~(0 if end.supply[p] else 1 << snake[0])  # the tail is lifted first
-        for a in actions:
-            if isinstance(a, Add):
-                far = _ahead(end, snake, a.card)
-                if far is not None and not (taken >> far & 1):
-                    safe.append(a)
-                    if steps_to_token(end, far, board) < here:
-                        nearer.append(a)
     others = [a for a in actions if not isinstance(a, Add)]
+    if crashed or not end.tokens or not end.snakes[p]:
+        return tuple(others)
+    nearer, safe = _ways(end, p, [a for a in actions if isinstance(a, Add)])
     if not nearer:
         return (*safe, *others)
     return (*nearer, *(a for a in others if not (a == DONE and position.phase == "play")))
