@@ -25,6 +25,7 @@ between ``hard`` players every seat passed turn after turn to the round limit (i
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Final
@@ -165,8 +166,8 @@ def strength(position: Position, p: int, taken: int | None = None) -> float:
     sequence = position.sequences[p]
     if isinstance(sequence, int) or not sequence:
         return now  # nothing programmed, or physical cards: the engine only counts them
-    after, crashed = run_out(position, p)
-    prospect = strength(after, p) if after.snakes[p] else float(after.eaten[p])
+    after, crashed, taken_after = _run(position, p)
+    prospect = strength(after, p, taken_after) if after.snakes[p] else float(after.eaten[p])
     if position.phase == "run" and position.player == p:
         return prospect  # running: every card left is played (or the crash comes)
     hoard = HOARD * len(sequence)
@@ -206,9 +207,7 @@ def steps_to_token(position: Position, start: int, taken: int | None = None) -> 
     breadth-first search over the board's bits); the straight (Manhattan) count when the sticks wall
     every token off for now (they move: a tail lifted opens the way), and the board's width without
     tokens. ``taken``: the position's :func:`_taken`, when the caller has it."""
-    tokens = 0
-    for n in position.tokens:
-        tokens |= 1 << n
+    tokens = _bits(position.tokens)
     reached = 1 << start
     if reached & tokens:
         return 0
@@ -261,6 +260,12 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
 def run_out(position: Position, p: int) -> tuple[Position, bool]:
     """The board after p's programmed sequence (dealt cards) runs on it as it is, the other snakes
     still; and whether it crashes. The sequence is left empty."""
+    after, crashed, _ = _run(position, p)
+    return after, crashed
+
+
+def _run(position: Position, p: int) -> tuple[Position, bool, int]:
+    """:func:`run_out`, and the :func:`_taken` of the board after it."""
     sequence = position.sequences[p]
     assert not isinstance(sequence, int)
     snake = list(position.snakes[p])
@@ -276,6 +281,8 @@ def run_out(position: Position, p: int) -> tuple[Position, bool]:
         if far is None or taken >> far & 1:  # off the board, or onto a stick (a taken edge ends on one)
             crashed = True
             if len(snake) < 2:
+                for n in snake:
+                    taken &= ~(1 << n)
                 snake = []
             break
         snake.append(far)
@@ -284,7 +291,7 @@ def run_out(position: Position, p: int) -> tuple[Position, bool]:
             tokens, supply, eaten = tokens - {far}, supply + 1, eaten + 1
             if not tokens:
                 break
-    return _put(position, p, tuple(snake), supply, eaten, tokens), crashed
+    return _put(position, p, tuple(snake), supply, eaten, tokens), crashed, taken
 
 
 def _ahead(position: Position, snake: Sequence[int], card: int) -> int | None:
@@ -294,6 +301,15 @@ def _ahead(position: Position, snake: Sequence[int], card: int) -> int | None:
         return B.NEIGHBOUR[head][card]
     heading = B.direction(snake[-2], head)
     return B.NEIGHBOUR[head][(heading, (heading + 3) % 4, (heading + 1) % 4)[card]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _bits(cells: frozenset[int]) -> int:
+    """The intersections of ``cells``, a bit each (token sets recur leaf after leaf)."""
+    bits = 0
+    for n in cells:
+        bits |= 1 << n
+    return bits
 
 
 def _taken(position: Position) -> int:
