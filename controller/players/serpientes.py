@@ -14,10 +14,18 @@ sticks on the board and in supply), how near its head is to a token, and how muc
 has, both where the head is and where its programmed sequence will take it (:func:`strength`).
 A seat that cannot win any more (:func:`cannot_win`) would rather the game ended: it eats the last
 token instead of stalling the game to the round limit.
+
+Nearness counts steps round the sticks (:func:`steps_to_token`, a breadth-first search), not across
+them. When programming, the search weighs what a person would: the cards that bring the end of the
+sequence a step nearer a token, when the hand holds one, and then never a turn passed with nothing
+laid; else the cards that do not crash it (:meth:`SerpientesModel.decisions`). Without that, a
+card laid was weighed against the crashes of the cards after it, a pass risked nothing, and
+between ``hard`` players every seat passed turn after turn to the round limit (issue 21).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Final
@@ -26,6 +34,7 @@ from controller.games.base import CHANCE, Action, Options, State, read_fields, w
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
 from controller.games.serpientes import rules
+from controller.games.serpientes.actions import DONE, STEPS, Add, Step
 from controller.games.serpientes.position import KEYS, Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
@@ -48,13 +57,19 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 
 class SerpientesModel(Model):
+    def __init__(self, state: State, seat: int) -> None:
+        super().__init__(state, seat)
+        self._programming: dict[Hashable, tuple[Action, ...]] = {}
+        """The actions kept at a programming decision, by what they depend on: asked at every visit."""
+
     def evaluate(self, state: State) -> Sequence[float]:
         if not isinstance(state, SerpientesState):
             return super().evaluate(state)
         if state.is_terminal():
             return [-1.0 + ENDED if r < 0 else r for r in state.returns()]
         position = state.position
-        points = [strength(position, p) for p in range(state.num_players)]
+        taken = _taken(position)  # the same board for every seat's strength
+        points = [strength(position, p, taken) for p in range(state.num_players)]
         # A share of each value is the seat's own strength, not its lead, in a scale that does not
         # saturate (the most a snake can score): a lead that has saturated the contest (the others
         # out) still pulls the snake on to the last tokens, which end the game.
@@ -64,6 +79,35 @@ class SerpientesModel(Model):
         lost = cannot_win(position)
         return [-1.0 + PULL * max(0.0, mine) if out else (1 - OWN) * lead + OWN * mine
                 for lead, mine, out in zip(leads, own, lost, strict=True)]
+
+    def decisions(self, state: State) -> list[Action]:
+        """What a person would weigh: at a play or program decision with dealt cards, the cards that
+        bring the end of the sequence a step nearer a token round the sticks, if the hand holds one
+        (and then no turn passed with nothing laid: such passes stalled games); else the cards that
+        do not crash it. No card after the sequence's crash or the game's end (it would change
+        nothing). With physical cards the steps are chosen as the sequence runs: no pass while the
+        seat holds a card or a sequence and a free step from the head nears a token."""
+        actions = super().decisions(state)
+        if not isinstance(state, SerpientesState):
+            return actions
+        position = state.position
+        physical = isinstance(position.sequences[position.player], int)
+        if physical and position.phase == "run":
+            nearer, safe = _ways(position, position.player, actions)
+            return nearer or safe or actions
+        if position.phase not in ("play", "program"):
+            return actions
+        if physical:
+            if position.phase == "play" and len(actions) > 1 \
+                    and _ways(position, position.player, STEPS[:len(rules.kinds(position))])[0]:
+                return [a for a in actions if a != DONE]
+            return actions
+        key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
+               position.supply[position.player], position.phase)
+        kept = self._programming.get(key)
+        if kept is None:
+            kept = self._programming[key] = _programming(position, actions)
+        return list(kept)
 
 
 def cannot_win(position: Position) -> list[bool]:
@@ -110,19 +154,20 @@ hand, so that cards go on round the table; a seat that piled them up starved the
 and stalled the game."""
 
 
-def strength(position: Position, p: int) -> float:
+def strength(position: Position, p: int, taken: int | None = None) -> float:
     """p's score, and while the snake lives, a token's nearness and the room about its head: now,
-    and after its programmed sequence runs on the board as it is (a crash costing its stick)."""
+    and after its programmed sequence runs on the board as it is (a crash costing its stick).
+    ``taken``: the position's :func:`_taken`, when the caller has it."""
     points = float(position.eaten[p] + max(0, len(position.snakes[p]) - 1) + position.supply[p])
     snake = position.snakes[p]
     if not snake:
         return points
-    now = points + _lie(position, p)
+    now = points + _lie(position, p, _taken(position) if taken is None else taken)
     sequence = position.sequences[p]
     if isinstance(sequence, int) or not sequence:
         return now  # nothing programmed, or physical cards: the engine only counts them
-    after, crashed = run_out(position, p)
-    prospect = strength(after, p) if after.snakes[p] else float(after.eaten[p])
+    after, crashed, taken_after = _run(position, p)
+    prospect = strength(after, p, taken_after) if after.snakes[p] else float(after.eaten[p])
     if position.phase == "run" and position.player == p:
         return prospect  # running: every card left is played (or the crash comes)
     hoard = HOARD * len(sequence)
@@ -136,41 +181,144 @@ NEAR: Final = 1.5
 the two points eating it brings, so that eating a token never looks worse than hovering by it."""
 
 
-def _lie(position: Position, p: int) -> float:
-    """How near p's head is to a token (each step nearer counts alike, so that a token far across
-    the board still draws the snake), and how much room the head has."""
+def _lie(position: Position, p: int, taken: int) -> float:
+    """How near p's head is to a token, in steps round the sticks (each step nearer counts alike, so
+    that a token far across the board still draws the snake), and how much room the head has."""
     head = position.snakes[p][-1]
-    r, c = B.rc(head)
     far = 2 * (B.SIZE - 1)
-    near = min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=far)
-    taken = {n for s in position.snakes for n in s}
-    room = sum(1 for n in B.NEIGHBOUR[head] if n is not None and n not in taken)
+    near = min(steps_to_token(position, head, taken), far)
+    room = (_around(1 << head) & ~taken).bit_count()
     return NEAR * (1.0 - near / far) + 0.15 * room
+
+
+_CELLS: Final = B.SIZE * B.SIZE
+_BOARD: Final = (1 << _CELLS) - 1
+_NOT_EAST: Final = sum(1 << n for n in range(_CELLS) if n % B.SIZE != B.SIZE - 1)
+_NOT_WEST: Final = sum(1 << n for n in range(_CELLS) if n % B.SIZE != 0)
+
+
+def _around(cells: int) -> int:
+    """The intersections next to any of ``cells`` (a bit per intersection)."""
+    return ((cells << B.SIZE) | (cells >> B.SIZE) | ((cells & _NOT_EAST) << 1) | ((cells & _NOT_WEST) >> 1)) & _BOARD
+
+
+def steps_to_token(position: Position, start: int, taken: int | None = None) -> int:
+    """Steps from ``start`` to the nearest token through the intersections no stick touches (a
+    breadth-first search over the board's bits); the straight (Manhattan) count when the sticks wall
+    every token off for now (they move: a tail lifted opens the way), and the board's width without
+    tokens. ``taken``: the position's :func:`_taken`, when the caller has it."""
+    tokens = _bits(position.tokens)
+    reached = 1 << start
+    if reached & tokens:
+        return 0
+    free = _BOARD & ~(_taken(position) if taken is None else taken)
+    edge = reached
+    steps = 0
+    while edge:
+        steps += 1
+        edge = _around(edge) & free & ~reached
+        if edge & tokens:
+            return steps
+        reached |= edge
+    r, c = B.rc(start)
+    return min((abs(r - tr) + abs(c - tc) for tr, tc in map(B.rc, position.tokens)), default=2 * (B.SIZE - 1))
+
+
+def _ways(position: Position, p: int, moves: Sequence[Action]) -> tuple[list[Action], list[Action]]:
+    """Of ``moves`` (cards added or stepped: each one step from the head of p's snake), those that
+    bring the head nearer a token round the sticks, and those that do not crash."""
+    snake = position.snakes[p]
+    board = _taken(position)
+    free = ~board | (0 if position.supply[p] else 1 << snake[0])  # the tail is lifted first
+    here = steps_to_token(position, snake[-1], board)
+    nearer: list[Action] = []
+    safe: list[Action] = []
+    for a in moves:
+        assert isinstance(a, (Add, Step))
+        far = _ahead(position, snake, a.card)
+        if far is not None and free >> far & 1:
+            safe.append(a)
+            if steps_to_token(position, far, board) < here:
+                nearer.append(a)
+    return nearer, safe
+
+
+def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:
+    """:meth:`SerpientesModel.decisions` at a play or program decision with dealt cards: the cards
+    are judged from where the sequence already leads."""
+    p = position.player
+    end, crashed = run_out(position, p)
+    others = [a for a in actions if not isinstance(a, Add)]
+    if crashed or not end.tokens or not end.snakes[p]:
+        return tuple(others)
+    nearer, safe = _ways(end, p, [a for a in actions if isinstance(a, Add)])
+    if not nearer:
+        return (*safe, *others)
+    return (*nearer, *(a for a in others if not (a == DONE and position.phase == "play")))
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:
     """The board after p's programmed sequence (dealt cards) runs on it as it is, the other snakes
     still; and whether it crashes. The sequence is left empty."""
-    walk = position._replace(player=p)
+    after, crashed, _ = _run(position, p)
+    return after, crashed
+
+
+def _run(position: Position, p: int) -> tuple[Position, bool, int]:
+    """:func:`run_out`, and the :func:`_taken` of the board after it."""
     sequence = position.sequences[p]
     assert not isinstance(sequence, int)
+    snake = list(position.snakes[p])
+    supply, eaten, tokens = position.supply[p], position.eaten[p], position.tokens
+    taken = _taken(position)
+    crashed = False
     for card in sequence:
-        crash, far = rules.crash_kind(walk, card)
-        snake, supply, eaten, tokens = walk.snakes[p], walk.supply[p], walk.eaten[p], walk.tokens
+        far = _ahead(position, snake, card)
         if supply:
             supply -= 1
         else:
-            snake = snake[1:]
-        if crash is not None or far is None:
-            walk = _put(walk, p, snake if len(snake) >= 2 else (), supply, eaten, tokens)
-            return walk, True
-        snake = (*snake, far)
+            taken &= ~(1 << snake.pop(0))  # the tail is lifted first
+        if far is None or taken >> far & 1:  # off the board, or onto a stick (a taken edge ends on one)
+            crashed = True
+            if len(snake) < 2:
+                for n in snake:
+                    taken &= ~(1 << n)
+                snake = []
+            break
+        snake.append(far)
+        taken |= 1 << far
         if far in tokens:
             tokens, supply, eaten = tokens - {far}, supply + 1, eaten + 1
-        walk = _put(walk, p, snake, supply, eaten, tokens)
-        if not tokens:
-            break
-    return walk, False
+            if not tokens:
+                break
+    return _put(position, p, tuple(snake), supply, eaten, tokens), crashed, taken
+
+
+def _ahead(position: Position, snake: Sequence[int], card: int) -> int | None:
+    """Where a step with ``card`` takes the head of ``snake`` (None: off the board)."""
+    head = snake[-1]
+    if position.absolute:
+        return B.NEIGHBOUR[head][card]
+    heading = B.direction(snake[-2], head)
+    return B.NEIGHBOUR[head][(heading, (heading + 3) % 4, (heading + 1) % 4)[card]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _bits(cells: frozenset[int]) -> int:
+    """The intersections of ``cells``, a bit each (token sets recur leaf after leaf)."""
+    bits = 0
+    for n in cells:
+        bits |= 1 << n
+    return bits
+
+
+def _taken(position: Position) -> int:
+    """The intersections a stick touches, a bit each."""
+    taken = 0
+    for snake in position.snakes:
+        for n in snake:
+            taken |= 1 << n
+    return taken
 
 
 def _put(position: Position, p: int, snake: tuple[int, ...], supply: int, eaten: int,

@@ -8,8 +8,14 @@ import random
 import pytest
 
 from controller.games.registry import get_game
+from controller.games.serpientes import board as B
+from controller.games.serpientes import rules
+from controller.games.serpientes.actions import RUN
+from controller.games.serpientes.position import Position
+from controller.games.serpientes.state import SerpientesState
 from controller.players import decide
-from tests.players.table import RANDOM, play
+from controller.players.serpientes import run_out, steps_to_token
+from tests.players.table import RANDOM, play, random_step
 
 
 def seat_0_chooses(position: str, level: str) -> set[str]:
@@ -48,6 +54,62 @@ def test_a_seat_that_cannot_win_eats_the_last_token_rather_than_stall_the_game(l
     assert seat_0_chooses(CANNOT_WIN, level) == {"run"}
 
 
+# Seed 5000 of the bench's endings (3 hard players, `max_rounds=200`), round 33, seats turned so that
+# the leader is seat 0: the last token b9 lies ten steps round the sticks from its head c2. From
+# round 26 to the limit every seat passed (`discard`, `done`): the search weighed a card laid
+# against the crashes of the cards after it, and a pass, which risks nothing, won.
+LAST_TOKEN_FAR = (
+    "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
+    "turns=97 toplace=0 tok=b9 snakes=b8.b7.b6.b5.c5.d5.e5.e4.e3.e2.d2.c2/m7.l7.l8.l9.k9.j9.j10.k10/"
+    "h2.h3.h4.h5.h6.i6.j6.k6.l6.l5 supply=0,2,0 eaten=6,4,4 crashed=0,0,0 hands=SSSSR/SSSSL/SLRRR seqs=-/-/- "
+    "deck=2,2,2 discard=7,5,3 reshuffles=18 shown=- last=discarded")
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_seat_lays_the_card_towards_a_far_last_token_rather_than_pass(level: str) -> None:
+    # before: "done", turn after turn, until the round limit; heading west, straight (to b2) is a step
+    # nearer b9 round the snake's own body, right (to c1) a step farther
+    assert seat_0_chooses(LAST_TOKEN_FAR, level) == {"add straight"}
+
+
+# Seat 0's head g2 (heading south): the token f5 is four steps away as the crow flies, but seat 1's
+# snake walls it off along row 3, twelve steps round; l2 is five steps east, in the open.
+WALLED_OFF = (
+    "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
+    "turns=10 toplace=0 tok=l2,f5 snakes=g1.g2/c3.d3.e3.f3.g3.h3.i3.j3/g13.g12 supply=4,0,4 eaten=0,2,0 "
+    "crashed=0,0,0 hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=12,5,4 discard=0,0,0 reshuffles=0 shown=- last=-")
+
+
+def test_with_physical_cards_a_sequence_with_a_way_towards_the_token_is_run() -> None:
+    # LAST_TOKEN_FAR with physical cards and three cards programmed: the steps are chosen as the
+    # sequence runs, and straight (b2) is a step nearer b9. Before: "add", turn after turn (the
+    # search weighed the run against the crashes of the steps it could take; a physical 4-player
+    # hard game, seed 5002, sat 200 rounds mostly adding)
+    physical = LAST_TOKEN_FAR.replace("dealing=arbitro", "dealing=physical").replace(
+        "hands=SSSSR/SSSSL/SLRRR seqs=-/-/- deck=2,2,2 discard=7,5,3", "hands=5/5/5 seqs=3/0/0 deck=- discard=-")
+    state = get_game("serpientes").state_from_text(physical)
+    for level in ("easy", "hard"):
+        assert {decide("serpientes", {"dealing": "physical"}, state.public_view(), state.private_view(0), 0, level,
+                       random.Random(seed)).text for seed in range(3)} == {"run"}
+
+
+def test_steps_to_a_token_go_round_the_sticks() -> None:
+    position = _position(WALLED_OFF)
+    assert steps_to_token(position, B.parse_node("g2")) == 5
+    assert steps_to_token(position._replace(tokens=frozenset({B.parse_node("f5")})), B.parse_node("g2")) == 12
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_seat_steers_for_the_token_it_can_reach_not_the_one_behind_a_snake(level: str) -> None:
+    # by the straight count f5 is nearer (right, to f2); round the sticks l2 is (left, to h2).
+    # Before: "done" (a pass)
+    assert seat_0_chooses(WALLED_OFF, level) == {"add left"}
+
+
+def _position(text: str) -> Position:
+    return _of(get_game("serpientes").state_from_text(text))
+
+
 def _ending(final_view: dict[str, object]) -> str:
     """How a finished game ended, as the public view shows it."""
     snakes = final_view["snakes"]
@@ -83,6 +145,17 @@ def test_games_that_stalled_at_their_last_token_end_by_it(seed: int) -> None:
     assert view["round"] <= 70, "longer than any 4-easy game measured that ended by itself"
 
 
+@pytest.mark.parametrize("seed", [1, 3])
+def test_three_easy_players_steer_to_the_tokens_and_end_the_game_by_the_last_one(seed: int) -> None:
+    # Before: every seat passed turn after turn, and 6 of 8 such games (seeds 1-8) sat at round
+    # 200 with tokens left (these two with 3 and 2); since, all 8 end by the last token, in 9 to 31
+    # rounds. People who steer end a 3-player game in 52 rounds at most (docs/rules/serpientes.md).
+    final, _ = play("serpientes", {"max_rounds": ROUND_BOUND}, 3, ["easy"] * 3, seed=seed)
+    view = final.public_view()
+    assert _ending(view) == "last token eaten"
+    assert view["round"] <= 52
+
+
 ROUND_BOUND = 150
 """About twice the longest game measured that ended by its own ending, a seventh of the limit."""
 
@@ -97,3 +170,37 @@ def test_a_hard_player_against_random_play_ends_the_game_and_wins_it() -> None:
     assert _ending(view) != "round limit"
     assert view["winners"] == [0]
     assert view["round"] <= ROUND_BOUND
+
+
+@pytest.mark.parametrize("cards", ["relative", "absolute"])
+def test_a_programmed_sequence_run_out_ends_where_the_engine_runs_it(cards: str) -> None:
+    # run_out judges every programmed sequence at every leaf, with its own bit-board crash check:
+    # it must agree with the engine's steps (a taken edge, a jump, off the board, the tail lifted first)
+    rng = random.Random(7)
+    engine = get_game("serpientes")
+    checked = 0
+    for seed in range(12):
+        state = engine.new_state({"cards": cards}, 3 + seed % 4)
+        table = random.Random(seed)
+        while not state.is_terminal() and rules.game_round(_of(state)) < 40:
+            position = _of(state)
+            if position.phase == "play" and not position.sequences[position.player]:
+                p = position.player
+                sequence = tuple(rng.randrange(len(rules.kinds(position))) for _ in range(rng.randint(1, 8)))
+                programmed = position._replace(sequences=(*position.sequences[:p], sequence,
+                                                          *position.sequences[p + 1:]))
+                ran = SerpientesState(programmed).apply_legal(RUN)
+                while ran.current_player == p and _of(ran).phase == "run":
+                    ran = ran.apply_legal(ran.legal_actions()[0])
+                after, crashed = run_out(programmed, p)
+                assert (after.snakes[p], after.supply[p], after.eaten[p], after.tokens) == \
+                    (_of(ran).snakes[p], _of(ran).supply[p], _of(ran).eaten[p], _of(ran).tokens)
+                assert crashed == _of(ran).last.startswith("crash")
+                checked += 1
+            state = state.apply_legal(random_step(state, table))
+    assert checked > 100
+
+
+def _of(state: object) -> Position:
+    assert isinstance(state, SerpientesState)
+    return state.position
