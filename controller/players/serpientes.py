@@ -34,7 +34,7 @@ from controller.games.base import CHANCE, Action, Options, State, read_fields, w
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
 from controller.games.serpientes import rules
-from controller.games.serpientes.actions import DONE, STEPS, Add, Step
+from controller.games.serpientes.actions import DONE, RUN, STEPS, Add, Step
 from controller.games.serpientes.position import KEYS, Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
@@ -98,9 +98,12 @@ class SerpientesModel(Model):
         if position.phase not in ("play", "program"):
             return actions
         if physical:
-            if position.phase == "play" and len(actions) > 1 \
-                    and _ways(position, position.player, STEPS[:len(rules.kinds(position))])[0]:
-                return [a for a in actions if a != DONE]
+            if position.phase == "play" and len(actions) > 1:
+                nearer, safe = _ways(position, position.player, STEPS[:len(rules.kinds(position))])
+                if not safe and RUN in actions:
+                    return [RUN]  # a dead end: crash now and turn round (added cards would change nothing)
+                if nearer or not safe:
+                    return [a for a in actions if a != DONE]
             return actions
         key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
                position.supply[position.player], position.phase)
@@ -251,10 +254,14 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
     others = [a for a in actions if not isinstance(a, Add)]
     if crashed or not end.tokens or not end.snakes[p]:
         return tuple(others)
-    nearer, safe = _ways(end, p, [a for a in actions if isinstance(a, Add)])
-    if not nearer:
-        return (*safe, *others)
-    return (*nearer, *(a for a in others if not (a == DONE and position.phase == "play")))
+    cards = [a for a in actions if isinstance(a, Add)]
+    nearer, safe = _ways(end, p, cards)
+    moves = [a for a in others if not (a == DONE and position.phase == "play")]
+    if nearer:
+        return (*nearer, *moves)
+    if not safe and (cards or RUN in moves):
+        return (*cards, *moves)  # a dead end: every card crashes, and the crash lets the snake turn round
+    return (*safe, *others)
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:
