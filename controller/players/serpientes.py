@@ -20,7 +20,11 @@ them. When programming, the search weighs what a person would: the cards that br
 sequence a step nearer a token, when the hand holds one, and then never a turn passed with nothing
 laid; else the cards that do not crash it (:meth:`SerpientesModel.decisions`). Without that, a
 card laid was weighed against the crashes of the cards after it, a pass risked nothing, and
-between ``hard`` players every seat passed turn after turn to the round limit (issue 21).
+between ``hard`` players every seat passed turn after turn to the round limit (issue 21). A snake
+in a dead end, where every card crashes from where its sequence leads, does not pass either: it lays
+a card, or runs what it holds, and crashes on purpose for the half-turn the crash earns. A pass
+there risked nothing, a crash costs a stick, and a seat far ahead (its lead saturated) values both
+alike: such seats passed to the round limit (two of eight 4-player games against random play).
 """
 
 from __future__ import annotations
@@ -85,8 +89,10 @@ class SerpientesModel(Model):
         bring the end of the sequence a step nearer a token round the sticks, if the hand holds one
         (and then no turn passed with nothing laid: such passes stalled games); else the cards that
         do not crash it. No card after the sequence's crash or the game's end (it would change
-        nothing). With physical cards the steps are chosen as the sequence runs: no pass while the
-        seat holds a card or a sequence and a free step from the head nears a token."""
+        nothing). In a dead end (every card crashes) no pass: the crashing cards, or the run, and the
+        crash lets the snake turn round. With physical cards the steps are chosen as the sequence
+        runs: no pass while the seat holds a card or a sequence and a free step from the head nears a
+        token; in a dead end it runs what it holds."""
         actions = super().decisions(state)
         if not isinstance(state, SerpientesState):
             return actions
@@ -248,7 +254,7 @@ def _ways(position: Position, p: int, moves: Sequence[Action]) -> tuple[list[Act
 
 def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:
     """:meth:`SerpientesModel.decisions` at a play or program decision with dealt cards: the cards
-    are judged from where the sequence already leads."""
+    are judged from where the sequence already leads (a dead end there: every card crashes)."""
     p = position.player
     end, crashed = run_out(position, p)
     others = [a for a in actions if not isinstance(a, Add)]

@@ -155,7 +155,7 @@ def test_a_seat_alone_in_a_dead_end_crashes_turns_round_and_eats_the_last_token(
 
 
 def test_with_physical_cards_a_snake_in_a_dead_end_runs_its_sequence() -> None:
-    # Seed 1000 of the bench's strength games with physical cards, round 63: the hard seat 0's head
+    # Seed 1000 of the bench's strength games with physical cards, round 64: the hard seat 0's head
     # j5 is walled in by its own body (j4, i5, k5, j6), 42 cards programmed. Before: "done", turn
     # after turn, to the round limit
     physical = (
