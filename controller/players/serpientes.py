@@ -22,7 +22,8 @@ laid; else the cards that do not crash it (:meth:`SerpientesModel.decisions`). W
 card laid was weighed against the crashes of the cards after it, a pass risked nothing, and
 between ``hard`` players every seat passed turn after turn to the round limit (issue 21). A snake
 in a dead end, where every card crashes from where its sequence leads, does not pass either: it lays
-a card, or runs what it holds, and crashes on purpose for the half-turn the crash earns. A pass
+a card, or runs what it holds, and crashes on purpose for the half-turn the crash earns (unless
+the crash would take its only stick, putting it out of the game). A pass
 there risked nothing, a crash costs a stick, and a seat far ahead (its lead saturated) values both
 alike: such seats passed to the round limit (two of eight 4-player games against random play).
 """
@@ -106,9 +107,10 @@ class SerpientesModel(Model):
         if physical:
             if position.phase == "play" and len(actions) > 1:
                 nearer, safe = _ways(position, position.player, STEPS[:len(rules.kinds(position))])
-                if not safe and RUN in actions:
-                    return [RUN]  # a dead end: crash now and turn round (added cards would change nothing)
-                if nearer or not safe:
+                dead_end = not safe and _outlives_a_crash(position, position.player)
+                if dead_end and RUN in actions:
+                    return [RUN]  # crash now and turn round (added cards would change nothing)
+                if nearer or dead_end:
                     return [a for a in actions if a != DONE]
             return actions
         key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
@@ -265,9 +267,15 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
     moves = [a for a in others if not (a == DONE and position.phase == "play")]
     if nearer:
         return (*nearer, *moves)
-    if not safe and (cards or RUN in moves):
+    if not safe and (cards or RUN in moves) and _outlives_a_crash(end, p):
         return (*cards, *moves)  # a dead end: every card crashes, and the crash lets the snake turn round
     return (*safe, *others)
+
+
+def _outlives_a_crash(position: Position, p: int) -> bool:
+    """Whether p's snake is still on the board after a crash: the stick lost is one from the supply
+    or its tail, not its only one (a crash on purpose is a way out of a dead end, not out of the game)."""
+    return bool(position.supply[p]) or len(position.snakes[p]) > 2
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:

@@ -154,6 +154,17 @@ def test_a_seat_alone_in_a_dead_end_crashes_turns_round_and_eats_the_last_token(
     assert _of(state).last == "ate" and _of(state).eaten[1] == 12
 
 
+def test_a_snake_of_one_stick_in_a_dead_end_waits_rather_than_crash_out_of_the_game() -> None:
+    # seat 0's only stick c2.c3 (heading south, no supply) is walled in by seat 1's snake (b3, c4,
+    # d3): a crash would lose its last stick and put it out, so the way out is to wait for seat 1
+    # to move, not a card laid
+    walled_in = (
+        "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
+        "turns=40 toplace=0 tok=k10 snakes=c2.c3/b3.b4.c4.d4.d3/g13.g12 supply=0,0,4 eaten=0,2,0 crashed=0,0,0 "
+        "hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=4,4,4 discard=8,1,0 reshuffles=0 shown=- last=-")
+    assert seat_0_chooses(walled_in, "hard") == {"done"}
+
+
 def test_with_physical_cards_a_snake_in_a_dead_end_runs_its_sequence() -> None:
     # Seed 1000 of the bench's strength games with physical cards, round 64: the hard seat 0's head
     # j5 is walled in by its own body (j4, i5, k5, j6), 42 cards programmed. Before: "done", turn
