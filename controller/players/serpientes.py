@@ -20,7 +20,12 @@ them. When programming, the search weighs what a person would: the cards that br
 sequence a step nearer a token, when the hand holds one, and then never a turn passed with nothing
 laid; else the cards that do not crash it (:meth:`SerpientesModel.decisions`). Without that, a
 card laid was weighed against the crashes of the cards after it, a pass risked nothing, and
-between ``hard`` players every seat passed turn after turn to the round limit (issue 21).
+between ``hard`` players every seat passed turn after turn to the round limit (issue 21). A snake
+in a dead end, where every card crashes from where its sequence leads, does not pass either: it lays
+a card, or runs what it holds, and crashes on purpose for the half-turn the crash earns (unless
+the crash would take its only stick, putting it out of the game). A pass
+there risked nothing, a crash costs a stick, and a seat far ahead (its lead saturated) values both
+alike: such seats passed to the round limit (two of eight 4-player games against random play).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from controller.games.base import CHANCE, Action, Options, State, read_fields, w
 from controller.games.registry import get_game
 from controller.games.serpientes import board as B
 from controller.games.serpientes import rules
-from controller.games.serpientes.actions import DONE, STEPS, Add, Step
+from controller.games.serpientes.actions import DONE, RUN, STEPS, Add, Step
 from controller.games.serpientes.position import KEYS, Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players.search import Budget, Model, contest
@@ -85,8 +90,10 @@ class SerpientesModel(Model):
         bring the end of the sequence a step nearer a token round the sticks, if the hand holds one
         (and then no turn passed with nothing laid: such passes stalled games); else the cards that
         do not crash it. No card after the sequence's crash or the game's end (it would change
-        nothing). With physical cards the steps are chosen as the sequence runs: no pass while the
-        seat holds a card or a sequence and a free step from the head nears a token."""
+        nothing). In a dead end (every card crashes) no pass: the crashing cards, or the run, and the
+        crash lets the snake turn round. With physical cards the steps are chosen as the sequence
+        runs: no pass while the seat holds a card or a sequence and a free step from the head nears a
+        token; in a dead end it runs what it holds."""
         actions = super().decisions(state)
         if not isinstance(state, SerpientesState):
             return actions
@@ -98,9 +105,13 @@ class SerpientesModel(Model):
         if position.phase not in ("play", "program"):
             return actions
         if physical:
-            if position.phase == "play" and len(actions) > 1 \
-                    and _ways(position, position.player, STEPS[:len(rules.kinds(position))])[0]:
-                return [a for a in actions if a != DONE]
+            if position.phase == "play" and len(actions) > 1:
+                nearer, safe = _ways(position, position.player, STEPS[:len(rules.kinds(position))])
+                dead_end = not safe and _outlives_a_crash(position, position.player)
+                if dead_end and RUN in actions:
+                    return [RUN]  # crash now and turn round (added cards would change nothing)
+                if nearer or dead_end:
+                    return [a for a in actions if a != DONE]
             return actions
         key = (position.snakes, position.tokens, position.sequences[position.player], position.hands[position.player],
                position.supply[position.player], position.phase)
@@ -245,16 +256,26 @@ def _ways(position: Position, p: int, moves: Sequence[Action]) -> tuple[list[Act
 
 def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:
     """:meth:`SerpientesModel.decisions` at a play or program decision with dealt cards: the cards
-    are judged from where the sequence already leads."""
+    are judged from where the sequence already leads (a dead end there: every card crashes)."""
     p = position.player
     end, crashed = run_out(position, p)
     others = [a for a in actions if not isinstance(a, Add)]
     if crashed or not end.tokens or not end.snakes[p]:
         return tuple(others)
-    nearer, safe = _ways(end, p, [a for a in actions if isinstance(a, Add)])
-    if not nearer:
-        return (*safe, *others)
-    return (*nearer, *(a for a in others if not (a == DONE and position.phase == "play")))
+    cards = [a for a in actions if isinstance(a, Add)]
+    nearer, safe = _ways(end, p, cards)
+    moves = [a for a in others if not (a == DONE and position.phase == "play")]
+    if nearer:
+        return (*nearer, *moves)
+    if not safe and (cards or RUN in moves) and _outlives_a_crash(end, p):
+        return (*cards, *moves)  # a dead end: every card crashes, and the crash lets the snake turn round
+    return (*safe, *others)
+
+
+def _outlives_a_crash(position: Position, p: int) -> bool:
+    """Whether p's snake is still on the board after a crash: the stick lost is one from the supply
+    or its tail, not its only one (a crash on purpose is a way out of a dead end, not out of the game)."""
+    return bool(position.supply[p]) or len(position.snakes[p]) > 2
 
 
 def run_out(position: Position, p: int) -> tuple[Position, bool]:

@@ -15,7 +15,7 @@ from controller.games.serpientes.position import Position
 from controller.games.serpientes.state import SerpientesState
 from controller.players import decide
 from controller.players.serpientes import run_out, steps_to_token
-from tests.players.table import RANDOM, play, random_step
+from tests.players.table import RANDOM, bot_move, play, random_step
 
 
 def seat_0_chooses(position: str, level: str) -> set[str]:
@@ -104,6 +104,78 @@ def test_a_seat_steers_for_the_token_it_can_reach_not_the_one_behind_a_snake(lev
     # by the straight count f5 is nearer (right, to f2); round the sticks l2 is (left, to h2).
     # Before: "done" (a pass)
     assert seat_0_chooses(WALLED_OFF, level) == {"add left"}
+
+
+# Seed 1001 of the bench's strength games (4 players, absolute cards, the hard seat 1 against random
+# play, `max_rounds=200`), round 199: seat 1 alone on the board, 27 points to 2, the last token b6.
+# Its head c11 is in a dead end of its own body (c10, b11, d11, c12 all taken): every card crashes.
+# The way out is a crash, a stick lost, and the half-turn it earns: the tail's end e6 is three steps
+# from b6.
+DEAD_END = (
+    "serpientes players=4 two=0 cards=absolute dealing=arbitro tokens=15 rounds=1000 phase=play player=1 "
+    "turns=796 toplace=0 tok=b6 snakes=x/f6.e6.e7.e8.e9.d9.d10.d11.e11.e12.d12.c12.b12.b11.b10.c10.c11/x/x "
+    "supply=0,0,0,0 eaten=2,11,1,0 crashed=1,0,1,1 hands=NNSSW/EESSW/NESWW/NEEWW seqs=-/-/-/- deck=0,1,0,0 "
+    "discard=8,6,7,6 reshuffles=74 shown=- last=placed")
+# The same game at round 60: the head b10 four steps below b6, but no north card came, and the
+# sequence east, south it holds leads into that dead end (c10, c11).
+INTO_A_DEAD_END = (
+    "serpientes players=4 two=0 cards=absolute dealing=arbitro tokens=15 rounds=1000 phase=play player=1 "
+    "turns=240 toplace=0 tok=b6 snakes=x/g5.g6.f6.e6.e7.e8.e9.d9.d10.d11.e11.e12.d12.c12.b12.b11.b10/x/x "
+    "supply=0,0,0,0 eaten=2,11,1,0 crashed=1,0,1,1 hands=NNSSW/NNEWW/NESWW/NEEWW seqs=-/ES/-/- deck=5,5,8,3 "
+    "discard=1,2,0,2 reshuffles=52 shown=- last=discarded")
+
+
+def seat_chooses(position: str, seat: int, level: str, options: dict[str, str] | None = None) -> set[str]:
+    """What ``seat``'s player at ``level`` chooses at ``position`` with three seeds."""
+    state = get_game("serpientes").state_from_text(position)
+    return {decide("serpientes", options or {}, state.public_view(), state.private_view(seat), seat, level,
+                   random.Random(seed)).text for seed in range(3)}
+
+
+@pytest.mark.parametrize("position", [DEAD_END, INTO_A_DEAD_END])
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_a_snake_in_a_dead_end_does_not_pass(position: str, level: str) -> None:
+    # before: "done" turn after turn, to the round limit (the search weighed every card's crash
+    # against a pass that risked nothing; the dead end itself kept only "done")
+    assert "done" not in seat_chooses(position, 1, level, {"cards": "absolute"})
+
+
+def test_a_seat_alone_in_a_dead_end_crashes_turns_round_and_eats_the_last_token() -> None:
+    state = get_game("serpientes").state_from_text(DEAD_END)
+    table, mind = random.Random(1), random.Random(2)
+    turns = 0
+    while not state.is_terminal() and turns < 12:
+        if state.current_player == 1:
+            turns += _of(state).phase == "play"
+            state = state.apply_legal(bot_move("serpientes", {"cards": "absolute"}, state, "hard", mind))
+        else:
+            state = state.apply_legal(random_step(state, table))
+    assert _ending(state.public_view()) == "last token eaten"
+    assert _of(state).last == "ate" and _of(state).eaten[1] == 12
+
+
+def test_a_snake_of_one_stick_in_a_dead_end_waits_rather_than_crash_out_of_the_game() -> None:
+    # seat 0's only stick c2.c3 (heading south, no supply) is walled in by seat 1's snake (b3, c4,
+    # d3): a crash would lose its last stick and put it out, so the way out is to wait for seat 1
+    # to move, not a card laid
+    walled_in = (
+        "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
+        "turns=40 toplace=0 tok=k10 snakes=c2.c3/b3.b4.c4.d4.d3/g13.g12 supply=0,0,4 eaten=0,2,0 crashed=0,0,0 "
+        "hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=4,4,4 discard=8,1,0 reshuffles=0 shown=- last=-")
+    assert seat_0_chooses(walled_in, "hard") == {"done"}
+
+
+def test_with_physical_cards_a_snake_in_a_dead_end_runs_its_sequence() -> None:
+    # Seed 1000 of the bench's strength games with physical cards, round 64: the hard seat 0's head
+    # j5 is walled in by its own body (j4, i5, k5, j6), 42 cards programmed. Before: "done", turn
+    # after turn, to the round limit
+    physical = (
+        "serpientes players=4 two=0 cards=relative dealing=physical tokens=15 rounds=1000 phase=play player=0 "
+        "turns=253 toplace=0 tok=l2 snakes=i6.i5.h5.h6.g6.g5.g4.h4.i4.j4.k4.k5.k6.k7.k8.j8.j7.j6.j5/m5.m4.l4/x/"
+        "b12.b13 supply=0,0,0,0 eaten=13,1,0,0 crashed=0,0,1,0 hands=2/0/4/0 seqs=42/0/0/0 deck=- discard=- "
+        "reshuffles=0 shown=- last=discarded")
+    for level in ("easy", "hard"):
+        assert seat_chooses(physical, 0, level, {"dealing": "physical"}) == {"run"}
 
 
 def _position(text: str) -> Position:
