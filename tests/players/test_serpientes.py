@@ -18,11 +18,15 @@ from controller.players.serpientes import run_out, steps_to_token
 from tests.players.table import RANDOM, bot_move, play, random_step
 
 
-def seat_0_chooses(position: str, level: str) -> set[str]:
-    """What seat 0's player at ``level`` chooses at ``position`` with three seeds."""
+def seat_chooses(position: str, seat: int, level: str, options: dict[str, str] | None = None) -> set[str]:
+    """What ``seat``'s player at ``level`` chooses at ``position`` with three seeds."""
     state = get_game("serpientes").state_from_text(position)
-    return {decide("serpientes", {}, state.public_view(), state.private_view(0), 0, level,
+    return {decide("serpientes", options or {}, state.public_view(), state.private_view(seat), seat, level,
                    random.Random(seed)).text for seed in range(3)}
+
+
+def seat_0_chooses(position: str, level: str) -> set[str]:
+    return seat_chooses(position, 0, level)
 
 
 # Seat 0 heads south from c4 with ten straight cards programmed: nine steps of free way down column
@@ -87,10 +91,8 @@ def test_with_physical_cards_a_sequence_with_a_way_towards_the_token_is_run() ->
     # hard game, seed 5002, sat 200 rounds mostly adding)
     physical = LAST_TOKEN_FAR.replace("dealing=arbitro", "dealing=physical").replace(
         "hands=SSSSR/SSSSL/SLRRR seqs=-/-/- deck=2,2,2 discard=7,5,3", "hands=5/5/5 seqs=3/0/0 deck=- discard=-")
-    state = get_game("serpientes").state_from_text(physical)
     for level in ("easy", "hard"):
-        assert {decide("serpientes", {"dealing": "physical"}, state.public_view(), state.private_view(0), 0, level,
-                       random.Random(seed)).text for seed in range(3)} == {"run"}
+        assert seat_chooses(physical, 0, level, {"dealing": "physical"}) == {"run"}
 
 
 def test_steps_to_a_token_go_round_the_sticks() -> None:
@@ -123,13 +125,6 @@ INTO_A_DEAD_END = (
     "turns=240 toplace=0 tok=b6 snakes=x/g5.g6.f6.e6.e7.e8.e9.d9.d10.d11.e11.e12.d12.c12.b12.b11.b10/x/x "
     "supply=0,0,0,0 eaten=2,11,1,0 crashed=1,0,1,1 hands=NNSSW/NNEWW/NESWW/NEEWW seqs=-/ES/-/- deck=5,5,8,3 "
     "discard=1,2,0,2 reshuffles=52 shown=- last=discarded")
-
-
-def seat_chooses(position: str, seat: int, level: str, options: dict[str, str] | None = None) -> set[str]:
-    """What ``seat``'s player at ``level`` chooses at ``position`` with three seeds."""
-    state = get_game("serpientes").state_from_text(position)
-    return {decide("serpientes", options or {}, state.public_view(), state.private_view(seat), seat, level,
-                   random.Random(seed)).text for seed in range(3)}
 
 
 @pytest.mark.parametrize("position", [DEAD_END, INTO_A_DEAD_END])
