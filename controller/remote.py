@@ -453,7 +453,7 @@ class Sync:
                 self.stop(seq, "the host revealed its secret without its record")
                 return
             whole = texts
-            known = [self.whole.get(w.seq, w.text) if w.board == self.me or w.sealed else None for w in self.log]
+            known = [self.text(w.seq) if w.board == self.me or w.sealed else None for w in self.log]
             start = get_game(self.code.game).new_state(self.code.options, self.code.num_players)
             end, why = check_reveal(start, self.view, whole, [(w.text, w.digest) for w in self.log], known)
             if why is not None:

@@ -26,7 +26,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from controller import commands
@@ -361,7 +361,7 @@ class Session:
     def _followed(sync: Sync, record: Record) -> Match:
         """A remote game with hidden cards as this board played it: on the joining board the host's
         unseen cards arranged anew where play arranged them (its record alone does not replay)."""
-        match = Match(Record(record.game, record.options, record.num_players, record.keys, [], {}, record.seats))
+        match = Match(replace(record, actions=[], drawn={}))
         for wire in sync.log:
             if wire.seq in sync.arranged:
                 match.history[-1] = sync.arranged[wire.seq]
@@ -609,8 +609,7 @@ class Session:
         """The host's whole record, checked at the end of a game with hidden cards, becomes this
         board's game (the journal rewrites what differs)."""
         record = self.match.record
-        match = Match(Record(record.game, record.options, record.num_players, record.keys,
-                             [sync.text(w.seq) for w in sync.log], dict(record.drawn), record.seats))
+        match = Match(replace(record, actions=[sync.text(w.seq) for w in sync.log], drawn=dict(record.drawn)))
         self.match = self.referee.match = match
 
     def remote_view(self) -> dict[str, Any] | None:
