@@ -19,8 +19,8 @@ from controller.players.open_game import reconstruct
 from controller.players.search import Budget, Model, contest
 
 BUDGETS: Final = {
-    "easy": Budget(iterations=20, rollout=2),
-    "medium": Budget(iterations=50, rollout=2),
+    "easy": Budget(iterations=8, rollout=2),
+    "medium": Budget(iterations=25, rollout=2),
     "hard": Budget(iterations=90, rollout=2),
 }
 
