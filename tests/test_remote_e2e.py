@@ -23,7 +23,7 @@ from tests.support.mqttc import Listener
 from tests.support.remote import Board, brokers, game_of, wait
 
 GAMES: dict[str, tuple[dict[str, Any], int]] = {
-    "contigo": ({"turn_limit": 30}, 2),  # two easy players may shuffle on to the 200-turn draw
+    "contigo": ({"turn_limit": 30}, 2),  # two easy players may shuffle on to the turn limit's draw
     "scriptorium": ({"round_limit": 12}, 2),
     "jeocinco": ({"max_rounds": 6}, 2),
     "serpientes": ({"dealing": "physical", "two_players": True, "tokens": 2, "max_rounds": 4}, 2),

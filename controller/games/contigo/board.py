@@ -147,7 +147,7 @@ OPTIONS = (
     Option("game", "alignment", choices=GAMES, doc="the alignment game (2 or 4 players) or the capture game (2)"),
     Option("form", "straight", choices=FORMS, doc="straight moves, or the advanced form's L moves"),
     Option("win", "four", choices=WINS, doc="four on a line, or the 2-player variant's five in a row or column"),
-    Option("turn_limit", 200, minimum=1, maximum=MAX_TURN_LIMIT, doc="turns before the game ends in a draw"),
+    Option("turn_limit", 1000, minimum=1, maximum=MAX_TURN_LIMIT, doc="turns before the game ends in a draw"),
     Option("spread_limit", 0, minimum=0, maximum=MAX_SPREAD_LIMIT,
            doc="0 is no limit; 1..56 makes larger pick-ups go all into one pit"),
     Option("spread", "either_side", choices=SPREADS,

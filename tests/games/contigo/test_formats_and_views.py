@@ -20,7 +20,7 @@ from .builder import position
 
 def test_initial_position_text() -> None:
     assert GAME.new_state().to_text() == (
-        "contigo game=alignment form=straight win=four turn_limit=200 spread_limit=0 spread=either_side players=2"
+        "contigo game=alignment form=straight win=four turn_limit=1000 spread_limit=0 spread=either_side players=2"
         " board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
         + " to=chance phase=start hand=- turn=0 captured=0,0 result=none")
 
@@ -41,7 +41,7 @@ def test_initial_positions_round_trip(options: dict[str, Any], players: int) -> 
     ("board=b....r/", "board=b....r./"),  # rank too long
     ("players=2", "players=3"),
     ("form=straight", "form=X"),
-    ("turn_limit=200", "turn_limit=0"),
+    ("turn_limit=1000", "turn_limit=0"),
     ("to=chance", "to=red"),
     ("phase=start", "phase=dance"),
     ("result=none", "result=red"),
