@@ -191,13 +191,13 @@ class Config:
             game.new_state(options, players)
         except ValueError as exc:
             raise ConfigError(f"board.options / board.num_players: {exc}") from exc
-        from controller.seats import seats_for
+        from controller.seats import other_board, seats_for
 
         try:
             seats_for(b.seats, players)
         except ValueError as exc:
             raise ConfigError(f"board.{exc}") from exc
-        if "remote" in b.seats and not self.remote.peer:
+        if other_board(b.seats) and not self.remote.peer:
             raise ConfigError("board.seats: a remote seat needs the other board: set remote.peer")
 
 

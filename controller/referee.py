@@ -22,6 +22,7 @@ counts, each checked against ``legal_actions()`` of the state it is taken in).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -101,14 +102,16 @@ class Verdict:
 
 
 class _Moves:
-    """One state's view and its legal actions indexed by what they change, built on first use; or,
-    for a lazy referee, a step at a time (:meth:`build`)."""
+    """One state's view and the legal actions the board may make there (``from_board``), indexed by
+    what they change, built on first use; or, for a lazy referee, a step at a time (:meth:`build`)."""
 
-    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_legal", "_silent", "lit", "state", "view")
+    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_from_board", "_legal", "_silent", "lit", "state",
+                 "view")
 
-    def __init__(self, state: State, view: dict[str, int]) -> None:
+    def __init__(self, state: State, view: dict[str, int], from_board: frozenset[int] | None = None) -> None:
         self.state = state  # kept so the cache key (its id) is not reused while the entry lives
         self.view = view
+        self._from_board = from_board
         self._legal: list[Action] | None = None  # the legal actions, once asked for
         self._built = 0  # how many of them are indexed
         self._by_diff: dict[Diff, list[Action]] = {}
@@ -125,7 +128,8 @@ class _Moves:
         """Index ``budget`` more legal actions (None: all that are left); True once all are. Every
         use keeps the order of the legal actions, in which they are indexed."""
         if self._legal is None:
-            self._legal = self.state.legal_actions() if self.state.current_player >= 0 else []
+            self._legal = from_board(self.state, self.state.legal_actions(), self._from_board) \
+                if self.state.current_player >= 0 else []
         legal = self._legal
         end = len(legal) if budget is None else min(len(legal), self._built + budget)
         changes = self.state.physical_changes
@@ -164,6 +168,16 @@ class _Moves:
         return self._by_channel.get(channel, [])
 
 
+def from_board(state: State, actions: list[Action], players: frozenset[int] | None) -> list[Action]:
+    """The ``actions`` the board itself may make: those of the ``players`` seated at the table (None:
+    every player). Another seat's action is taken only as that seat's move, carried out
+    (``controller.carry_out``), whoever is to act."""
+    if players is None:
+        return actions
+    player_of = state.player_of
+    return [a for a in actions if player_of(a) in players]
+
+
 def _remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None:
     cache[key] = value
     while len(cache) > size:
@@ -197,8 +211,10 @@ class Referee:
     chance resolution change the game."""
 
     def __init__(self, match: Match, channels: list[Channel], *, allow_takeback: bool = True,
-                 takeback_depth: int = 8) -> None:
+                 takeback_depth: int = 8, from_board: frozenset[int] | None = None) -> None:
         self.match = match
+        self.from_board = from_board
+        """The players whose actions the board may make (seated at the table); None: every player."""
         self.channels = {c.name: c for c in channels}
         self.label = get_game(match.record.game).channel_label
         self.allow_takeback = allow_takeback
@@ -259,7 +275,7 @@ class Referee:
         if entry is not None and entry.state is state:
             self._tables.move_to_end(id(state))
             return entry
-        entry = _Moves(state, self._view(state))
+        entry = _Moves(state, self._view(state), self.from_board)
         _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
         if self.lazy:
             entry.build(MAX_INDEX_STEP)
@@ -505,7 +521,7 @@ class Referee:
                 tried.add(text)
             # What the second action must change: the sensed channels the first did not set.
             want = dict(sensed_diff - d)
-            seconds = nxt.legal_actions()
+            seconds = from_board(nxt, nxt.legal_actions(), self.from_board)
             if silent:  # silent before the first action (a dispute, "done"): asked about only a few times
                 seconds = [a for a in seconds if a not in silent or self._ask_quiet()]
             room = MAX_CHAIN_ACTIONS - self.scanned
@@ -533,7 +549,8 @@ class Referee:
             return None
         player, after, found = state.current_player, state, []
         for action in actions:
-            legal = find_action(action, after.legal_actions()) if after.current_player == player else None
+            legal = find_action(action, from_board(after, after.legal_actions(), self.from_board)) \
+                if after.current_player == player else None
             if legal is None:
                 return None
             found.append(legal)
@@ -553,7 +570,7 @@ class Referee:
         if len(sequence) == 1:
             moves = self._moves(self.state)
         elif len(sequence) == 2 and not self.state.physical_changes(sequence[0]):
-            moves = _Moves(self.state.apply(sequence[0]), self._view(self.state))
+            moves = _Moves(self.state.apply(sequence[0]), self._view(self.state), self.from_board)
         else:
             return False
         rarest = min((c for c, _ in sensed_diff), key=lambda c: len(moves.touching(c)))
@@ -661,7 +678,7 @@ class Referee:
             return []
         return [self.state.action_to_text(a) for a in moves.silent]
 
-    def describe(self, expected: dict[str, int], sensed: dict[str, int]) -> tuple[Message, ...]:
+    def describe(self, expected: Mapping[str, int], sensed: Mapping[str, int]) -> tuple[Message, ...]:
         """What differs between the board ``expected`` and the one ``sensed``: a clause per place
         (the first six, and how many more)."""
         parts = []

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import json
 from collections.abc import Sequence
@@ -38,9 +39,10 @@ from typing import Any, Final
 from controller.games import CHANCE, IllegalAction, State, get_game
 from controller.games.record import ChanceKey, Record, verify
 from controller.remote_hidden import HIDDEN, Box, apply_seen, check_reveal, public_key, seen_by, view_digest
-from controller.seats import REMOTE, SEATS
+from controller.seats import SEATS, other_board
+from controller.seats.remote import mirrored, played_there
 
-__all__ = ["REMOTE", "JoinCode", "Stopped", "Sync", "Wire", "digest", "hides_information"]
+__all__ = ["JoinCode", "Stopped", "Sync", "Wire", "digest", "hides_information"]
 
 CODE_PREFIX: Final = "arbitro-join:"
 MAX_WIRE_TEXT: Final = 200
@@ -92,15 +94,14 @@ class JoinCode:
                        str(data.get("key", "")))
         except (binascii.Error, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"join: not a join code ({exc})") from None
-        if REMOTE not in code.seats or len(code.seats) != code.num_players:
+        if not other_board(code.seats) or len(code.seats) != code.num_players:
             raise ValueError("join: the code names no remote seat, or not one seat per player")
         return code
 
     def joiner_seats(self, local: Sequence[str] = ()) -> tuple[str, ...]:
         """The seats as the joining board has them: the host's are ``remote``; its own are at the
         table, or as ``local`` names them, in order (``bot:<level>``, ``table``)."""
-        kinds = iter(local)
-        return tuple(next(kinds, "table") if seat == REMOTE else REMOTE for seat in self.seats)
+        return mirrored(self.seats, local)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ class Sync:
     def __post_init__(self) -> None:
         self.state = get_game(self.code.game).new_state(self.code.options, self.code.num_players)
         self.hidden = hides_information(self.code.game, self.code.options)
-        self.view = frozenset(p for p, seat in enumerate(self.code.seats) if seat == REMOTE)  # the joiner's seats
+        self.view = played_there(self.code.seats)  # the joiner's seats
         self._box: Box | None = None
 
     @classmethod
@@ -195,7 +196,7 @@ class Sync:
         key = record.keys[-1]
         seats = tuple(record.seats)
         host = key.secret is not None
-        host_seats = seats if host else tuple("table" if seat == REMOTE else REMOTE for seat in seats)
+        host_seats = seats if host else mirrored(seats)
         code = JoinCode(me if host else peer, peer if host else me, record.game, dict(record.options),
                         record.num_players, host_seats, key.commitment,
                         public_key(seal) if host and seal is not None else "")
@@ -205,7 +206,7 @@ class Sync:
             sync._follow_kept(record)
             return sync
         for i, text in enumerate(record.actions):
-            board = sync._owner(sync.state)
+            board = sync._owner(sync.state, text)
             sync.state = sync.state.apply(sync.state.action_from_text(text))
             sync.log.append(Wire(i + 1, text, digest(sync.state), board, i in record.drawn))
         return sync
@@ -240,12 +241,17 @@ class Sync:
     def peer(self) -> str:
         return self.code.joiner if self.host else self.code.host
 
-    def _owner(self, state: State) -> str:
-        """The board that plays at ``state``: the host for chance, else the board of the seat to act."""
+    def _owner(self, state: State, text: str = "") -> str:
+        """The board whose action ``text`` is at ``state``: the host for chance, else the board that
+        seats the action's player, who may not be the player to act (a Jeocinco bridge laid out of
+        turn). A text this board cannot read (another board's hidden card) is the player to act's."""
         player = state.current_player
         if player == CHANCE:
             return self.code.host
-        return self.peer if self.seats[player] == REMOTE else self.me
+        if text:
+            with contextlib.suppress(ValueError):
+                player = state.player_of(state.action_from_text(text))
+        return self.peer if player in played_there(self.seats) else self.me
 
     def _digest(self, state: State) -> str:
         """A wire's digest: of the position, or with hidden cards of what the joining board may see."""
@@ -291,7 +297,7 @@ class Sync:
         if self.stopped is not None:
             return None
         seq = len(self.log) + 1
-        owner = self._owner(self.state)
+        owner = self._owner(self.state, text)
         if owner != self.me and (drawn or self.state.current_player == CHANCE):
             self.stop(seq, f"{text} was played here, but action {seq} is {owner}'s to play")
             return None
@@ -341,7 +347,7 @@ class Sync:
     def _wrong(self, wire: Wire) -> str | None:
         """Why ``wire``, next in line, is refused (its board does not play there, the rules refuse
         it, it leads elsewhere), or None: then it is agreed and :attr:`state` follows it."""
-        owner = self._owner(self.state)
+        owner = self._owner(self.state, wire.text)
         if wire.board != self.peer or owner != self.peer:
             return f"it is {owner}'s to play"
         if wire.drawn != (self.state.current_player == CHANCE):
@@ -419,8 +425,8 @@ class Sync:
         if isinstance(stopped, dict) and self.stopped is None:
             self.stop(int(stopped.get("seq", 0)), str(stopped.get("reason", "")), str(stopped.get("board", self.peer)))
         seats = status.get("seats")
-        if not self.host and isinstance(seats, list) and all(s in SEATS for s in seats) and [
-                s == REMOTE for s in seats] == [s != REMOTE for s in self.seats]:  # the mirror of this board's
+        if not self.host and isinstance(seats, list) and all(s in SEATS for s in seats) and \
+                played_there(seats) == played_there(mirrored(self.seats)):  # the mirror of this board's
             self.code = replace(self.code, seats=tuple(seats))  # the host's seats, as its record names them
         key = status.get("key")
         if self.hidden and self.host and isinstance(key, str) and not self.peer_key:
@@ -484,7 +490,8 @@ class Sync:
     def record_json(self) -> dict[str, Any]:
         """The record of the remote game, the same on both boards: the agreed actions, the host's
         seats (``remote``: the joining board's), and which board plays each seat."""
-        boards = [self.code.joiner if seat == REMOTE else self.code.host for seat in self.code.seats]
+        joiners = played_there(self.code.seats)
+        boards = [self.code.joiner if p in joiners else self.code.host for p in range(len(self.code.seats))]
         revealed = self.secret is not None and self.state.is_terminal()
         return {**self.record().to_dict(reveal=revealed),
                 "boards": {"host": self.code.host, "joiner": self.code.joiner}, "seat_boards": boards}

@@ -25,11 +25,12 @@ import functools
 import hashlib
 import hmac
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from controller import commands
+from controller.carry_out import CarryOut, waiting
 from controller.commands import RecentAnswers, request_key
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.base import Message, Phrase
@@ -40,7 +41,8 @@ from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.remote import JoinCode, Sync, Wire, hides_information
 from controller.remote_hidden import private_key, public_key
-from controller.seats import PHONE, REMOTE, away, bot_level, seats_for
+from controller.seats import Seat, other_board, seat_of, seats_for
+from controller.seats.computer import COMPUTER
 from controller.words import event_line, in_words
 
 if TYPE_CHECKING:
@@ -57,15 +59,9 @@ NOTHING_TO_UNDO = Phrase("table.nothing_to_undo", "there is nothing to undo")
 NO_CHOICE = Phrase("table.no_choice", "there is no choice to confirm")
 NO_HINT = Phrase("table.no_hint", "no hint: no player at the table is to act")
 REFUSED = Phrase("table.refused", "illegal action {action}: {reason}")
-COMPUTER_PLAYED = Phrase("table.computer_played", "the computer played {move}: {what}")
-CARRY_OUT = Phrase("table.carry_out", "the computer plays {move}: carry it out on the board")
 REMOTE_STOPPED = Phrase("remote.stopped", "the remote game stopped at action {seq}: {reason}")
 HOST_ROLLS = Phrase("remote.host_rolls", "the host board draws chance in a remote game")
 NO_UNDO_REMOTE = Phrase("remote.no_undo", "a remote game cannot be taken back")
-WAIT_FOR_COMPUTER = Phrase("table.wait_for_computer", "the computer is thinking: put the board back as it was: {what}")
-PHONE_PLAYED = Phrase("table.phone_played", "the phone played {move}: {what}")
-PHONE_PLAYS = Phrase("table.phone_plays", "the phone plays {move}: carry it out on the board")
-WAIT_FOR_PHONE = Phrase("table.wait_for_phone", "the move is played on the phone: put the board back as it was: {what}")
 # Who may play a phone seat: only a request with the secret the seat's private topic carries.
 NOT_A_PHONE = Phrase("seat.not_a_phone", "seat {seat} is not played from a phone on this board")
 NO_SECRET = Phrase("seat.no_secret", "seat {seat}: the request carries no seat secret: only the phone paired "
@@ -74,15 +70,17 @@ WRONG_SECRET = Phrase("seat.wrong_secret", "seat {seat}: that is not this seat's
                       "board's or an old one): only the phone paired with the seat plays it")
 NOT_YOUR_TURN = Phrase("seat.not_your_turn", "seat {seat}: it is not this seat's turn")
 ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has played {move}: carry it out on the board")
-FROM_THE_PHONE = Phrase("seat.from_the_phone", "seat {seat} plays from its phone: its move is the phone's to send")
-CARRY_OUT_COUNTS = Phrase("table.carry_out_counts", "the computer plays {move}: {steps}")
-PHONE_PLAYS_COUNTS = Phrase("table.phone_plays_counts", "the phone plays {move}: {steps}")
-TAKE_BEADS = Phrase("table.take_beads", "take {count} from {place}, leaving {left}")
-PUT_BEADS = Phrase("table.put_beads", "put {count} into {place}, to hold {total}")
+PLAYED_AWAY = Phrase("seat.played_away", "seat {seat} is played by {who}: the table only carries out its move")
 HINT_ASKED = Phrase("table.hint_asked", "{player} asked for a hint: it is on their own seat")
 COMPUTER_FAILED = Phrase("table.computer_failed",
                          "the computer player of {player} could not decide ({error}): press next to ask it again")
+HINTS = seat_of("bot:medium")  # who a player at the table asks for a hint
 HINT_FAILED = Phrase("table.hint_failed", "no hint: the computer player could not decide ({error})")
+
+
+def carry_hint(expected: Expected | None) -> bool:
+    """Nothing lit to carry out but, at most, a hint (which the table's own move may pass by)."""
+    return expected is None or expected.hint
 
 
 def told(said: Message | None) -> dict[str, Any]:
@@ -143,6 +141,7 @@ class Decide:
     level: str
     seed: str
     hint: bool = False  # a hint the seat's player asked for, not a computer player's move
+    decider: str = ""  # the seat text of who decides (``controller.seats``): the seat's own, or a hint's computer
 
 
 Effect = TakeBoard | CalibrateRings | RequestSnapshot | Decide
@@ -240,6 +239,8 @@ class Session:
         self.status_due = False  # the remote status changed: the loop publishes it
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
+        self._parts: tuple[tuple[str, ...], tuple[Seat, ...]] = ((), ())
+        self._carry: tuple[State, Expected, CarryOut] | None = None
 
     def _outcome(self, tell: bool, show: bool = True, **found: Any) -> Outcome:
         """The outcome of an input: what it queued, the LED scene (``show``) and, when there is
@@ -260,8 +261,8 @@ class Session:
         """The public state and each seat's private state, as an :class:`Outcome` tells them. A
         computer's seat and the other board's seats have nothing told here (None): a computer's
         view goes to its Decide alone, the other board's are theirs."""
-        return self.public_state(), tuple(None if bot_level(seat) or seat == REMOTE else self.private_state(p)
-                                          for p, seat in enumerate(self.seats))
+        return self.public_state(), tuple(self.private_state(p) if seat.told_privately else None
+                                          for p, seat in enumerate(self.parts))
 
     # -- the game ------------------------------------------------------------------------------
 
@@ -273,6 +274,14 @@ class Session:
     def seats(self) -> tuple[str, ...]:
         """Who plays each seat (``controller.seats``): a game recorded without seats is played at the table."""
         return seats_for(self.match.record.seats, self.state.num_players)
+
+    @property
+    def parts(self) -> tuple[Seat, ...]:
+        """The seats as parts (``controller.seats``): what each seat may do, asked of the seat."""
+        seats = self.seats
+        if self._parts[0] != seats:
+            self._parts = (seats, tuple(seat_of(text) for text in seats))
+        return self._parts[1]
 
     @property
     def over(self) -> bool:
@@ -287,12 +296,12 @@ class Session:
         opts, players = g.resolve(options, g.players(num_players))  # checked before a seat is counted
         every_seat = list(seats_for(seats, players))
         self.check_board(g, opts, players)  # another game needs its own board: the one wired up
-        if REMOTE in every_seat:
+        if other_board(every_seat):
             self._check_remote()
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
         match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=every_seat))
         self._start(match)
-        if REMOTE in every_seat:  # the host of a remote game: its join code for the other board
+        if other_board(every_seat):  # the host of a remote game: its join code for the other board
             key = private_key(self.fresh_secret()) if hides_information(game, opts) else None
             code = JoinCode(self.board.id, self.peer, game, opts, players, tuple(every_seat), commitment(secret),
                             public_key(key) if key is not None else "")
@@ -308,7 +317,7 @@ class Session:
     def join(self, text: str, seats: Sequence[str] = ()) -> None:
         """Start the host's remote game from its join code (``seats``: who plays this board's seats)."""
         code = JoinCode.decode(text)
-        if REMOTE in seats:
+        if other_board(seats):
             raise ValueError("join: this board's own seats are at the table or computer players, not remote")
         if code.joiner != self.board.id or code.host != self.peer:
             raise ValueError(f"join: the code is for board {code.joiner!r} to join {code.host!r}; this is "
@@ -342,7 +351,7 @@ class Session:
         """Carry on with ``record`` (the journal's last game; ``resigned``: the player who resigned
         it; ``seal``: a remote game's sealing key, with hidden cards); ``ValueError`` when it cannot
         go on on this board (an illegal action, another game's board)."""
-        remote = REMOTE in record.seats and self.peer
+        remote = other_board(record.seats) and self.peer
         if remote and hides_information(record.game, record.options) and seal is None:
             raise ValueError("a remote game with hidden cards cannot go on without its sealing key (docs/remote.md)")
         self.check_board(get_game(record.game), record.options, record.num_players)
@@ -388,7 +397,8 @@ class Session:
         self.match = match
         self.channels = g.channels(match.record.options, match.record.num_players)
         self.kinds = {c.name: c.kind for c in self.channels}
-        self.referee = Referee(match, self.channels, allow_takeback=self.board.allow_takeback)
+        self.referee = Referee(match, self.channels, allow_takeback=self.board.allow_takeback,
+                               from_board=frozenset(p for p, seat in enumerate(self.parts) if seat.at_table))
         self.verdict = Verdict("in_sync")
         self.held = self.preview = self.ghost = None
         self.resigned = None
@@ -397,13 +407,15 @@ class Session:
         self.choice = 0
         self.expected = self.asked = self.failed = None
         # Each phone seat's secret, made afresh for every game (and every start): an old one plays nothing.
-        phones = [p for p, seat in enumerate(self.seats) if seat == PHONE]
+        phones = [p for p, seat in enumerate(self.parts) if seat.paired]
         key = self.fresh_secret() if phones else b""
         self.seat_secrets = {p: hashlib.blake2b(f"{self.board.id}/{p}".encode(), key=key, digest_size=32).hexdigest()
                              for p in phones}
         self.remote = None
         # A new game starts with the board to set up: what differs is shown, not flagged.
         self.setup_channels: set[str] = {c.name for c in self.channels}
+        if self.board_known:
+            self._seen_set_up(list(self.sensed))
         self.serial += 1
         # The loop wires up the game's board (the strip sized for it) and starts its rings where the game wants them.
         self._effects += [TakeBoard(g.name), CalibrateRings(self.ring_offsets())]
@@ -420,13 +432,22 @@ class Session:
         if not self.board_known and self.kinds.get(channel) != ChannelKind.OFFSET:
             return Outcome()
         self.sensed[channel] = value
+        self._seen_set_up((channel,))
         return Outcome(sensed=True, clean=self.clean_move())
 
     def snapshot(self, readings: Mapping[str, int]) -> Outcome:
         """Every sensor at once, by channel (after a (re)connect): the board is known."""
         self.sensed.update(readings)
         self.board_known = True
+        self._seen_set_up(readings)
         return Outcome(sensed=True, clean=self.clean_move())
+
+    def _seen_set_up(self, channels: Iterable[str]) -> None:
+        """A place the rules asked the table to set up, seen as the game wants it, is set up: a change
+        there from now on is a move (or a mistake) again."""
+        if self.setup_channels:
+            expected = self.referee.expected()
+            self.setup_channels -= {c for c in channels if self.sensed.get(c, 0) == expected.get(c, 0)}
 
     def link_up(self, warning: Message | None = None) -> Outcome:
         """The sensor board said HELLO, and it is the board wired up (``warning``: its configuration
@@ -454,10 +475,11 @@ class Session:
         taken at once only if nothing else could follow from it: see :meth:`judge`)."""
         if not self.board_known or self.over or self.restoring or self.setup_channels:
             return False
-        if self._computer_to_play():  # only the computer's move is clean
-            return self.expected is not None and all(self.sensed.get(c, 0) == v
-                                                     for c, v in self.expected_view().items())
-        return self.referee.clean_move(self.sensed)
+        carry = self.carry()
+        if carry is not None and not carry_hint(self.expected) and carry.judge(self.sensed) == Verdict(
+                "applied", (carry.move,)):
+            return True  # the lit move, carried out
+        return self.referee.clean_move(self.sensed)  # a table player's own move (away: laid out of turn)
 
     # -- judging ---------------------------------------------------------------------------------
 
@@ -491,8 +513,6 @@ class Session:
             return self.verdict
         if self.over:
             verdict = Verdict("in_sync") if self.sensed_matches() else Verdict("progress")
-        elif self._computer_to_play():
-            verdict = self._carried_out()
         elif self.restoring:
             if self.sensed_matches():
                 self.restoring = False
@@ -500,6 +520,8 @@ class Session:
             else:
                 verdict = Verdict("violation", channels=self.differing(),
                                   said=PUT_BACK(what=self.referee.describe(self.referee.expected(), self.sensed)))
+        elif self._away_to_play() or not carry_hint(self.expected):
+            verdict = self._judge_away(settled)
         else:
             ghost = self.ghost if self.ghost is not None and self.ghost[1] == len(self.match.record.actions) else None
             verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled,
@@ -508,12 +530,13 @@ class Session:
                 self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
                 self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
                            **told(verdict.said))
-            if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
-                self.setup_channels.clear()  # the board is set up: mistakes are mistakes again
-            elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
-                # What a die, draw or random placement asks the table to do: not a mistake.
-                verdict = Verdict("setup", channels=verdict.channels,
-                                  said=SET_UP(what=self.referee.describe(self.referee.expected(), self.sensed)))
+        if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
+            self.setup_channels.clear()  # the board is set up: mistakes are mistakes again
+        elif verdict.kind == "violation" and set(verdict.channels) <= self.setup_channels:
+            # What a new game, a die, a draw or a fallen piece asks the table to do: not a mistake,
+            # whoever is to act next.
+            verdict = Verdict("setup", channels=verdict.channels,
+                              said=SET_UP(what=self.referee.describe(self.referee.expected(), self.sensed)))
         if not settled and (verdict.held or verdict.kind in ("violation", "ambiguous", "setup")):
             self.held, self.preview = verdict, self.referee.preview
             return verdict
@@ -523,12 +546,15 @@ class Session:
         if verdict.kind == "applied":
             start = len(self.match.record.actions) - len(verdict.actions)
             expected = self.expected
-            by = "board" if expected is None or expected.hint else self._carried_for(expected.player)
-            self._announce(len(verdict.actions), by=by)
+            carried = expected is not None and not expected.hint and self.match.record.actions[start:] == [
+                expected.text]
+            self._announce(len(verdict.actions), by=self.parts[expected.player].by if carried and expected else "board")
             self.expected = None
             self.choice = 0
             self._after_action()
             self.ghost = (start, len(self.match.record.actions), ())
+            if expected is not None and not carried and not expected.hint:
+                self._still_to_carry_out(expected)
         elif verdict.kind == "takeback":
             self.event("takeback", actions=list(verdict.actions))
             self.choice = 0
@@ -588,7 +614,8 @@ class Session:
                 self._resolve_chance(wire.text)
                 self.match.record.drawn[len(actions) - 1] = 0
             elif self.expected is None or self.expected.moves != len(actions):
-                self.expect(Expected(len(actions), self.state.current_player, wire.text))
+                owner = self.state.player_of(self.state.action_from_text(wire.text))  # a bridge may be out of turn
+                self.expect(Expected(len(actions), owner, wire.text))
                 if self.expected is not None:
                     break  # the table carries it out
             else:
@@ -618,7 +645,8 @@ class Session:
         sync = self.remote
         if sync is None:
             return None
-        waiting = self.expected is not None and not self.expected.hint and self.seats[self.expected.player] == REMOTE
+        waiting = self.expected is not None and not self.expected.hint and \
+            self.parts[self.expected.player].at_other_board
         return {"host": sync.code.host, "joiner": sync.code.joiner, "here": self.board.id,
                 "code": sync.code.encode() if sync.host else None, "agreed": len(sync.log),
                 "peer_has": sync.peer_have, "stopped": None if sync.stopped is None else sync.stopped.to_json(),
@@ -626,36 +654,34 @@ class Session:
 
     # -- computer players ------------------------------------------------------------------------
 
-    def _computer_to_play(self) -> bool:
-        """The seat to act plays away from the table (a computer player, a phone): the table carries out its move."""
+    def _away_to_play(self) -> bool:
+        """The seat to act plays away from the table (a computer player, a phone, the other board):
+        the table carries out its move."""
         player = self.state.current_player
-        return not self.over and player >= 0 and away(self.seats[player])
+        return not self.over and player >= 0 and not self.parts[player].at_table
 
-    def _by_phone(self) -> bool:
-        return self._computer_to_play() and self.seats[self.state.current_player] == PHONE
-
-    def _carried_for(self, player: int) -> str:
-        """Who a move carried out at the table came from (an action event's ``by``)."""
-        seat = self.seats[player]
-        return "phone" if seat == PHONE else "remote" if seat == REMOTE else "bot"
+    def _paired_to_play(self) -> bool:
+        """The seat to act plays from a paired page (a phone): its move comes as a request."""
+        return self._away_to_play() and self.parts[self.state.current_player].paired
 
     def _ask_the_computer(self) -> None:
         """A computer player to act and not yet asked at this move: the loop asks it (:class:`Decide`)."""
         moves = len(self.match.record.actions)
-        if not self._computer_to_play() or self.asked == moves or (self.expected and self.expected.moves == moves):
+        if not self._away_to_play() or self.asked == moves or (self.expected and self.expected.moves == moves):
             return
         seat = self.state.current_player
-        level = bot_level(self.seats[seat])
-        if level is None:  # a phone or a remote seat: its move comes as a request or from the other board
+        part = self.parts[seat]
+        if not part.decides:  # a phone or a remote seat: its move comes as a request or from the other board
             return
         self.asked = moves
         commitment = self.fairness()["commitment"]
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
-                                    dict(self.state.private_view(seat)), seat, level, f"{commitment}:{moves}"))
+                                    dict(self.state.private_view(seat)), seat, part.level, f"{commitment}:{moves}",
+                                    decider=part.text))
 
     def _computer_failed(self) -> bool:
         """The computer player to act could not decide at this move (:meth:`decision_failed`)."""
-        return self._computer_to_play() and self.failed == len(self.match.record.actions)
+        return self._away_to_play() and self.failed == len(self.match.record.actions)
 
     def _ask_again(self) -> None:
         """The computer player that could not decide is asked again (``next``, a ``hint`` request)."""
@@ -668,12 +694,12 @@ class Session:
         if self._computer_failed():
             self._ask_again()
             return seat
-        if seat < 0 or self._computer_to_play():
+        if seat < 0 or self._away_to_play():
             raise IllegalAction("hint", NO_HINT())
         moves = len(self.match.record.actions)
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
-                                    dict(self.state.private_view(seat)), seat, "medium",
-                                    f"{self.fairness()['commitment']}:{moves}:hint", hint=True))
+                                    dict(self.state.private_view(seat)), seat, HINTS.level,
+                                    f"{self.fairness()['commitment']}:{moves}:hint", hint=True, decider=HINTS.text))
         return seat
 
     def _play_from_phone(self, seat: int, secret: str | None, text: str) -> str:
@@ -720,7 +746,7 @@ class Session:
         """The computer player asked at ``moves`` chose ``text``: a move with no physical trace is
         taken at once; any other is for the table to carry out (kept in the journal first, told as
         ``expected``, lit). A decision for a position the game has left is dropped."""
-        if moves != len(self.match.record.actions) or self._computer_to_play() == hint or self.over:
+        if moves != len(self.match.record.actions) or self._away_to_play() == hint or self.over:
             return Outcome()
         if self.expected is not None and not self.expected.hint:
             return Outcome()
@@ -751,90 +777,79 @@ class Session:
             self.decisions.append(expected)
         if not expected.hint and state.apply(action).physical_view() == self.referee.expected():
             # nothing to carry out (a card programmed, a hand played)
-            self._apply_text(expected.text, by=self._carried_for(expected.player))
+            self._apply_text(expected.text, by=self.parts[expected.player].by)
             return
         self.expected = expected
-        move = state.public_action_text(action)
-        if expected.hint and move != expected.text:  # a hidden move (a card): on the seat's own topic only
+        carry = self.carry()
+        assert carry is not None
+        if expected.hint and carry.move != expected.text:  # a hidden move (a card): on the seat's own topic only
             choices = self.choices()
             if expected.text in choices:
                 self.choice = choices.index(expected.text)  # `confirm` takes it
             self.event("hint", player=expected.player, **told(HINT_ASKED(player=f"player {expected.player}")))
             return
-        phone = self._by_phone() and not expected.hint
-        said = told(self._carry_out_said(move, state.apply(action).physical_view(), phone=phone))
-        if expected.hint:
-            self.event("hint", player=expected.player, action=move, **said)
-        else:
-            self.event("expected", player=expected.player, action=move, **said)
+        said = told(carry.said(self.channels, self.referee.label))
+        self.event("hint" if expected.hint else "expected", player=expected.player, action=carry.move, **said)
 
-    def _carry_out_said(self, move: str, after: dict[str, int], *, phone: bool = False) -> Message:
-        """The move to carry out in words (a phone's or the computer's): for a move of counted
-        pieces (beads), what to take from and put into each pit, in the game's notation (takes
-        first, then pits in the board's order)."""
-        before = self.referee.expected()
-        steps = [(after[c.name] - before[c.name], c.name) for c in self.channels
-                 if c.kind == ChannelKind.COUNT and after[c.name] != before[c.name]]
-        if not steps:
-            return (PHONE_PLAYS if phone else CARRY_OUT)(move=move)
-        said = tuple(PUT_BEADS(count=d, place=self.referee.label(c), total=after[c]) if d > 0
-                     else TAKE_BEADS(count=-d, place=self.referee.label(c), left=after[c])
-                     for d, c in sorted(steps, key=lambda step: step[0] > 0))
-        return (PHONE_PLAYS_COUNTS if phone else CARRY_OUT_COUNTS)(move=move, steps=said)
+    def carry(self) -> CarryOut | None:
+        """The move the table is to carry out (``expected``), as :mod:`controller.carry_out` judges and lights it."""
+        expected, state = self.expected, self.state
+        if expected is None:
+            return None
+        if self._carry is None or self._carry[0] is not state or self._carry[1] != expected:
+            who = COMPUTER() if expected.hint else self.parts[expected.player].said()
+            self._carry = (state, expected, CarryOut.of(state, expected.player, expected.text, who))
+        return self._carry[2]
 
     def expected_view(self) -> dict[str, int]:
         """What the board shows once the expected move is carried out."""
-        assert self.expected is not None
-        return self.state.apply(self.state.action_from_text(self.expected.text)).physical_view()
+        carry = self.carry()
+        assert carry is not None
+        return dict(carry.after)
 
-    def _carried_out(self) -> Verdict:
-        """A computer player's turn: the board either shows its move (taken), the position before it,
-        a step on the way to it (each channel between the two), or something else (a violation
-        saying what the computer played and what differs)."""
-        before = self.referee.expected()
-        sensed = {c: self.sensed.get(c, 0) for c in before}
-        if sensed == before:
-            return Verdict("in_sync")
-        differing = tuple(sorted(c for c in before if sensed[c] != before[c]))
-        if self.expected is None:
-            wait = WAIT_FOR_PHONE if self._by_phone() else WAIT_FOR_COMPUTER
-            return Verdict("violation", channels=differing, said=wait(what=self.referee.describe(before, self.sensed)))
-        after = self.expected_view()
-        if sensed == after:
-            self.match.apply_text(self.expected.text)
+    def _judge_away(self, settled: bool) -> Verdict:
+        """The board while a move decided away from it is due: the lit move carried out (or on its
+        way), else a table player's own move that the board may make whoever is to act (a bridge
+        laid out of turn), else what the rules ask the table to set up, else wrong: what the seat
+        played, or that its move has not come yet."""
+        carry = self.carry()
+        verdict = carry.judge(self.sensed) if carry is not None else None
+        if verdict is not None and verdict.kind == "applied" and carry is not None:
+            self.match.apply_text(carry.text)
             return Verdict("applied", (self.match.public_log[-1],))
-        if all(min(before[c], after[c]) <= sensed[c] <= max(before[c], after[c]) for c in differing):
-            return Verdict("progress", channels=differing)
-        played = PHONE_PLAYED if self._by_phone() else COMPUTER_PLAYED
-        return Verdict("violation", channels=tuple(sorted(c for c in before if sensed[c] != after[c])),
-                       said=played(move=self.state.public_action_text(self.state.action_from_text(
-                           self.expected.text)), what=self.referee.describe(after, self.sensed)))
+        if verdict is not None:
+            return verdict
+        own = self.referee.judge(self.sensed, takeback=False, hold=not settled)
+        if own.kind != "violation" or set(own.channels) <= self.setup_channels:
+            return own
+        if carry is not None:
+            return carry.refused(self.sensed, self.referee.describe)
+        return waiting(self.parts[self.state.current_player].said(), self.referee.expected(), self.sensed,
+                       self.referee.describe)
+
+    def _still_to_carry_out(self, expected: Expected) -> None:
+        """A table player's own move was taken while another seat's move was lit (a bridge laid out of
+        turn): the lit move stays to carry out when it is still that seat's to play, else it goes
+        (a computer is asked again; a phone plays again)."""
+        if self.over or self.expected is not None or self.state.current_player != expected.player:
+            return
+        try:
+            self.state.apply(self.state.action_from_text(expected.text))
+        except ValueError:
+            return
+        self.expect(replace(expected, moves=len(self.match.record.actions)))
 
     def _carry_out_scene(self, v: Verdict) -> LedScene:
-        """The expected move, for the table to carry out: what to lift blinking, where to put it
-        steady (a pit lit as long as it lacks beads), the rings to turn, in the player's colour."""
-        assert self.expected is not None
-        after = self.expected_view()
-        lift: list[str] = []
-        place: list[str] = []
-        turns = []
-        for channel, value in after.items():
-            now = self.sensed.get(channel, 0)
-            if self.kinds.get(channel) == ChannelKind.OFFSET:
-                if now != value:
-                    turns.append((channel, shortest_turn(now, value, self.referee.channels[channel].maximum + 1)))
-            elif now != value:
-                (lift if value < now else place).append(channel)  # fewer on it (or none): take from it
-        return LedScene(
-            player=self.expected.player, targets={}, violation=v.channels if v.kind == "violation" else (),
-            status_light=self.state.status_light(), offsets_to_turn=tuple(turns), colours=game_colours(self.state),
-            lift=tuple(sorted(lift)), place=tuple(sorted(place)))
+        carry = self.carry()
+        assert carry is not None
+        return carry.scene(self.state, self.sensed, self.referee.channels,
+                           violation=v.channels if v.kind == "violation" else ())
 
     def _to_pick(self, state: State) -> bool:
         """A person at the table is to pick a move in ``state``: the LEDs light the legal ones. A
         seat played away (a computer, a phone) never has them lit (they may tell what it holds):
         only the move it decided."""
-        return state.current_player >= 0 and not away(self.seats[state.current_player])
+        return state.current_player >= 0 and self.parts[state.current_player].at_table
 
     def sensed_matches(self) -> bool:
         return all(self.sensed.get(c, 0) == v for c, v in self.referee.expected().items())
@@ -883,12 +898,13 @@ class Session:
         made happen (a capture, a tower, a crash, the rings aligning). A chance outcome among them (done
         again by a correction) is told as one."""
         before = self.match.history[-count - 1:-1]
-        for state, text, happened in zip(before, self.match.public_log[-count:], self.match.announced[-count:],
-                                         strict=True):
+        for state, record_text, text, happened in zip(before, self.match.record.actions[-count:],
+                                                      self.match.public_log[-count:], self.match.announced[-count:],
+                                                      strict=True):
             if by == "chance" or state.current_player == CHANCE:
                 self.event("chance", outcome=text)
-            else:
-                self.event("action", action=text, by=by, player=state.current_player)
+            else:  # the action's owner, who may not be the player to act (a bridge laid out of turn)
+                self.event("action", action=text, by=by, player=state.player_of(state.action_from_text(record_text)))
             for item in happened:
                 self.event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
@@ -948,7 +964,7 @@ class Session:
                     if self.board_choices():
                         self.event("choice", player=self.state.current_player, action=options[self.choice],
                                    index=self.choice, of=len(options))
-            elif name == "confirm" and self._computer_to_play():
+            elif name == "confirm" and self._away_to_play():
                 raise IllegalAction("confirm", NO_CHOICE())
             elif name == "confirm":
                 options = self.choices()
@@ -1035,10 +1051,9 @@ class Session:
         if name == "choose":
             if self.state.current_player < 0:
                 raise ValueError("choose: no player is to act (a roll is pending)")
-            if self._by_phone():
-                raise Refused(FROM_THE_PHONE(seat=self.state.current_player))
-            if self._computer_to_play():
-                raise ValueError(f"choose: the computer plays seat {self.state.current_player}: carry out its move")
+            if self._away_to_play():
+                player = self.state.current_player
+                raise Refused(PLAYED_AWAY(seat=player, who=self.parts[player].said()))
             return {"action": self._apply_text(args["action"], by="mqtt")}
         if name == "play":
             return {"action": self._play_from_phone(args["seat"], args.get("secret"), args["action"])}
@@ -1159,7 +1174,7 @@ class Session:
                 private["choice"] = choices[self.choice % len(choices)]
         if player in self.seat_secrets:  # a phone seat: what its page needs to play (docs/mqtt.md)
             private["secret"] = self.seat_secrets[player]
-            mine = player == self.state.current_player and self._by_phone() and self.expected is None
+            mine = player == self.state.current_player and self._paired_to_play() and self.expected is None
             private["moves"] = self.phone_moves(player) if mine else []
         if self.expected is not None and self.expected.hint and self.expected.player == player:
             private["hint"] = self.expected.text  # a hidden move's hint is told here alone

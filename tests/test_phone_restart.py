@@ -40,7 +40,7 @@ def test_a_sigkill_while_a_phone_move_is_pending_resumes_with_the_same_move_and_
         answer = phone.request(board.base, "play", {"id": "m1", "seat": seat, "secret": view["secret"], "action": move})
         assert answer["ok"], answer
         first = expected(0)
-        assert (first["action"], first["player"], first["code"]) == (move, seat, "table.phone_plays")
+        assert (first["action"], first["player"], first["code"]) == (move, seat, "table.carry_out")
         board.kill()
         mark, seen = len(board.op.messages), len(phone.messages)
         board.start()

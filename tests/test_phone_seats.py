@@ -57,7 +57,7 @@ def test_a_phone_move_is_kept_announced_lit_and_taken_once_the_table_carries_it_
     told = play(s, 0, secret, move)
     assert told.answer == (True, {"action": move})
     expected = [e for e in told.events if e["type"] == "expected"]
-    assert len(expected) == 1 and expected[0]["code"] == "table.phone_plays" and expected[0]["action"] == move
+    assert len(expected) == 1 and expected[0]["code"] == "table.carry_out" and expected[0]["action"] == move
     assert [d.text for d in s.decisions] == [move]  # for the journal, before it is shown
     assert told.scene is not None and told.scene.carry_out
     assert s.private_state(0)["moves"] == []  # played: nothing more to tap until it is carried out
@@ -82,7 +82,7 @@ def test_a_phone_move_refused_for_want_of_authority_says_why_coded() -> None:
     assert refusal(play(s, 0, other_board.private_state(0)["secret"], move)) == "seat.wrong_secret"
     assert refusal(play(s, 1, theirs, move)) == "seat.not_your_turn"
     assert refusal(play(s, 5, theirs, move)) == "seat.not_a_phone"
-    assert refusal(s.request("choose", {"action": move})) == "seat.from_the_phone"
+    assert refusal(s.request("choose", {"action": move})) == "seat.played_away"
     illegal = play(s, 0, mine, "beads nowhere 9")
     assert illegal.answer is not None and not illegal.answer[0] and illegal.refusal is not None
     assert illegal.refusal.code == "table.refused"

@@ -12,9 +12,12 @@ import pytest
 from controller.games import CHANCE, get_game
 from controller.games.chance import commitment, draw, seed_secret
 from controller.games.record import Match
-from controller.remote import REMOTE, JoinCode, Sync, Wire, hides_information
+from controller.remote import JoinCode, Sync, Wire, hides_information
+from controller.seats.remote import RemoteSeat
 
 SECRET = seed_secret(7)
+
+REMOTE = RemoteSeat.kind  # the seat another board plays
 
 
 def pair(game: str, options: dict[str, Any] | None = None, players: int = 2) -> tuple[Sync, Sync]:

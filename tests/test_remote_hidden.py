@@ -15,9 +15,12 @@ from controller.games import CHANCE, get_game
 from controller.games.chance import commitment, draw, seed_secret
 from controller.games.record import Match, Record, verify
 from controller.games.serpientes.state import SerpientesState
-from controller.remote import REMOTE, JoinCode, Sync, Wire
+from controller.remote import JoinCode, Sync, Wire
 from controller.remote_hidden import private_key, public_key
+from controller.seats.remote import RemoteSeat
 from controller.session import Session
+
+REMOTE = RemoteSeat.kind  # the seat another board plays
 
 SECRET = seed_secret(11)
 OPTIONS = {"tokens": 3, "max_rounds": 4}

@@ -98,7 +98,9 @@ class Record:
             "actions": list(self.actions),
             "fair": {"scheme": SCHEME, "keys": keys},
         }
-        if any(seat != "table" for seat in self.seats):  # a game played at the table alone names no seats
+        from controller.seats import all_at_table  # the seats' parts, loaded once a record is written
+
+        if not all_at_table(self.seats):  # a game played at the table alone names no seats
             out["seats"] = list(self.seats)
         return out
 
