@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games.base import Message, Phrase
 from controller.seats import SEATS
 
 SEED_MAX = 2**63 - 1
@@ -28,8 +29,28 @@ SEATS_MAX = 16  # more than any game's players
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 
-class CommandError(ValueError):
+class Refused(ValueError):
+    """A request refused, for a reason told to whoever sent it: ``said``, a coded message that the
+    answer says in the board's language (``controller.i18n``); ``str()`` is its English text."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.text)
+        self.said = said
+
+
+class CommandError(Refused):
     """A request this table refuses: an unknown field, a missing or mistyped one, a value out of range."""
+
+
+WRONG_TYPE = Phrase("request.wrong_type", "{command}: {field} has the wrong type")
+OUT_OF_RANGE = Phrase("request.out_of_range", "{command}: {field} out of range")
+TOO_LONG = Phrase("request.too_long", "{command}: {field} text too long")
+NOT_ONE_OF = Phrase("request.not_one_of", "{command}: {field} must be {choices}")
+TOO_MANY = Phrase("request.too_many", "{command}: {field} has more than {count} items")
+EACH_NOT_ONE_OF = Phrase("request.each_not_one_of", "{command}: each of {field} must be {choices}")
+UNKNOWN_COMMAND = Phrase("request.unknown_command", "unknown command {command}; commands: {commands}")
+UNKNOWN_FIELDS = Phrase("request.unknown_fields", "{command}: unknown field(s) {fields}")
+MISSING = Phrase("request.missing", "{command}: missing {field}")
 
 
 @dataclass(frozen=True)
@@ -47,23 +68,24 @@ class Field:
 
     def check(self, command: str, name: str, value: Any) -> None:
         if (isinstance(value, bool) and bool not in self.types) or not isinstance(value, self.types):
-            raise CommandError(f"{command}: {name!r} has the wrong type")
+            raise CommandError(WRONG_TYPE(command=command, field=repr(name)))
         if isinstance(value, int) and not isinstance(value, bool):
             too_low = self.minimum is not None and value < self.minimum
             if too_low or (self.maximum is not None and value > self.maximum):
-                raise CommandError(f"{command}: {name} out of range")
+                raise CommandError(OUT_OF_RANGE(command=command, field=name))
         if isinstance(value, str):
             if self.max_length is not None and len(value) > self.max_length:
-                raise CommandError(f"{command}: {name} text too long")
+                raise CommandError(TOO_LONG(command=command, field=name))
             if self.choices and value not in self.choices:
-                raise CommandError(f"{command}: {name} must be {' or '.join(repr(c) for c in self.choices)}")
+                raise CommandError(NOT_ONE_OF(command=command, field=name,
+                                              choices=" or ".join(repr(c) for c in self.choices)))
         if isinstance(value, list):
             if self.max_items is not None and len(value) > self.max_items:
-                raise CommandError(f"{command}: {name} has more than {self.max_items} items")
+                raise CommandError(TOO_MANY(command=command, field=name, count=self.max_items))
             for item in value:
                 if not isinstance(item, str) or item not in self.choices:
                     allowed = " or ".join(repr(c) for c in self.choices)
-                    raise CommandError(f"{command}: each of {name} must be {allowed}")
+                    raise CommandError(EACH_NOT_ONE_OF(command=command, field=name, choices=allowed))
 
 
 @dataclass(frozen=True)
@@ -120,15 +142,15 @@ def check(name: str, args: dict[str, Any]) -> dict[str, Any]:
     before); raises :class:`CommandError` naming what does not fit."""
     command = COMMANDS.get(name)
     if command is None:
-        raise CommandError(f"unknown command {name[:64]!r}; commands: {', '.join(COMMANDS)}")
+        raise CommandError(UNKNOWN_COMMAND(command=repr(name[:64]), commands=", ".join(COMMANDS)))
     unknown = set(args) - set(command.fields)
     if unknown:
-        raise CommandError(f"{name}: unknown field(s) {sorted(unknown)}")
+        raise CommandError(UNKNOWN_FIELDS(command=name, fields=", ".join(repr(f[:64]) for f in sorted(unknown))))
     for key, spec in command.fields.items():
         if key in args:
             spec.check(name, key, args[key])
         elif spec.required:
-            raise CommandError(f"{name}: missing {key!r}")
+            raise CommandError(MISSING(command=name, field=repr(key)))
     return args
 
 

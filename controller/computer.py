@@ -1,5 +1,6 @@
-"""A computer player's decision, taken on a thread of its own: the table goes on being refereed
-meanwhile, and the decision (or the kind of error that stopped it) is handed back to the loop."""
+"""A seat's own decision (a computer player's, ``Seat.decide``), taken on a thread of its own: the
+table goes on being refereed meanwhile, and the decision (or the kind of error that stopped it) is
+handed back to the loop."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import random
 import threading
 from collections.abc import Callable
 
-from controller import players
 from controller.ports import Call, Post
+from controller.seats import seat_of
+from controller.seats.base import Ask
 from controller.session import Decide
 
 log = logging.getLogger("arbitro")
@@ -26,11 +28,11 @@ def decide_apart(ask: Decide, post: Post, decided: Answer, failed: Answer) -> No
 
 def _decide(ask: Decide, post: Post, decided: Answer, failed: Answer) -> None:
     try:
-        decision = players.decide(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat, ask.level,
-                                  random.Random(ask.seed))
+        text = seat_of(ask.decider).decide(Ask(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat,
+                                               ask.seed), random.Random(ask.seed))
     except Exception as exc:  # warned at the table; `next` asks again
         log.exception("the computer player of seat %d could not decide", ask.seat)
         error = type(exc).__name__  # its kind only: an exception's text could tell what the seat holds
         post(Call(lambda: failed(ask, error), queue.Queue()))
         return
-    post(Call(lambda: decided(ask, decision.text), queue.Queue()))
+    post(Call(lambda: decided(ask, text), queue.Queue()))

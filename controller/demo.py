@@ -38,6 +38,7 @@ from controller.games.base import Phrase, Point
 from controller.i18n import LANGUAGES, People, listing, say, saying
 from controller.mqtt import set_nodelay
 from controller.players import LEVELS
+from controller.referee import Verdict
 from controller.service import Service
 from controller.session import REFUSED
 from hardware.layout import Layout
@@ -242,18 +243,30 @@ def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: 
         raise DemoError(str(exc), 2) from exc
 
 
-def _wait_for_change(service: Service, moves: int, timeout: float = 10.0) -> str:
+def _wait_for_change(service: Service, moves: int, before: Verdict, timeout: float = 10.0) -> str:
+    """How the referee took the hands' move: ``moved``, or a verdict it reached after the hands moved
+    (``before``, the verdict from before, is not the board's answer to them)."""
     deadline = time.monotonic() + timeout
     n: int
-    verdict: str
+    verdict: Verdict
     while time.monotonic() < deadline:
-        n, verdict = service.read(lambda s: (len(s.match.record.actions), s.verdict.kind))
+        n, verdict = service.read(lambda s: (len(s.match.record.actions), s.verdict))
         if n != moves:
             return "moved"
-        if verdict in ("violation", "ambiguous"):
-            return verdict
+        if verdict is not before and verdict.kind in ("violation", "ambiguous"):
+            return verdict.kind
         time.sleep(0.005)
     raise TimeoutError("the referee did not take the move")
+
+
+def _set_up(service: Service, hands: Hands, timeout: float = 10.0) -> None:
+    """The hands do what the rules ask the table to set up (a die's token, a turned ring, a bridge
+    that fell), then wait until the referee has seen it."""
+    expected, sensed = service.read(lambda s: (s.referee.expected(), dict(s.sensed)))
+    hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
+    deadline = time.monotonic() + timeout
+    while service.read(lambda s: s.verdict.kind == "setup") and time.monotonic() < deadline:
+        time.sleep(0.005)
 
 
 def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, seat: int | None, pace: float,
@@ -261,9 +274,9 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
     last_drawn = -1
     while True:
         # One read: a computer's move may be taken between two (a card programmed), and the state must be the seat's.
-        state, moves, over, computer = service.read(lambda s: (s.state, len(s.match.record.actions), s.over,
-                                                               s.state.current_player >= 0
-                                                               and s.seats[s.state.current_player] != "table"))
+        state, moves, over, computer, setup = service.read(lambda s: (
+            s.state, len(s.match.record.actions), s.over,
+            s.state.current_player >= 0 and not s.parts[s.state.current_player].at_table, s.verdict.kind == "setup"))
         if not headless and moves != last_drawn:
             print(draw(service, state, events, ansi=sys.stdout.isatty()), flush=True)
             last_drawn = moves
@@ -272,15 +285,16 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         if moves >= max_actions:
             op.request("resign", player=max(state.current_player, 0))
             return
+        if setup:  # what the rules asked the table to put right (a bridge that fell with its support)
+            _set_up(service, hands)
+            continue
         if pace:
             time.sleep(pace)
         if state.current_player == CHANCE:
+            before = service.read(lambda s: s.verdict)
             hands.press("roll")
-            _wait_for_change(service, moves)
-            # Whatever the die or draw asks of the table (place a token, turn a ring), the bot does.
-            expected = service.read(lambda s: s.referee.expected())
-            sensed = service.read(lambda s: dict(s.sensed))
-            hands.set_channels({c: v for c, v in expected.items() if sensed.get(c, 0) != v})
+            _wait_for_change(service, moves, before)
+            _set_up(service, hands)  # whatever the die or draw asks of the table (place a token, turn a ring)
             continue
         if computer:  # the computer player's move, as the LEDs ask the hands to carry it out
             action = _computers_move(service, state, moves)
@@ -291,8 +305,9 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         else:
             action = rng.choice(state.own_actions())
         text = state.action_to_text(action)
+        before = service.read(lambda s: s.verdict)
         if hands.enact(state, action):
-            outcome = _wait_for_change(service, moves)
+            outcome = _wait_for_change(service, moves, before)
             if outcome == "ambiguous":
                 op.request("choose", action=text)
             elif outcome == "violation":

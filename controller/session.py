@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import commands
 from controller.carry_out import CarryOut, waiting
-from controller.commands import RecentAnswers, request_key
+from controller.commands import RecentAnswers, Refused, request_key
 from controller.games import CHANCE, TERMINAL, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.base import Message, Phrase
 from controller.games.chance import SCHEME, commitment, seed_secret
@@ -41,7 +41,7 @@ from controller.ledview import LedScene, game_colours
 from controller.referee import Redo, Referee, Verdict, shortest_turn
 from controller.remote import JoinCode, Sync, Wire, hides_information
 from controller.remote_hidden import private_key, public_key
-from controller.seats import Seat, other_board, seat_of, seats_for
+from controller.seats import Seat, named, other_board, seat_of, seats_for
 from controller.seats.computer import COMPUTER
 from controller.words import event_line, in_words
 
@@ -75,6 +75,18 @@ HINT_ASKED = Phrase("table.hint_asked", "{player} asked for a hint: it is on the
 COMPUTER_FAILED = Phrase("table.computer_failed",
                          "the computer player of {player} could not decide ({error}): press next to ask it again")
 HINTS = seat_of("bot:medium")  # who a player at the table asks for a hint
+GAME_OVER = Phrase("request.game_over", "{command}: the game is over")
+NO_PLAYER_TO_ACT = Phrase("request.no_player_to_act", "{command}: no player is to act (a roll is pending)")
+NO_SUCH_PLAYER = Phrase("request.no_such_player", "{command}: player must be 0..{last}")
+NOTHING_PENDING = Phrase("request.nothing_pending", "{command}: no die, card or draw is pending")
+OPERATOR_ENTERS = Phrase("request.operator_enters", "{command}: a hidden draw is entered by the operator only: "
+                         "send the request with its answer under the board's response/ topics (the default)")
+NOT_AN_OUTCOME = Phrase("request.not_an_outcome", "{command}: {value} is not a possible outcome")
+NOT_AN_OUTCOME_OF = Phrase("request.not_an_outcome_of", "{command}: {value} is not a possible outcome; possible: "
+                           "{possible}")
+NOT_ACCEPTED = Phrase("request.not_accepted", "{reason}")  # in the words of the game, seat or board that refused it
+INTERNAL_ERROR = Phrase("request.internal_error", "{command}: an internal error stopped it (the service's log has "
+                        "the details)")
 HINT_FAILED = Phrase("table.hint_failed", "no hint: the computer player could not decide ({error})")
 
 
@@ -89,20 +101,12 @@ def told(said: Message | None) -> dict[str, Any]:
     return {} if said is None else {"message": said.text, **as_json(said)}
 
 
-class Refused(ValueError):
-    """A request refused for who sent it, not for a rule of the game: ``said`` tells why, coded."""
+class OperatorOnly(Refused):
+    """A refusal whose full words (``operator``) tell hidden information: told only in an answer
+    the operator alone reads; everywhere else (the answers kept for repeats) it is ``said``."""
 
-    def __init__(self, said: Message) -> None:
-        super().__init__(said.text)
-        self.said = said
-
-
-class OperatorOnly(ValueError):
-    """A refusal whose full text (``operator``) tells hidden information: told only in an answer
-    the operator alone reads; everywhere else (the answers kept for repeats) it is ``str(self)``."""
-
-    def __init__(self, public: str, operator: str) -> None:
-        super().__init__(public)
+    def __init__(self, said: Message, operator: Message) -> None:
+        super().__init__(said)
         self.operator = operator
 
 
@@ -299,7 +303,7 @@ class Session:
         if other_board(every_seat):
             self._check_remote()
         secret = seed_secret(seed) if seed >= 0 else self.fresh_secret()  # an explicit seed: predictable, for tests
-        match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=every_seat))
+        match = Match(Record(game, opts, players, [ChanceKey.of(secret)], seats=named(every_seat)))
         self._start(match)
         if other_board(every_seat):  # the host of a remote game: its join code for the other board
             key = private_key(self.fresh_secret()) if hides_information(game, opts) else None
@@ -328,7 +332,8 @@ class Session:
         seats_for(every_seat, players)
         self.check_board(g, opts, players)
         self._check_remote()
-        self._start(Match(Record(code.game, opts, players, [ChanceKey(code.commitment, None)], seats=list(every_seat))))
+        record = Record(code.game, opts, players, [ChanceKey(code.commitment, None)], seats=named(every_seat))
+        self._start(Match(record))
         key = private_key(self.fresh_secret()) if hides_information(code.game, opts) else None
         self._go_remote(Sync(self.board.id, code, every_seat, key=key), None)
 
@@ -789,7 +794,10 @@ class Session:
             self.event("hint", player=expected.player, **told(HINT_ASKED(player=f"player {expected.player}")))
             return
         said = told(carry.said(self.channels, self.referee.label))
-        self.event("hint" if expected.hint else "expected", player=expected.player, action=carry.move, **said)
+        if expected.hint:
+            self.event("hint", player=expected.player, action=carry.move, **said)
+        else:
+            self.event("expected", player=expected.player, action=carry.move, **said)
 
     def carry(self) -> CarryOut | None:
         """The move the table is to carry out (``expected``), as :mod:`controller.carry_out` judges and lights it."""
@@ -1014,20 +1022,26 @@ class Session:
         try:
             ok, result = True, self._run(name, commands.check(name, args), to_operator)
         except OperatorOnly as exc:
-            ok, result, told = False, str(exc), exc.operator if to_operator else None
+            self.refusal = exc.operator if to_operator else exc.said
+            ok, result, told = False, str(exc), exc.operator.text if to_operator else None
         except Refused as exc:
             ok, result, self.refusal = False, str(exc), exc.said
-        except (IllegalAction, ValueError, KeyError, TypeError) as exc:
-            ok, result = False, exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            if isinstance(exc, IllegalAction):  # a rule refused it: said in the board's language at the edge
-                self.refusal = REFUSED(action=exc.action, reason=exc.refusal)
+        except IllegalAction as exc:  # a rule refused it: said in the board's language at the edge
+            ok, result, self.refusal = False, str(exc), REFUSED(action=exc.action, reason=exc.refusal)
+        except ValueError as exc:  # a setting the game, the seats or the board cannot take, in its own words
+            self.refusal = NOT_ACCEPTED(reason=str(exc))
+            ok, result = False, self.refusal.text
+        except Exception:  # a fault of arbitro's, not of the request: never passed off as a refusal
+            log.exception("request %s (id %r) failed", name, request_id)
+            self.refusal = INTERNAL_ERROR(command=name)
+            ok, result = False, self.refusal.text
         if key is not None:
             self.answers.add(key, ok, result)
         return ok, told or result
 
     def _run(self, name: str, args: dict[str, Any], to_operator: bool) -> Any:
         if self.over and not commands.COMMANDS[name].after_the_end:
-            raise ValueError(f"{name}: the game is over")
+            raise Refused(GAME_OVER(command=name))
         if name == "state":
             return self.public_state()
         self.ghost = None  # someone acted: the last move from the board stands
@@ -1050,7 +1064,7 @@ class Session:
             return {"outcome": self._resolve_chance(self._outcome_named(str(args["value"]), to_operator))}
         if name == "choose":
             if self.state.current_player < 0:
-                raise ValueError("choose: no player is to act (a roll is pending)")
+                raise Refused(NO_PLAYER_TO_ACT(command=name))
             if self._away_to_play():
                 player = self.state.current_player
                 raise Refused(PLAYED_AWAY(seat=player, who=self.parts[player].said()))
@@ -1062,7 +1076,7 @@ class Session:
         if name == "resign":
             player = args["player"]
             if not 0 <= player < self.state.num_players:
-                raise ValueError(f"resign: player must be 0..{self.state.num_players - 1}")
+                raise Refused(NO_SUCH_PLAYER(command=name, last=self.state.num_players - 1))
             self.resigned = player
             self.event("resign", player=player)
             return {"resigned": player}
@@ -1087,21 +1101,20 @@ class Session:
         is told to the operator alone."""
         state = self.state
         if state.current_player != CHANCE:
-            raise ValueError("enter: no die, card or draw is pending")
+            raise Refused(NOTHING_PENDING(command="enter"))
         legal = {state.action_to_text(a): state.public_action_text(a) for a in state.legal_actions()}
         hidden = any(full != public for full, public in legal.items())
         if hidden and not to_operator:
-            raise ValueError("enter: a hidden draw is entered by the operator only: send the request with its "
-                             "answer under the board's response/ topics (the default)")
+            raise Refused(OPERATOR_ENTERS(command="enter"))
         if text in legal:
             return text
         matches = [t for t in legal if t.split()[-1] == text]
         if len(matches) == 1:
             return matches[0]
-        refusal = f"enter: {text!r} is not a possible outcome"
+        listed = NOT_AN_OUTCOME_OF(command="enter", value=repr(text), possible=", ".join(sorted(legal)[:20]))
         if hidden:
-            raise OperatorOnly(refusal, f"{refusal}; possible: {sorted(legal)[:20]}")
-        raise ValueError(f"{refusal}; possible: {sorted(legal)[:20]}")
+            raise OperatorOnly(NOT_AN_OUTCOME(command="enter", value=repr(text)), listed)
+        raise Refused(listed)
 
     # -- what it tells ---------------------------------------------------------------------------
 

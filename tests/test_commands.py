@@ -18,7 +18,7 @@ def test_the_request_schema_is_the_command_table() -> None:
 
 @pytest.mark.parametrize("name,args,error", [
     ("nope", {}, "unknown command 'nope'"),
-    ("roll", {"x": 1}, "roll: unknown field(s) ['x']"),
+    ("roll", {"x": 1}, "roll: unknown field(s) 'x'"),
     ("choose", {}, "choose: missing 'action'"),
     ("choose", {"action": "x" * 201}, "choose: action text too long"),
     ("resign", {"player": True}, "resign: 'player' has the wrong type"),

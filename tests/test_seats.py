@@ -15,6 +15,7 @@ from controller import players, schemas
 from controller.config import Config, ConfigError
 from controller.games.record import Record
 from controller.journal import SCHEMA, Journal
+from controller.seats import named
 from controller.session import Decide, Outcome, Session
 from tests.test_session import session_for, show, verdict_of
 
@@ -75,8 +76,11 @@ def test_the_journal_and_the_records_keep_the_seats(tmp_path: Path) -> None:
     assert journal.record(game_id).seats == SEATED
     assert Record.from_dict(record.to_dict()).seats == SEATED
     at_the_table = Record.seeded("contigo", {}, 2, 5)
-    at_the_table.seats = ["table", "table"]
+    at_the_table.seats = named(["table", "table"])
     assert "seats" not in at_the_table.to_dict()  # a game at the table alone: its record as before seats
+    s = session_for("contigo")
+    assert s.request("new_game", {"seats": ["table", "table"]}).answer is not None
+    assert "seats" not in s.match.record.to_dict() and s.seats == ("table", "table")
 
 
 def test_a_journal_from_before_seats_gains_the_column_and_its_games_are_played_at_the_table(tmp_path: Path) -> None:

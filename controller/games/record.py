@@ -98,9 +98,7 @@ class Record:
             "actions": list(self.actions),
             "fair": {"scheme": SCHEME, "keys": keys},
         }
-        from controller.seats import all_at_table  # the seats' parts, loaded once a record is written
-
-        if not all_at_table(self.seats):  # a game played at the table alone names no seats
+        if self.seats:  # a game played at the table alone names none (``controller.seats.named``)
             out["seats"] = list(self.seats)
         return out
 

@@ -25,7 +25,7 @@ from controller.seats.phone import PhoneSeat
 from controller.seats.remote import RemoteSeat
 from controller.seats.table import TableSeat
 
-__all__ = ["KINDS", "SEATS", "TABLE", "Seat", "all_at_table", "other_board", "seat_of", "seats_for"]
+__all__ = ["KINDS", "SEATS", "TABLE", "Seat", "named", "other_board", "seat_of", "seats_for"]
 
 KINDS: Final[dict[str, type[Seat]]] = {
     TableSeat.kind: TableSeat,
@@ -63,9 +63,9 @@ def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
     return (*seats, *(TABLE,) * (num_players - len(seats)))
 
 
-def all_at_table(seats: Iterable[str]) -> bool:
-    """Every seat is played by a person at the board (a record of such a game names no seats)."""
-    return all(seat_of(text).at_table for text in seats)
+def named(seats: Sequence[str]) -> list[str]:
+    """The seats a game's record keeps: none for a game played at the board alone."""
+    return [] if all(seat_of(text).at_table for text in seats) else list(seats)
 
 
 def other_board(seats: Iterable[str]) -> bool:
