@@ -26,10 +26,13 @@ player enters for a physical die), so every game replays exactly from its secret
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Literal, Self, TypedDict, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Self, TypeAlias, TypedDict, TypeGuard, TypeVar
+
+if TYPE_CHECKING:
+    import random  # a caller's seeded generator (State.resample): engines never use the global one
 
 # What games say and how pictures mark channels live in their own modules; the game API names them
 # here too (``from controller.games.base import Phrase``), re-exported explicitly.
@@ -280,6 +283,15 @@ class Option:
             raise ValueError(f"{game}: option {self.name} must be {allowed}, not {value!r}")
 
 
+Seats: TypeAlias = "int | Collection[int]"
+"""Who sees: one player, or the players of one board (a remote game's joining board)."""
+
+
+def seat_set(seats: Seats) -> frozenset[int]:
+    """``seats`` as a set of players."""
+    return frozenset((seats,)) if isinstance(seats, int) else frozenset(seats)
+
+
 class State(ABC):
     """A position of a game. Immutable: ``apply`` returns a new state."""
 
@@ -452,6 +464,32 @@ class State(ABC):
         """What only ``player`` may see (hands, programmed sequences). Empty for open games."""
         return {}
 
+    # ------------------------------------------------------------------ what a seat may see
+    def information_state(self, seats: Seats) -> str:
+        """What ``seats`` (a player, or the players of one board) may see of this position, as a
+        text: two states that read the same here are alike to those seats (OpenSpiel's
+        ``InformationStateString``, of the position: the history is in the record). Its public part
+        is :meth:`public_view`. An open game: the position itself."""
+        return self.to_text()
+
+    def resample(self, seats: Seats, rng: random.Random) -> Self:
+        """A state that agrees with everything ``seats`` may see (:meth:`information_state` and
+        :meth:`public_view` read the same), what they cannot see dealt anew with ``rng`` (OpenSpiel's
+        ``ResampleFromInfostate``): a computer player's determinization. An open game: itself."""
+        return self
+
+    def seen_by(self, seats: Seats, action: Action) -> bool:
+        """Whether one of ``seats`` may see what :meth:`public_action_text` hides of the legal
+        ``action`` (its own card added, a card drawn into its hand). False where nothing is hidden."""
+        return False
+
+    def rearranged(self, seats: Seats, action: Action) -> Self | None:
+        """This state with what ``seats`` cannot see arranged anew so that ``action`` (a card they
+        do not know where it lay) is legal here: how a board that sees only its own seats follows
+        another board's hidden card. None when nothing unseen makes it legal (an open game: nothing
+        is unseen)."""
+        return None
+
     def status_light(self) -> bool:
         """Whether the game's own status light is on (the table's fourth status LED, green): a
         standing condition of the position players should see at a glance. Off unless a game says
@@ -519,6 +557,19 @@ class Game(ABC):
         n = self.check_players(num_players)
         self.check_variant(opts, n)
         return opts, n
+
+    def hides_information(self, options: Options | None = None) -> bool:
+        """Whether the variant ``options`` keeps something from some seat (cards arbitro deals):
+        then a seat's :meth:`State.information_state` is less than the position, and a remote game
+        of it holds the whole game on the host alone. False by default (an open game)."""
+        return False
+
+    def state_seen_by(self, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> State:
+        """A state that agrees with everything ``seat`` sees, its public and its own private view,
+        what it cannot see arranged in a fixed way (:meth:`State.resample` deals it anew): where a
+        computer player's search starts. An open game: the public view's position. ``ValueError``
+        for views that are not a position of this game, or a private view not the seat's own."""
+        return self.state_from_text(public_view["position"])
 
     @abstractmethod
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> State:
