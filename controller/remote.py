@@ -15,7 +15,7 @@ stays on the host until the game is over; then the host's :meth:`Sync.status` ca
 joining board checks every drawn outcome against the commitment the join code named
 (``controller.games.record.verify``).
 
-With dealt hidden cards (:func:`hides_information`) only the host holds the whole game: wires say
+With dealt hidden cards (``Game.hides_information``) only the host holds the whole game: wires say
 what everyone may see, the joining board's cards go sealed for it, and it checks the host's whole
 record at the end (``controller.remote_hidden``).
 
@@ -38,7 +38,7 @@ from typing import Any, Final
 
 from controller.games import CHANCE, IllegalAction, State, get_game
 from controller.games.record import ChanceKey, Record, verify
-from controller.remote_hidden import HIDDEN, Box, apply_seen, check_reveal, public_key, seen_by, view_digest
+from controller.remote_hidden import Box, apply_seen, check_reveal, hides_information, public_key, seen_by, view_digest
 from controller.seats import SEATS, other_board
 from controller.seats.remote import mirrored, played_there
 
@@ -51,13 +51,6 @@ MAX_WIRE_TEXT: Final = 200
 def digest(state: State) -> str:
     """A stable digest of a position: SHA-256 of its text (``State.to_text``), 32 hex digits."""
     return hashlib.sha256(state.to_text().encode()).hexdigest()[:32]
-
-
-def hides_information(game: str, options: dict[str, Any]) -> bool:
-    """True for a variant that deals hidden cards (``controller.remote_hidden.HIDDEN``): in a remote
-    game of it only the host holds the whole game (``controller.remote_hidden``)."""
-    hidden = HIDDEN.get(game)
-    return hidden is not None and options.get(hidden[0]) == hidden[1]
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,19 @@
-"""A remote game with dealt hidden cards (Serpientes with ``dealing = "arbitro"``), pure.
+"""A remote game of a variant that hides information (``Game.hides_information``: cards arbitro
+deals), pure. It names no game: the game API's hidden-information hooks say what a board's seats
+may see (``State.information_state``), whether a hidden card is theirs (``State.seen_by``) and how
+to arrange what they cannot see (``State.rearranged``).
 
 The host is the only board that holds the whole game. The joining board follows it in a position
 that agrees with all its own seats may know — the public counts, its seats' hands and sequences —
-the other cards placed arbitrarily (``SerpientesState.rearranged``, like a computer player's
-determinization). So every wire says no more than its receiver may know
-(``docs/remote.md``, "Hidden information"):
+the other cards placed arbitrarily, like a computer player's determinization (``State.resample``).
+So every wire says no more than its receiver may know (``docs/remote.md``, "Hidden information"):
 
 * its ``text`` is the action as everyone may see it (``State.public_action_text``: ``draw``,
   ``add``); the whole text goes ``sealed`` (X25519 and AES-GCM, :class:`Box`) when the receiving
   board may know it — a card drawn into one of the joining board's hands, a card the joining
   board's own seat adds — so that neither broker carries a card of a seat it does not seat;
-* its digest is :func:`view_digest`: of the public position and the joining board's seats' own
-  views, which both boards can work out.
+* its digest is :func:`view_digest`: of what the joining board's seats may see, which both boards
+  can work out.
 
 The joining board checks each wire as far as it can: its own seats' draws, every public effect
 (a host's step with the card it names, if any unseen card is of that kind). At the end the host's
@@ -26,37 +28,28 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Final
 
-from controller.games import IllegalAction, State
+from controller.games import IllegalAction, State, get_game
+from controller.games.base import Options
 
-if TYPE_CHECKING:
-    from controller.games.serpientes import SerpientesState
+# cryptography is imported by the functions that need it: the service imports this module whatever
+# it plays, and `arbitro run` starts fast (tests/test_startup_imports.py).
 
-# The Serpientes engine and cryptography are imported by the functions that need them: the service
-# imports this module whatever it plays, and `arbitro run` loads only its own game's engine, fast
-# (tests/test_startup_imports.py).
 
-HIDDEN: Final = {"serpientes": ("dealing", "arbitro")}
-"""The variants that keep something from some seat (cards arbitro deals): option, value."""
+def hides_information(game: str, options: Options) -> bool:
+    """True for a variant that keeps something from some seat (``Game.hides_information``): in a
+    remote game of it only the host holds the whole game."""
+    return get_game(game).hides_information(options)
 
 
 def view_digest(state: State, seats: Collection[int]) -> str:
-    """SHA-256 (32 hex digits) of what ``seats`` may see of ``state`` (``SerpientesState.view_text``)."""
-    return hashlib.sha256(_dealt(state).view_text(seats).encode()).hexdigest()[:32]
-
-
-def _dealt(state: State) -> SerpientesState:
-    from controller.games.serpientes import SerpientesState
-
-    if not isinstance(state, SerpientesState):
-        raise TypeError(f"{type(state).__name__}: only Serpientes deals hidden cards")
-    return state
+    """SHA-256 (32 hex digits) of what ``seats`` may see of ``state`` (``State.information_state``)."""
+    return hashlib.sha256(state.information_state(seats).encode()).hexdigest()[:32]
 
 
 def seen_by(state: State, seats: Collection[int], text: str) -> bool:
     """Whether one of ``seats`` may see the card the action ``text`` names (its own, or drawn for it)."""
-    return _dealt(state).seen_by(seats, state.action_from_text(text))
+    return state.seen_by(seats, state.action_from_text(text))
 
 
 def apply_seen(state: State, seats: Collection[int], text: str) -> tuple[State, str, State | None]:
@@ -73,7 +66,7 @@ def apply_seen(state: State, seats: Collection[int], text: str) -> tuple[State, 
         action = same[0]  # a card that stays unseen: any that reads so keeps to what the seats know
     arranged = None
     if action not in state.legal_actions():
-        arranged = _dealt(state).rearranged(seats, action)
+        arranged = state.rearranged(seats, action)
         if arranged is None:
             raise IllegalAction(text, state.why_illegal(action))
         state = arranged

@@ -25,13 +25,36 @@ player enters for a physical die), so every game replays exactly from its secret
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from html import escape
-from typing import Any, ClassVar, Final, Literal, NotRequired, Self, TypeAlias, TypedDict, TypeGuard, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Self, TypeAlias, TypedDict, TypeGuard, TypeVar
+
+if TYPE_CHECKING:
+    import random  # a caller's seeded generator (State.resample): engines never use the global one
+
+# What games say and how pictures mark channels live in their own modules; the game API names them
+# here too (``from controller.games.base import Phrase``), re-exported explicitly.
+from controller.games.marks import MARK_RADIUS as MARK_RADIUS
+from controller.games.marks import MARK_STROKES as MARK_STROKES
+from controller.games.marks import MARK_TITLES as MARK_TITLES
+from controller.games.marks import MarkKind as MarkKind
+from controller.games.marks import Point as Point
+from controller.games.marks import ring_marks as ring_marks
+from controller.games.messages import ANNOUNCEMENTS as ANNOUNCEMENTS
+from controller.games.messages import VOCABULARY as VOCABULARY
+from controller.games.messages import Announcement as Announcement
+from controller.games.messages import AnnouncementType as AnnouncementType
+from controller.games.messages import Message as Message
+from controller.games.messages import Param as Param
+from controller.games.messages import Phrase as Phrase
+from controller.games.messages import Plural as Plural
+from controller.games.messages import Say as Say
+from controller.games.messages import announcement as announcement
+from controller.games.messages import in_english as in_english
+from controller.games.messages import said as said
+from controller.games.messages import svg_said as svg_said
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -48,103 +71,6 @@ Options = Mapping[str, Any]
 """Variant options as given (a caller's mapping). Resolved options (:meth:`Game.options`) hold only
 values their :class:`Option` accepts."""
 
-AnnouncementType = Literal["capture", "tower", "dispute", "bridge_lost", "crash", "ate", "sync", "aligned", "pin"]
-ANNOUNCEMENTS: Final[tuple[AnnouncementType, ...]] = get_args(AnnouncementType)
-"""The kinds of things ``State.announcements`` may report (each becomes an MQTT event type)."""
-
-
-Param: TypeAlias = "str | Message | tuple[Message, ...]"
-"""A message's param: a word or number in the game's notation, or what is said inside the message."""
-
-
-@dataclass(frozen=True)
-class Message:
-    """Something said to players, as a stable ``code`` with its ``params``: a refusal, an
-    announcement. Each param is already in the game's own notation (``g8``, ``C3N``, ``n-a``, a
-    player's name), never an internal index; a param may itself be a message, or a tuple of them (the
-    clauses of a violation, said joined by ``; ``). :attr:`text` is the English sentence, rendered
-    from the code's template; a translation renders its own template of the same code
-    (``controller.i18n``)."""
-
-    code: str
-    """``<game>.<what>`` (``jeocinco.slot_taken``) or ``game.<what>`` for what every game says."""
-    template: str
-    """The English sentence with ``{param}`` fields: what translations are keyed on."""
-    params: Mapping[str, Param]
-    plural: str = ""
-    """The English sentence for a ``count`` other than 1, for a message said by a number (:class:`Plural`)."""
-
-    @property
-    def text(self) -> str:
-        return self.english.format_map({k: said(v) for k, v in self.params.items()})
-
-    @property
-    def english(self) -> str:
-        """The English template for this message's ``count`` (the singular unless it is a plural)."""
-        return self.plural if self.plural and self.params.get("count") != "1" else self.template
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``code`` and ``params`` (for MQTT, for a picture's words): inner messages as
-        ``{code, params}``, clauses as lists."""
-        return {"code": self.code, "params": {k: _param_json(v) for k, v in self.params.items()}}
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def _param_json(value: Param) -> Any:
-    if isinstance(value, Message):
-        return value.to_json()
-    if isinstance(value, tuple):
-        return [m.to_json() for m in value]
-    return value
-
-
-def said(param: Param) -> str:
-    """A param in English: itself, a message's text, the clauses of a tuple joined by ``; ``."""
-    if isinstance(param, tuple):
-        return "; ".join(m.text for m in param)
-    return param.text if isinstance(param, Message) else param
-
-
-VOCABULARY: Final[dict[str, Phrase]] = {}
-"""Every :class:`Phrase` declared, by code (a code has one template): what the catalogues translate."""
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A kind of :class:`Message`, declared once per game (a table of them is the game's
-    vocabulary): ``SLOT_TAKEN = Phrase("jeocinco.slot_taken", "{slot} is taken")``, then
-    ``SLOT_TAKEN(slot="C3N-C3E")`` is the message. Params are said as text, except messages and
-    tuples of them, which stay messages (each translated in its turn)."""
-
-    code: str
-    template: str
-
-    def __post_init__(self) -> None:
-        known = VOCABULARY.setdefault(self.code, self)
-        if known.template != self.template:
-            raise ValueError(f"the code {self.code} is declared twice: {known.template!r} and {self.template!r}")
-
-    def __call__(self, **params: object) -> Message:
-        return Message(self.code, self.template,
-                       {k: v if _is_said(v) else str(v) for k, v in params.items()})
-
-
-@dataclass(frozen=True)
-class Plural(Phrase):
-    """A phrase said by a number, its ``count`` param: ``BEADS = Plural("contigo.beads", "{count}
-    bead", "{count} beads")``. The catalogues hold its forms in each language (gettext's plurals)."""
-
-    plural: str
-
-    def __call__(self, **params: object) -> Message:
-        return replace(super().__call__(**params), plural=self.plural)
-
-
-def _is_said(value: object) -> TypeGuard[Message | tuple[Message, ...]]:
-    return isinstance(value, Message) or (isinstance(value, tuple) and all(isinstance(m, Message) for m in value))
-
 
 GAME_OVER: Final = Phrase("game.over", "the game is over")
 NOT_AN_ACTION: Final = Phrase("game.not_an_action", "{action} is not an action of {game}")
@@ -152,24 +78,6 @@ NOT_LEGAL_NOW: Final = Phrase("game.not_legal_now", "{action} is not a legal mov
 REFUSED: Final = Phrase("game.refused", "{reason}")
 """A refusal given as a plain text (an engine's own words, untranslated)."""
 NO_LEGAL_TEXT: Final = Phrase("game.no_legal_text", "no legal move now reads {text}")
-
-
-class Announcement(TypedDict):
-    """Something a move made happen that players and displays want announced: ``text`` in English,
-    and the same as a stable ``code`` with its ``params`` (:class:`Message`), for a display to say
-    in its own language."""
-
-    type: AnnouncementType
-    player: int | None
-    text: str
-    code: NotRequired[str]
-    params: NotRequired[dict[str, str]]
-
-
-def announcement(kind: AnnouncementType, player: int | None, message: Message) -> Announcement:
-    """An :class:`Announcement` of ``message`` (its text, code and params)."""
-    return {"type": kind, "player": player, "text": message.text, "code": message.code,
-            "params": {k: said(v) for k, v in message.params.items()}}
 
 
 class IllegalAction(ValueError):
@@ -245,65 +153,6 @@ class PlayerInfo(TypedDict):
     index: int
     name: str
     colour: str
-
-
-# --------------------------------------------------------------------------- pictures
-
-Say: TypeAlias = Callable[[Message], str]
-"""How a picture says its words: in a terminal's or a page's language, players named (the caller's
-``controller.i18n.say``); in English (:func:`in_english`) where no caller says otherwise."""
-
-
-def in_english(message: Message) -> str:
-    """A message as :attr:`Message.text` says it."""
-    return message.text
-
-
-def svg_said(tag: str, message: Message, say: Say, attributes: str = "") -> str:
-    """An SVG element (``text``, ``title``, ``tspan``) whose words are ``message`` said by ``say``,
-    carrying its code and params (``data-code``, ``data-params``): a page re-says it in its own
-    language and names."""
-    params = json.dumps(message.to_json()["params"], ensure_ascii=False, separators=(",", ":"))
-    params = escape(params, quote=False).replace("'", "&#39;")  # in single quotes: JSON's own stay short
-    marked = f'data-code="{escape(message.code)}" data-params=\'{params}\''
-    return f"<{tag} {attributes + ' ' if attributes else ''}{marked}>{escape(say(message))}</{tag}>"
-
-
-Point = tuple[float, float]
-"""A place in a game's picture (``Game.channel_xy``): x to the right, y down, in the SVG's units."""
-
-MarkKind = Literal["target", "setup", "violation"]
-"""Why a channel is ringed: the LEDs light it for the player to act (a target), the table must set
-it up, or it differs from the game (a violation)."""
-
-MARK_STROKES: Final[Mapping[MarkKind, str]] = {
-    "target": 'stroke="#ff8c00" stroke-width="4"',
-    "setup": 'stroke="#ffffff" stroke-width="4" stroke-dasharray="4 3"',
-    "violation": 'stroke="#e00000" stroke-width="4"',
-}
-"""How each kind of mark is ringed: orange, white dashed, red."""
-
-MARK_RADIUS: Final = 11
-"""The ring's radius where a game's picture sets no other (:attr:`Game.mark_radius`)."""
-
-
-MARK_TITLES: Final[Mapping[MarkKind, Phrase]] = {
-    "target": Phrase("picture.mark.target", "target: {channel}"),
-    "setup": Phrase("picture.mark.setup", "setup: {channel}"),
-    "violation": Phrase("picture.mark.violation", "violation: {channel}"),
-}
-"""What a ring says when pointed at (its SVG title)."""
-
-
-def ring_marks(svg: str, marks: Iterable[tuple[MarkKind, str]], channel_xy: Callable[[str], Point | None],
-               radius: float = MARK_RADIUS, say: Say = in_english) -> str:
-    """``svg`` with a ring of ``radius`` around each marked ``(kind, channel)`` that has a place in
-    it (``channel_xy``), drawn over everything else in the order given; names without a place are
-    passed over. The one way every picture and display marks channels."""
-    rings = [f'<circle class="mark {kind}" cx="{xy[0]:.1f}" cy="{xy[1]:.1f}" r="{radius:g}" fill="none" '
-             f'{MARK_STROKES[kind]}>{svg_said("title", MARK_TITLES[kind](channel=channel), say)}</circle>'
-             for kind, channel in marks if (xy := channel_xy(channel)) is not None]
-    return svg.replace("</svg>", "\n".join([*rings, "</svg>"])) if rings else svg
 
 
 # --------------------------------------------------------------------------- position texts
@@ -432,6 +281,15 @@ class Option:
         elif not isinstance(value, str) or (self.choices and value not in self.choices):
             allowed = " or ".join(repr(c) for c in self.choices) if self.choices else "a text"
             raise ValueError(f"{game}: option {self.name} must be {allowed}, not {value!r}")
+
+
+Seats: TypeAlias = "int | Collection[int]"
+"""Who sees: one player, or the players of one board (a remote game's joining board)."""
+
+
+def seat_set(seats: Seats) -> frozenset[int]:
+    """``seats`` as a set of players."""
+    return frozenset((seats,)) if isinstance(seats, int) else frozenset(seats)
 
 
 class State(ABC):
@@ -606,6 +464,32 @@ class State(ABC):
         """What only ``player`` may see (hands, programmed sequences). Empty for open games."""
         return {}
 
+    # ------------------------------------------------------------------ what a seat may see
+    def information_state(self, seats: Seats) -> str:
+        """What ``seats`` (a player, or the players of one board) may see of this position, as a
+        text: two states that read the same here are alike to those seats (OpenSpiel's
+        ``InformationStateString``, of the position: the history is in the record). Its public part
+        is :meth:`public_view`. An open game: the position itself."""
+        return self.to_text()
+
+    def resample(self, seats: Seats, rng: random.Random) -> Self:
+        """A state that agrees with everything ``seats`` may see (:meth:`information_state` and
+        :meth:`public_view` read the same), what they cannot see dealt anew with ``rng`` (OpenSpiel's
+        ``ResampleFromInfostate``): a computer player's determinization. An open game: itself."""
+        return self
+
+    def seen_by(self, seats: Seats, action: Action) -> bool:
+        """Whether one of ``seats`` may see what :meth:`public_action_text` hides of the legal
+        ``action`` (its own card added, a card drawn into its hand). False where nothing is hidden."""
+        return False
+
+    def rearranged(self, seats: Seats, action: Action) -> Self | None:
+        """This state with what ``seats`` cannot see arranged anew so that ``action`` (a card they
+        do not know where it lay) is legal here: how a board that sees only its own seats follows
+        another board's hidden card. None when nothing unseen makes it legal (an open game: nothing
+        is unseen)."""
+        return None
+
     def status_light(self) -> bool:
         """Whether the game's own status light is on (the table's fourth status LED, green): a
         standing condition of the position players should see at a glance. Off unless a game says
@@ -673,6 +557,19 @@ class Game(ABC):
         n = self.check_players(num_players)
         self.check_variant(opts, n)
         return opts, n
+
+    def hides_information(self, options: Options | None = None) -> bool:
+        """Whether the variant ``options`` keeps something from some seat (cards arbitro deals):
+        then a seat's :meth:`State.information_state` is less than the position, and a remote game
+        of it holds the whole game on the host alone. False by default (an open game)."""
+        return False
+
+    def state_seen_by(self, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> State:
+        """A state that agrees with everything ``seat`` sees, its public and its own private view,
+        what it cannot see arranged in a fixed way (:meth:`State.resample` deals it anew): where a
+        computer player's search starts. An open game: the public view's position. ``ValueError``
+        for views that are not a position of this game, or a private view not the seat's own."""
+        return self.state_from_text(public_view["position"])
 
     @abstractmethod
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> State:

@@ -19,8 +19,8 @@ from controller.games.contigo.actions import Move
 from controller.games.contigo.board import CAPTURE_WIN, LINES, ORTHO_LINES, has_line, owner
 from controller.games.contigo.position import Position
 from controller.games.contigo.state import ContigoState
-from controller.players.open_game import reconstruct
 from controller.players.search import Budget, Model, contest
+from controller.players.seen import model_of
 
 BUDGETS: Final = {
     "easy": Budget(iterations=40, rollout=4),
@@ -35,7 +35,7 @@ THREAT: Final = 0.75
 
 
 def model(options: Options, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> Model:
-    return ContigoModel(reconstruct("contigo", options, public_view), seat)
+    return model_of(ContigoModel, "contigo", options, public_view, private_view, seat)
 
 
 class ContigoModel(Model):

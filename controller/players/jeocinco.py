@@ -15,8 +15,8 @@ from controller.games.base import Action, Options, State
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.rules import bridge_owner
 from controller.games.jeocinco.state import JeocincoState
-from controller.players.open_game import reconstruct
 from controller.players.search import Budget, Model, contest
+from controller.players.seen import model_of
 
 BUDGETS: Final = {
     "easy": Budget(iterations=8, rollout=2),
@@ -26,7 +26,7 @@ BUDGETS: Final = {
 
 
 def model(options: Options, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> Model:
-    return JeocincoModel(reconstruct("jeocinco", options, public_view), seat)
+    return model_of(JeocincoModel, "jeocinco", options, public_view, private_view, seat)
 
 
 class JeocincoModel(Model):

@@ -22,8 +22,8 @@ from controller.games.base import Options, State
 from controller.games.scriptorium.board import COLOUR, HUB, HUB_EXITS, INNER, NEIGHBOURS, OUTER, N
 from controller.games.scriptorium.position import Position
 from controller.games.scriptorium.state import ScriptoriumState
-from controller.players.open_game import reconstruct
 from controller.players.search import Budget, Model, contest
+from controller.players.seen import model_of
 
 BUDGETS: Final = {
     "easy": Budget(iterations=3, rollout=8),
@@ -79,7 +79,7 @@ def moves_left(position: Position, player: int) -> int:
 
 
 def model(options: Options, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> Model:
-    return ScriptoriumModel(reconstruct("scriptorium", options, public_view), seat)
+    return model_of(ScriptoriumModel, "scriptorium", options, public_view, private_view, seat)
 
 
 class ScriptoriumModel(Model):

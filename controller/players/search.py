@@ -42,23 +42,29 @@ class Budget:
 
 class Model:
     """A game as one seat may know it: its determinizations, what the seat sees of an action, a
-    rollout policy and an evaluation. The base is an open game: one known state, every action seen."""
+    rollout policy and an evaluation, through the game API's hidden-information hooks. In an open
+    game (``hidden`` False) the one known state, every action seen whole."""
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, hidden: bool = False) -> None:
         self.state = state
         self.seat = seat
+        self.hidden = hidden
+        """Whether the seat cannot see all of the game (``Game.hides_information``): then
+        determinizations differ, and what is legal, and each action's observation, is worked out
+        again at every visit."""
 
     def determinize(self, rng: random.Random) -> State:
-        """A full state consistent with what the seat knows (an open game: the state itself)."""
-        return self.state
-
-    hidden = False
-    """Whether determinizations differ (then what is legal, and each action's observation, is
-    worked out again at every visit)."""
+        """A full state consistent with what the seat knows: ``State.resample`` (an open game's is
+        the state itself, and draws nothing from ``rng``)."""
+        return self.state.resample(self.seat, rng)
 
     def observation(self, state: State, action: Action) -> Hashable:
-        """What the seat learns of ``action`` taken in ``state``: the tree's key for it."""
-        return action
+        """What the seat learns of ``action`` taken in ``state``: the tree's key for it. Its own
+        actions and a hidden card it may see (``State.seen_by``) whole, the others' as everyone
+        sees them (``State.public_action_text``)."""
+        if not self.hidden or state.current_player == self.seat or state.seen_by(self.seat, action):
+            return action
+        return state.public_action_text(action)
 
     def decisions(self, state: State) -> list[Action]:
         """The actions the search weighs at a decision: :func:`decisions`."""

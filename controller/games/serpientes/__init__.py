@@ -7,7 +7,7 @@ as every game is: ``board`` ← ``actions`` ← ``position`` ← ``rules`` ← `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from controller.games.base import Channel, Game, Message, Option, Options, Say, canonical, in_english
@@ -45,6 +45,14 @@ class SerpientesGame(Game):
         if num_players == 2 and not options["two_players"]:
             raise ValueError("serpientes: 3 to 6 players; 2 only with the option two_players = true (the seed's "
                              "author never tried two: \"No he probado con 2 porque supongo que no funcionaría\")")
+
+    def hides_information(self, options: Options | None = None) -> bool:
+        """Cards arbitro deals are each seen by their own player alone (physical ones: only counted)."""
+        return bool(self.options(options)["dealing"] == "arbitro")
+
+    def state_seen_by(self, public_view: Mapping[str, Any], private_view: Mapping[str, Any],
+                      seat: int) -> SerpientesState:
+        return self.state_from_text(views.seen_text(public_view["position"], private_view, seat))
 
     def new_state(self, options: Options | None = None, num_players: int | None = None) -> SerpientesState:
         return SerpientesState(initial_position(*self.resolve(options, num_players)))

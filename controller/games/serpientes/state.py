@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import random
+from collections.abc import Sequence
 from typing import Any, cast
 
-from controller.games.base import Action, Announcement, ColourName, Message, Say, State, in_english
+from controller.games.base import Action, Announcement, ColourName, Message, Say, Seats, State, in_english, seat_set
 from controller.games.serpientes import actions, rules, views
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction
@@ -139,16 +140,22 @@ class SerpientesState(State):
         return views.render_text(self.position, say)
 
     # ------------------------------------------------------------------ what some seats cannot see
-    def view_text(self, seats: Collection[int]) -> str:
-        """What ``seats`` may see: the public text, then each one's private text."""
-        return views.view_text(self.position, seats)
+    def information_state(self, seats: Seats) -> str:
+        """What ``seats`` may see: the public text, then each one's private text (``views.view_text``)."""
+        return views.view_text(self.position, seat_set(seats))
 
-    def seen_by(self, seats: Collection[int], action: Action) -> bool:
+    def resample(self, seats: Seats, rng: random.Random) -> SerpientesState:
+        """Every card ``seats`` cannot see dealt anew (``views.resampled``); physical cards: itself."""
+        if self.position.physical:
+            return self
+        return SerpientesState(views.resampled(self.position, seat_set(seats), rng))
+
+    def seen_by(self, seats: Seats, action: Action) -> bool:
         """Whether one of ``seats`` may see the card of ``action`` (its own add, a draw into its hand)."""
-        return views.seen_by(self.position, seats, action)
+        return views.seen_by(self.position, (seats,) if isinstance(seats, int) else seats, action)
 
-    def rearranged(self, seats: Collection[int], action: Action) -> SerpientesState | None:
+    def rearranged(self, seats: Seats, action: Action) -> SerpientesState | None:
         """This position with the cards ``seats`` cannot see arranged anew so that ``action`` finds
         its card (``views.rearranged``); None when no such card is unseen."""
-        moved = views.rearranged(self.position, seats, action)
+        moved = views.rearranged(self.position, seat_set(seats), action)
         return None if moved is None else SerpientesState(moved)

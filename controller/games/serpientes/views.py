@@ -1,15 +1,36 @@
 """What each party sees of a Serpientes position: the board's sensors, everyone, one player; what a
-move makes worth announcing; a terminal picture; the cards some seats cannot see, arranged anew."""
+move makes worth announcing; a terminal picture; the cards some seats cannot see, dealt or arranged
+anew (the game API's hidden-information hooks: ``State.information_state``, ``resample``,
+``seen_by``, ``rearranged``, ``Game.state_seen_by``)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+import random
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from controller.games.base import Announcement, Message, Phrase, Say, announcement, in_english
+from controller.games.base import (
+    Announcement,
+    Message,
+    Phrase,
+    Say,
+    announcement,
+    in_english,
+    parse_int,
+    read_fields,
+    write_fields,
+)
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction, is_action
-from controller.games.serpientes.position import CHANCE_PHASES, PLAYER_PHASES, Position, card_kinds, position_to_text
+from controller.games.serpientes.position import (
+    CHANCE_PHASES,
+    KEYS,
+    PLAYER_PHASES,
+    Cards,
+    Position,
+    card_kinds,
+    position_to_text,
+)
 from controller.games.serpientes.rules import (
     PHASE,
     chance_wait,
@@ -191,13 +212,13 @@ def notes(view: dict[str, Any]) -> list[Message]:
     return out
 
 
-# --------------------------------------------------------------------------- the cards a board cannot see
-# A remote game's joining board (``controller.remote_hidden``) follows the game in a position that
-# agrees with all its own seats may know (the public counts, their own hands and sequences), like a
-# computer player's determinization (``controller.players.serpientes``): every other card placed
-# arbitrarily. When the host's seat steps with a card, or a card is drawn into one of the joining
-# board's hands, that card may lie elsewhere in the arrangement: :func:`rearranged` swaps it into
-# place among the cards those seats cannot see.
+# --------------------------------------------------------------------------- the cards some seats cannot see
+# A computer player searches positions that agree with all its seat may know (the public counts,
+# its own hand and sequence): :func:`seen_text` gives one, :func:`resampled` deals every other card
+# anew for each determinization. A remote game's joining board (``controller.remote_hidden``)
+# follows the game in such a position too; when the host's seat steps with a card, or a card is
+# drawn into one of the joining board's hands, that card may lie elsewhere in the arrangement:
+# :func:`rearranged` swaps it into place among the cards those seats cannot see.
 
 Place = tuple[str, int, int]
 """Where an unseen card lies: ("hand", player, -), ("seq", player, index), ("deck", -, -), ("discard", -, -)."""
@@ -288,3 +309,85 @@ def _swap(counts: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
 
 def _at(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1:])
+
+
+def resampled(position: Position, seats: Collection[int], rng: random.Random) -> Position:
+    """``position`` with every card ``seats`` cannot see shuffled by ``rng`` into the places they
+    cannot see, each place keeping its size: the other seats' hands and sequences, the deck, the
+    discards (the cards the running sequence has shown stay there: they are seen). Physical cards:
+    the engine knows only counts, so the position is all there is."""
+    if position.physical:
+        return position
+    kinds = len(position.deck)
+    cards = [k for k in range(kinds) for _ in range(_unseen_count(position, seats, k))]
+    rng.shuffle(cards)
+    hands, sequences, deck, discard = _deal(cards, kinds, [
+        (None, None) if p in seats else (sum(card_kinds(h)), len(card_kinds(q)))
+        for p, (h, q) in enumerate(zip(position.hands, position.sequences, strict=True))],
+        sum(position.deck), position.shown)
+    return position._replace(hands=tuple(position.hands[p] if h is None else h for p, h in enumerate(hands)),
+                             sequences=tuple(position.sequences[p] if q is None else q
+                                             for p, q in enumerate(sequences)), deck=deck, discard=discard)
+
+
+def _unseen_count(position: Position, seats: Collection[int], kind: int) -> int:
+    held = sum(card_kinds(position.hands[p])[kind] + card_kinds(position.sequences[p]).count(kind)
+               for p in range(position.players) if p not in seats)
+    return held + position.deck[kind] + position.discard[kind] - position.shown.count(kind)
+
+
+def _deal(cards: Sequence[int], kinds: int, places: Sequence[tuple[int | None, int | None]], deck_size: int,
+          shown: Sequence[int]) -> tuple[list[Cards | None], list[Cards | None], tuple[int, ...], tuple[int, ...]]:
+    """``cards`` in their order into each player's hand and sequence of the sizes ``places`` gives
+    (None: a seen seat's, left to the caller), then the deck; the rest and ``shown`` are the discards."""
+    at = 0
+    hands: list[Cards | None] = []
+    sequences: list[Cards | None] = []
+    for size, length in places:
+        if size is None or length is None:
+            hands.append(None)
+            sequences.append(None)
+            continue
+        held = cards[at:at + size]
+        hands.append(tuple(held.count(k) for k in range(kinds)))
+        sequences.append(tuple(cards[at + size:at + size + length]))
+        at += size + length
+    deck = cards[at:at + deck_size]
+    discard = [*cards[at + deck_size:], *shown]
+    return (hands, sequences, tuple(deck.count(k) for k in range(kinds)),
+            tuple(discard.count(k) for k in range(kinds)))
+
+
+def seen_text(public_text: str, private_view: Mapping[str, Any], seat: int) -> str:
+    """The text of a position that agrees with all ``seat`` sees: the public position
+    ``public_text`` and its own hand and sequence (``private_view``), every other card dealt in the
+    deck's order (:func:`resampled` deals them anew). ``ValueError`` for a private view not the
+    seat's, or counts that do not add up to the deck."""
+    f = read_fields(public_text, "serpientes", KEYS)
+    if f["dealing"] == "physical":
+        return public_text  # the engine counts physical cards: the public position is all of it
+    absolute = f["cards"] == "absolute"
+    kinds = B.ABSOLUTE_KINDS if absolute else B.RELATIVE_KINDS
+    letters = B.ABSOLUTE_LETTERS if absolute else B.RELATIVE_LETTERS
+    if private_view.get("player") != seat or "hand" not in private_view:
+        raise ValueError(f"serpientes: the private view is not seat {seat}'s own dealt hand")
+    hand = [kinds.index(card) for card in private_view["hand"]]
+    sequence = [kinds.index(card) for card in private_view["sequence"]]
+    shown = [letters.index(ch) for ch in f["shown"].strip("-")]
+    per = B.ABSOLUTE_PER_PLAYER if absolute else B.RELATIVE_PER_PLAYER
+    n = parse_int(f["players"])
+    cards = [k for k, count in enumerate(per)
+             for _ in range(count * n - hand.count(k) - sequence.count(k) - shown.count(k))]
+    places = [(None, None) if p == seat else (parse_int(h[1:]), parse_int(q[1:]))
+              for p, (h, q) in enumerate(zip(f["hands"].split("/"), f["seqs"].split("/"), strict=True))]
+    deck_size, discard_size = parse_int(f["deck"][1:]), parse_int(f["discard"][1:])
+    if sum(a + b for a, b in places if a is not None and b is not None) + deck_size + discard_size - len(shown) \
+            != len(cards):
+        raise ValueError("serpientes: the views' card counts do not add up to the deck")
+    hands, sequences, deck, discard = _deal(cards, len(kinds), places, deck_size, shown)
+    hands[seat], sequences[seat] = tuple(hand.count(k) for k in range(len(kinds))), tuple(sequence)
+    fields = {**f, "hands": "/".join("".join(letters[k] * c for k, c in enumerate(card_kinds(h))) or "-"
+                                     for h in hands if h is not None),
+              "seqs": "/".join("".join(letters[k] for k in card_kinds(q)) or "-" for q in sequences if q is not None),
+              "deck": ",".join(map(str, deck)), "discard": ",".join(map(str, discard))}
+    return write_fields("serpientes", fields.items())

@@ -1,5 +1,5 @@
-"""The cards some seats cannot see (``SerpientesState.rearranged``, ``seen_by``, ``view_text``): a
-position arranged anew so that a card named later is where the action takes it from, changing
+"""The cards some seats cannot see (``SerpientesState.rearranged``, ``seen_by``,
+``information_state``): a position arranged anew so that a card named later is where the action takes it from, changing
 nothing those seats may see."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_a_step_or_draw_finds_its_card_and_the_seat_sees_no_change(seed: int) ->
                 continue  # no card of that kind is unseen
             moved += 1
             assert action in arranged.legal_actions()
-            assert arranged.view_text(SEATS) == state.view_text(SEATS)
+            assert arranged.information_state(SEATS) == state.information_state(SEATS)
             assert GAME.state_from_text(arranged.to_text()).to_text() == arranged.to_text()  # a valid position
     assert moved
 
