@@ -32,13 +32,14 @@ import signal
 import time
 from typing import Any
 
-from controller.display import server
 from controller.display.cli import host_port
-from controller.display.server import Display, DisplayConfig, Release, Subscriber
+from controller.display.hall import Release, Thumb
+from controller.display.server import Display, DisplayConfig
+from controller.display.streams import Subscriber
 
 SEQ = re.compile(rb'"seq": (\d+)')
-WRAPPED = ("_hand_over", "_on_message", "_flush", "_release")
-"""The display's methods stamped: paho's hand-over, the loop taking a message, a tick, its lines written."""
+WRAPPED = (("broker", "_hand_over"), ("broker", "on_message"), ("hall", "flush"), ("hall", "release"))
+"""The display's parts' methods stamped: paho's hand-over, the loop taking a message, a tick, its lines written."""
 LAG_PERIOD = 0.01  # seconds between two looks at the event loop's lag
 
 
@@ -60,8 +61,12 @@ class DisplayStages:
                 return None
             return f"{topic.split('/')[-2]}/{int(found.group(1))}"
 
-        hand_over, on_message, flush, release = (getattr(display, name) for name in WRAPPED)
-        dirty: set[str] = getattr(display, "_dirty")  # noqa: B009  # a private part, read by the bench alone
+        parts = {"broker": display.broker, "hall": display.hall}
+        hand_over, on_message, flush, release = (getattr(parts[part], name) for part, name in WRAPPED)
+
+        def dirty() -> set[str]:  # read at each tick: a flush replaces the set
+            boards: set[str] = getattr(display.hall, "_dirty")  # noqa: B009  # a private part, read by the bench alone
+            return boards
 
         def stamped_hand_over(topic: str, payload: bytes) -> None:
             if (k := key(topic, payload)) is not None:
@@ -76,7 +81,7 @@ class DisplayStages:
 
         def stamped_flush() -> None:
             now, cpu = time.time(), time.thread_time()
-            for board in dirty:
+            for board in dirty():
                 if board in seqs:
                     self.at["flush"][seqs[board]] = now
             flush()
@@ -84,7 +89,7 @@ class DisplayStages:
 
         def stamped_release(releases: list[Release]) -> None:
             cpu = time.thread_time()
-            busy = sum(1 for sub in display.hall if not _idle(sub))
+            busy = sum(1 for sub in display.streams.hall if not _idle(sub))
             release(releases)
             now = time.time()
             for board, _snapshot, line, _thumb in releases:
@@ -92,13 +97,13 @@ class DisplayStages:
                     self.at["written"][seqs.pop(board)] = now
             self.ticks.append((len(releases), busy, time.thread_time() - cpu))
 
-        for name, stamped in zip(WRAPPED, (stamped_hand_over, stamped_on_message, stamped_flush, stamped_release),
-                                 strict=True):
-            setattr(display, name, stamped)  # the display calls them through its instance
-        drawn: Any = vars(server.Thumb)["svg"]  # the cached property
+        for (part, name), stamped in zip(WRAPPED, (stamped_hand_over, stamped_on_message, stamped_flush,
+                                                   stamped_release), strict=True):
+            setattr(parts[part], name, stamped)  # each part calls them through its instance
+        drawn: Any = vars(Thumb)["svg"]  # the cached property
         svg = drawn.func
 
-        def timed_svg(thumb: server.Thumb) -> bytes:
+        def timed_svg(thumb: Thumb) -> bytes:
             cpu = time.thread_time()
             out = svg(thumb)
             self.thumbs.append(time.thread_time() - cpu)

@@ -1,7 +1,8 @@
 """Imports flow one way (issue 20): no circle among arbitro's modules; inside each game package
 ``board <- actions <- position <- rules <- views <- state <- __init__``, with ``picture <- board``;
 engines (``controller/games/**``) free of I/O, clocks, randomness and the rest of arbitro; the pure
-session free of the hardware side; the display reaching a game only through the registry.
+session free of the hardware side; the display reaching a game only through the registry; the
+hardware side free of the controller; no source file over the house's 650 lines.
 
 The checks read the source (``ast``), so they see lazy imports inside functions too. An import
 under ``if TYPE_CHECKING:`` runs nothing, so it brings no I/O or randomness in; it is still a
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from controller.games.registry import ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("controller", "firmware_bridge", "hardware")
@@ -33,6 +36,12 @@ IO_MODULES = frozenset({
 })
 READS_ITS_TABLES = frozenset({("board", "pathlib")})
 """A game's board may read the fixed tables shipped beside it (``bridges.json``, ``layout.json``)."""
+
+MAX_LINES = 650
+SIZED = ("controller", "firmware_bridge", "hardware", "bench")
+SOURCE_SUFFIXES = frozenset({".py", ".js", ".html", ".css"})
+"""What is written by hand, and so held to ``MAX_LINES``; generated data (the board layouts, the
+gettext catalogues, the pages' ``i18n.json``) is as long as what it lists."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +211,18 @@ def display_game_imports(imports: list[Import]) -> list[Import]:
     return imports_from(imports, "controller.display", tuple(game_packages(imports)))
 
 
+def long_files(root: Path = ROOT, folders: tuple[str, ...] = SIZED, limit: int = MAX_LINES) -> list[str]:
+    """Source files under ``folders`` longer than ``limit`` lines: ``path (N lines)``."""
+    found = []
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in SOURCE_SUFFIXES and path.is_file():
+                lines = len(path.read_text(encoding="utf-8").splitlines())
+                if lines > limit:
+                    found.append(f"{path.relative_to(root)} ({lines} lines)")
+    return found
+
+
 GRAPH = import_graph()
 
 
@@ -212,8 +233,7 @@ def _lines(found: list[Import]) -> str:
 def test_the_tree_is_read() -> None:
     modules = {imp.source for imp in GRAPH}
     assert {"controller.session", "controller.games.base", "firmware_bridge.link", "hardware.leds"} <= modules
-    assert game_packages(GRAPH) == ["controller.games.contigo", "controller.games.jeocinco",
-                                    "controller.games.scriptorium", "controller.games.serpientes"]
+    assert game_packages(GRAPH) == sorted(ENGINES.values()), "every registered game, and no other package"
 
 
 def test_no_import_circle() -> None:
@@ -241,6 +261,16 @@ def test_the_display_reaches_games_only_through_the_registry() -> None:
     assert not wrong, _lines(wrong)
 
 
+def test_the_hardware_side_imports_nothing_of_the_controller() -> None:
+    wrong = imports_from(GRAPH, "hardware", ("controller",))
+    assert not wrong, _lines(wrong)
+
+
+def test_no_source_file_is_over_650_lines() -> None:
+    found = long_files()
+    assert not found, f"cut each by its concerns into modules of at most {MAX_LINES} lines:\n" + "\n".join(found)
+
+
 def _plant(root: Path, files: dict[str, str]) -> list[Import]:
     for name, text in files.items():
         path = root / name
@@ -254,6 +284,8 @@ def test_the_checks_find_planted_faults(tmp_path: Path) -> None:
     graph = _plant(tmp_path, {
         "controller/__init__.py": "", "controller/games/__init__.py": "", "controller/games/registry.py": "",
         "hardware/__init__.py": "", "hardware/leds.py": "", "firmware_bridge/__init__.py": "",
+        "bench/__init__.py": "", "bench/long.py": "x = 1\n" * 651, "bench/page.html": "<p>\n" * 651,
+        "bench/data.json": "[]\n" * 651, "bench/short.py": "x = 1\n" * 650,
         f"{game}/__init__.py": "from controller.games.dice.state import S\nfrom . import picture\n",
         f"{game}/board.py": "from controller.games.dice import rules\nimport time\n",
         f"{game}/actions.py": "from .board import SIDES\nimport pathlib\n",
@@ -263,6 +295,7 @@ def test_the_checks_find_planted_faults(tmp_path: Path) -> None:
         f"{game}/state.py": "from controller.games.dice import views, rules\n",
         f"{game}/picture.py": "from controller.games.dice.actions import roll_text\n",
         "controller/session.py": "from hardware.leds import LedStrip\n",
+        "hardware/layout.py": "def later():\n    from controller.games import registry\n",
         "controller/display/__init__.py": "",
         "controller/display/render.py": "from controller.games.registry import get_game\n"
                                         "from controller.games.dice import picture\n",
@@ -283,3 +316,6 @@ def test_the_checks_find_planted_faults(tmp_path: Path) -> None:
         "controller.session (line 1) imports hardware.leds"]
     assert [str(i) for i in display_game_imports(graph)] == [
         "controller.display.render (line 2) imports controller.games.dice.picture"]
+    assert [str(i) for i in imports_from(graph, "hardware", ("controller",))] == [
+        "hardware.layout (line 2) imports controller.games.registry"]
+    assert long_files(tmp_path) == ["bench/long.py (651 lines)", "bench/page.html (651 lines)"]

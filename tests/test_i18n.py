@@ -133,7 +133,7 @@ def test_a_violation_is_told_in_spanish_at_the_places_of_the_board(broker: Broke
         listener.close()
 
 
-@pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
+@pytest.mark.parametrize("game", game_names())
 def test_a_whole_game_in_spanish_says_nothing_in_english(game: str, broker: Broker,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     board = f"es-{game}"
@@ -335,7 +335,7 @@ def recording(said: list[tuple[Message, str]], people: People) -> Say:
     return spanish
 
 
-@pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
+@pytest.mark.parametrize("game", game_names())
 def test_every_picture_of_a_whole_game_speaks_spanish_from_the_catalogue(game: str) -> None:
     """The terminal picture (``State.render_text``) and the SVG (``Game.picture``, as the display
     draws it) of every position of a seeded game, in Spanish: each word a message said from the

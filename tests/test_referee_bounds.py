@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from controller.games import CHANCE, State, get_game
+from controller.games import CHANCE, State, game_names, get_game
 from controller.games.base import Action, Channel
 from controller.games.contigo.state import ContigoState
 from controller.games.jeocinco.state import JeocincoState
@@ -282,7 +282,7 @@ def _adversarial(state: State, channels: list[Channel], rng: random.Random) -> d
     return out
 
 
-@pytest.mark.parametrize("game", ["contigo", "jeocinco", "scriptorium", "serpientes"])
+@pytest.mark.parametrize("game", game_names())
 def test_no_board_in_any_variant_makes_a_step_of_the_loop_exceed_its_bound(game: str, calls: Counter[str]) -> None:
     """Through the loop as the service drives a lazy referee: a board judged, then the LEDs, the state
     and the seat drawn for the game it leaves; later, while idle, one step of the next move table at a

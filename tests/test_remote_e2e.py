@@ -17,12 +17,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from controller.games import game_names
 from controller.games.record import Record, verify
 from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 from tests.support.remote import Board, brokers, game_of, wait
 
-GAMES: dict[str, tuple[dict[str, Any], int]] = {
+GAMES: dict[str, tuple[dict[str, Any], int]] = {  # each registered game's options and players, short games
     "contigo": ({"turn_limit": 30}, 2),  # two easy players may shuffle on to the turn limit's draw
     "scriptorium": ({"round_limit": 12}, 2),
     "jeocinco": ({"max_rounds": 6}, 2),
@@ -50,7 +51,7 @@ def start(game: str, tmp_path: Path, joiner_seats: tuple[str, ...] = ("bot:easy"
     return host, joiner, hosting, joining
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", game_names())
 def test_a_whole_remote_game_with_the_bridge_cut_and_restored(game: str, tmp_path: Path) -> None:
     host, joiner, hosting, joining = start(game, tmp_path)
     rng = random.Random(game)

@@ -7,10 +7,10 @@ import json
 import subprocess
 import sys
 
+from controller.games.registry import ENGINES
 from controller.localbroker import Broker
 
-LAZY = ("controller.sound", "controller.voice", "hardware.buzzer", "controller.games.contigo",
-        "controller.games.jeocinco", "controller.games.scriptorium", "controller.games.serpientes", "gpiozero",
+LAZY = ("controller.sound", "controller.voice", "hardware.buzzer", *ENGINES.values(), "gpiozero",
         "cryptography", "controller.localbroker", "controller.hands", "firmware_bridge.sim")
 """Modules the service's start does not need: the sounds (off unless configured), the engines
 (only the configured game's is imported, once the configuration is read), gpiozero (the buttons

@@ -8,7 +8,7 @@ import ssl
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.display.server import DisplayConfig
+    from controller.display.config import DisplayConfig
 
 
 def host_port(option: str, text: str, default_port: int, *, any_port: bool = True) -> tuple[str, int]:
@@ -66,7 +66,7 @@ def check_ca_file(path: str, option: str) -> None:
 def config_from(args: argparse.Namespace) -> DisplayConfig:
     """The display's configuration; an ``ArgumentTypeError`` names the option that does not fit."""
     from controller.config import ConfigError, check_topic_name
-    from controller.display.server import DisplayConfig
+    from controller.display.config import DisplayConfig
 
     broker_host, broker_port = host_port("--broker", args.broker, 1883, any_port=False)
     host, port = host_port("--listen", args.listen, 8080)

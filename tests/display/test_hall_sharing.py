@@ -10,7 +10,8 @@ import re
 import aiohttp
 
 from bench.display import public_states
-from controller.display.server import Display, DisplayConfig, Subscriber
+from controller.display.server import Display, DisplayConfig
+from controller.display.streams import Subscriber
 from controller.localbroker import Broker
 from tests.display.conftest import start_display
 from tests.display.test_server_limits import in_a_thread
@@ -21,14 +22,14 @@ from tests.support.waiting import wait_until
 def test_the_display_keeps_one_copy_of_a_boards_line_however_many_viewers() -> None:
     display = Display(DisplayConfig())  # not started: its messages handed over as paho's thread would
     viewers = [Subscriber() for _ in range(200)]
-    display.hall.update(viewers)
+    display.streams.hall.update(viewers)
     for state in public_states("jeocinco", "b1", 3, seed=1):
         display._on_message("arbitro/b1/state", json.dumps(state).encode())
-        display._flush()
-        line = display.hall_lines["b1"]
+        display.hall.flush()
+        line = display.hall.lines["b1"]
         held = {id(v.pending["board:b1"]) for v in viewers}
         assert held == {id(line)}, f"{len(held)} copies of the line for {len(viewers)} viewers"
-    thumb = display.thumbs["b1"]
+    thumb = display.hall.thumbs["b1"]
     assert b"<svg" not in line and f'"thumb": "/thumb/b1/{thumb.version}.svg"'.encode() in line
     assert len(line) < 2000 < len(thumb.svg)  # the picture is fetched apart, the line stays small
 
@@ -39,11 +40,11 @@ def test_a_thumbnail_is_served_once_per_version_cached_for_good_and_gzipped(brok
     try:
         states = public_states("contigo", "c1", 2, seed=2)
         client.client.publish("arbitro/c1/state", json.dumps(states[0]), qos=1, retain=True)
-        wait_until(lambda: display.call(lambda: "c1" in display.display.thumbs), "the board's thumbnail")
-        old = display.call(lambda: display.display.thumbs["c1"])
+        wait_until(lambda: display.call(lambda: "c1" in display.display.hall.thumbs), "the board's thumbnail")
+        old = display.call(lambda: display.display.hall.thumbs["c1"])
         client.client.publish("arbitro/c1/state", json.dumps(states[1]), qos=1, retain=True)
-        wait_until(lambda: display.call(lambda: display.display.thumbs["c1"].version != old.version), "a new one")
-        new = display.call(lambda: display.display.thumbs["c1"])
+        wait_until(lambda: display.call(lambda: display.display.hall.thumbs["c1"].version != old.version), "a new one")
+        new = display.call(lambda: display.display.hall.thumbs["c1"])
         base = display.url.rstrip("/")
 
         async def fetch() -> list[tuple[int, dict[str, str], bytes]]:

@@ -11,7 +11,8 @@ import time
 
 from bench.display import public_states, stream_latencies
 from controller.display.render import board_svg
-from controller.display.server import Display, DisplayConfig, Subscriber
+from controller.display.server import Display, DisplayConfig
+from controller.display.streams import Subscriber
 from controller.localbroker import Broker
 from tests.display.conftest import start_display
 from tests.display.test_server_limits import stuck_page
@@ -69,9 +70,9 @@ def test_a_busy_halls_changes_reach_each_page_in_one_write_a_tick(broker: Broker
     stuck = stuck_page(d.port, "/api/hall/events")  # a page that reads nothing holds up nobody
     pages = [HallStream(d.port) for _ in range(3)]
     try:
-        wait_until(lambda: display.call(lambda: len(d.hall) == 4 and all(s.transport for s in d.hall)),
+        wait_until(lambda: display.call(lambda: len(d.streams.hall) == 4 and all(s.transport for s in d.streams.hall)),
                    "every page's stream under way")
-        wait_until(lambda: display.call(lambda: time.monotonic() >= d._flushed_at + d.config.tick),
+        wait_until(lambda: display.call(lambda: time.monotonic() >= d.hall._flushed_at + d.config.tick),
                    "a tick with nothing to send: the next change goes out at once")
         arrive("h1")
         assert [page.boards_in_next_chunk() for page in pages] == [["h1"]] * 3
@@ -88,18 +89,18 @@ def test_a_busy_halls_changes_reach_each_page_in_one_write_a_tick(broker: Broker
 def test_a_hall_line_goes_out_before_its_picture_is_drawn_and_the_picture_when_fetched() -> None:
     display = Display(DisplayConfig())  # not started: its messages handed over as paho's thread would
     viewer = Subscriber()
-    display.hall.add(viewer)
+    display.streams.hall.add(viewer)
     state = public_states("jeocinco", "j1", 4, seed=3)[-1]
     display._on_message("arbitro/j1/state", json.dumps(state).encode())
-    display._flush()
+    display.hall.flush()
     assert b'"board": "j1"' in viewer.pending["board:j1"]
-    model, thumb = display.boards["j1"], display.thumbs["j1"]
+    model, thumb = display.boards["j1"], display.hall.thumbs["j1"]
     assert model._drawn[0] is None, "the picture was drawn before the hall line went out"
-    assert "j1" not in display.public, "a board page's snapshot was made with no board page open"
+    assert "j1" not in display.hall.public, "a board page's snapshot was made with no board page open"
     assert thumb.svg == board_svg(state).encode() and thumb.svg.startswith(b"<svg")  # drawn when fetched
     display._on_message("arbitro/j1/state", json.dumps(state).encode())  # the same message again
-    display._flush()
-    assert display.thumbs["j1"] is thumb, "the same state's thumbnail was made again"
+    display.hall.flush()
+    assert display.hall.thumbs["j1"] is thumb, "the same state's thumbnail was made again"
 
 
 def test_the_bench_times_every_stream_and_every_publish() -> None:
@@ -128,11 +129,11 @@ def test_what_the_server_holds_for_a_page_that_does_not_read_is_bounded(broker: 
         return max(p.transport.get_write_buffer_size() for p in d.runner.server.connections if p.transport is not None)
 
     try:
-        wait_until(lambda: display.call(lambda: len(d.hall) == 1), "the page's stream under way")
+        wait_until(lambda: display.call(lambda: len(d.streams.hall) == 1), "the page's stream under way")
         for i in range(300):  # far more than the kernel's buffers take, a loop turn each
             for topic, payload in messages[i % 100::100]:
                 display.call(functools.partial(d._on_message, topic, payload))
-        longest = display.call(lambda: max(len(line) for line in d.hall_lines.values()))
+        longest = display.call(lambda: max(len(line) for line in d.hall.lines.values()))
         assert display.call(held) > 0, "the kernel took it all: nothing was tested"
         assert display.call(held) <= 8 * 1024 + len(boards) * longest + 64
     finally:

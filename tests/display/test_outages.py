@@ -72,7 +72,7 @@ def test_the_display_gets_back_the_moves_it_missed_while_away(broker: Broker, pa
             played = [board_move(table, rng) for _ in range(2)]
             expect(page.locator("#moves")).to_contain_text(played[-1])
 
-            client = display.display.client
+            client = display.display.broker.client
             assert client is not None
             client.loop_stop()  # the display is away (its network thread stopped)...
             broker.stop()  # ...and so is the broker, while the game goes on at the table

@@ -58,7 +58,7 @@ def test_player_names_need_the_operators_key(broker: Broker) -> None:
 
     try:
         wait_until(
-            lambda: display.call(lambda: display.display.broker_up), "the display to reach the broker", timeout=15.0
+            lambda: display.call(lambda: display.display.broker.up), "the display to reach the broker", timeout=15.0
         )
         (none, wrong, right) = in_a_thread(post_all)
         assert none == wrong == (403, "setting names needs the operator's key")
@@ -76,7 +76,7 @@ def test_pages_that_never_read_are_dropped_and_the_rest_carry_on(broker: Broker)
     display = start_display(broker.port, stuck_after=1.0)
     board = "slow1"
     path = f"/api/board/{board}/events"
-    watchers: Callable[[], int] = lambda: display.call(lambda: len(display.display.watchers.get(board, ())))  # noqa: E731
+    watchers: Callable[[], int] = lambda: display.call(lambda: len(display.display.streams.watchers.get(board, ())))  # noqa: E731
     stuck = [stuck_page(display.display.port, path) for _ in range(20)]
     got: list[int] = []
     reading = threading.Event()
@@ -154,7 +154,7 @@ def test_a_page_that_goes_away_is_one_debug_line_in_the_log(broker: Broker, capl
     display = start_display(broker.port)
     board = "gone1"
     path = f"/api/board/{board}/events"
-    watchers: Callable[[], int] = lambda: display.call(lambda: len(display.display.watchers.get(board, ())))  # noqa: E731
+    watchers: Callable[[], int] = lambda: display.call(lambda: len(display.display.streams.watchers.get(board, ())))  # noqa: E731
     stuck = [stuck_page(display.display.port, path) for _ in range(3)]
     client = Listener(broker.port, [])
     states = iter(public_states("serpientes", board, 60, seed=5))

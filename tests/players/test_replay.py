@@ -6,11 +6,12 @@ import random
 
 import pytest
 
+from controller.games import all_games
 from controller.players import Budget, decide
 from tests.players.table import RANDOM, play, position_where
 
-OPEN_AND_HIDDEN: list[tuple[str, dict[str, object], int]] = [
-    ("contigo", {}, 2), ("jeocinco", {}, 2), ("scriptorium", {}, 3), ("serpientes", {}, 4)]
+OPEN_AND_HIDDEN: list[tuple[str, dict[str, object], int]] = [(game.name, {}, game.players()) for game in all_games()]
+"""Every game at its usual table: open games and Serpientes' hidden cards alike."""
 
 
 @pytest.mark.parametrize(("game", "options", "n"), OPEN_AND_HIDDEN)
