@@ -32,8 +32,10 @@ def _flash(args: argparse.Namespace) -> int:
 
     try:
         layout = load_layout(args.layout)
+        config = _config(args)
         mpremote = tuple(args.mpremote.split()) if args.mpremote else MPREMOTE
-        flash(layout, _url(args, _config(args)), source=str(args.layout), mpremote=mpremote, check=not args.no_check)
+        flash(layout, _url(args, config), source=str(args.layout), mpremote=mpremote, check=not args.no_check,
+              timeout=args.timeout, language=config.board.language)
     except (FlashError, LayoutError) as exc:
         return _fail(str(exc))
     return 0
@@ -46,7 +48,7 @@ def _open(args: argparse.Namespace, layout: Any) -> tuple[Any, Any, Any]:
 
     config = _config(args)
     strip = make_strip(config, layout)
-    board = BoardLink(_url(args, config))
+    board = BoardLink(_url(args, config), language=config.board.language)
     board.start(args.timeout)
     return config, strip, board
 
