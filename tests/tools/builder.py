@@ -15,12 +15,13 @@ class Builder(Console):
     ``dead``: sensors that never answer; ``answers``: replies to questions, in order ("" = Enter).
     ``place``: how a value is made physically (default ``sim.set``; calibration tests read raw).
     ``strip`` and ``dead_leds``: the builder's eyes on the LEDs: a question about the lit LEDs
-    (``judge``) is answered "n" when a dead one is among those the strip last lit."""
+    (``judge``) is answered "n" when a dead one is among those the strip last lit. ``reply``: the
+    answer to a question (by its text) when it returns one, before ``answers`` are used."""
 
     def __init__(self, sim: SimulatedBoard, wiring: dict[str, int], *, dead: set[int] | None = None,
                  answers: list[str] | None = None, actions: dict[str, Callable[[Prompt], None]] | None = None,
                  place: Callable[[int, int], None] | None = None, strip: LedStrip | None = None,
-                 dead_leds: set[int] | None = None) -> None:
+                 dead_leds: set[int] | None = None, reply: Callable[[str], str | None] | None = None) -> None:
         self.sim = sim
         self.wiring = wiring
         self.dead = dead or set()
@@ -30,6 +31,7 @@ class Builder(Console):
         self.idle_check = place is None  # raw readings: the firmware reports other units than the sim's values
         self.strip = strip
         self.dead_leds = dead_leds or set()
+        self.reply = reply or (lambda question: None)
         self.said: list[str] = []
         self.todo: list[Prompt] = []
 
@@ -78,4 +80,8 @@ class Builder(Console):
                         assert self.sim.wait_idle(), "the simulated firmware did not report"
         self.todo.clear()
         self.settle()
+        text = prompt.text if isinstance(prompt, Prompt) else prompt
+        answer = self.reply(text)
+        if answer is not None:
+            return answer
         return self.answers.pop(0) if self.answers else ""
