@@ -313,6 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--board-kind", default="generic", help="board kind announced in HELLO")
     p.add_argument("--scan-ms", type=float, default=1.0, help="scan period (ms)")
     p.add_argument("--debounce", type=int, default=3, help="scans a new value must hold before it is reported")
+    p.add_argument("--pico", nargs="?", const="", metavar="DIR", help="a simulated Pico to rehearse 'arbitro firmware "
+                   "flash' on (mpremote); its files in DIR (default: a temporary directory)")
     p.set_defaults(func=_sim)
 
     from controller.tools import cli as tools_cli  # firmware flash, diagnose, layout, calibrate

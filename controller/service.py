@@ -32,6 +32,7 @@ from controller.ports import Call, Inputs, Link, Post, Publisher, Sound, Stop
 from controller.remote_link import RemoteIn
 from controller.session import CalibrateRings, Decide, Effect, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.table import Table
+from firmware_bridge.boardconfig import SHIPPED_FIRMWARE, firmware_differs
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import Layout
@@ -207,6 +208,9 @@ class Service:
             else:
                 self._sensed(s.snapshot(readings), None)
         elif isinstance(event, LinkUp):
+            if firmware_differs(event.hello.firmware):  # in info too (sensor_board.firmware_differs)
+                log.warning("the sensor board runs %s, this arbitro ships %s: flash it (arbitro firmware flash)",
+                            event.hello.firmware, SHIPPED_FIRMWARE)
             error, warning = self.wiring.link_up(event.hello)
             if error is not None:
                 self._failed(error)

@@ -25,6 +25,7 @@ from controller.mqtt import Command
 from controller.ports import Publisher, Sound
 from controller.session import HEALTHY, STATE_SCHEMA, Outcome, Session, told
 from controller.wiring import Wiring
+from firmware_bridge.boardconfig import SHIPPED_FIRMWARE, firmware_differs
 from firmware_bridge.protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
@@ -112,7 +113,8 @@ class Teller:
             "schema": STATE_SCHEMA,
             "protocol": PROTOCOL_VERSION,
             "sensor_board": None if hello is None else {
-                "protocol": hello.protocol, "board_kind": hello.board_kind, "firmware": hello.firmware},
+                "protocol": hello.protocol, "board_kind": hello.board_kind, "firmware": hello.firmware,
+                "shipped_firmware": SHIPPED_FIRMWARE, "firmware_differs": firmware_differs(hello.firmware)},
             "game": self.session.game.name,
             "title": self.session.game.title,
             "layout": {"file": self.board.layout or None, "game": layout.game, "board_kind": layout.board_kind},

@@ -12,9 +12,20 @@ import types
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.firmware.arbitro_fw import FIRMWARE_VERSION
+
+SHIPPED_FIRMWARE: str = FIRMWARE_VERSION
+"""The firmware this arbitro ships (``arbitro firmware flash`` copies it), to compare a HELLO's with."""
+
 FIRMWARE_DIR = Path(__file__).parent / "firmware"
 FIRMWARE_FILES = ("arbitro_fw.py", "main.py")
 NAMES = ("BOARD_KIND", "BLOCKS", "SCAN_US", "DEBOUNCE_SCANS", "HEARTBEAT_MS", "WATCHDOG_MS", "CONFIG_ID", "ANALOG_CAL")
+
+
+def firmware_differs(reported: str) -> bool:
+    """Whether a HELLO's firmware text (``arbitro-fw 0.1.0 cfg ID``) names another version than
+    ``SHIPPED_FIRMWARE``: a Pico left with older (or newer) firmware after an update."""
+    return reported.split(" cfg ", 1)[0] != SHIPPED_FIRMWARE
 
 
 def render(values: dict[str, Any], source: str = "") -> str:

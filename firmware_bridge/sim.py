@@ -500,8 +500,32 @@ def run_console(board: SimulatedBoard, lines: TextIO, out: TextIO, names: dict[s
     return 0
 
 
+def run_pico(fs_dir: str, lines: TextIO, out: TextIO) -> int:
+    """``arbitro sim --pico [DIR]``: a simulated Pico (``sim_pico.SimPico``) to rehearse ``arbitro
+    firmware flash`` on: prints its URL, keeps it until ``quit`` or the end of ``lines``. Its flash
+    filesystem is ``fs_dir`` (kept), or a temporary directory removed at the end."""
+    from firmware_bridge.sim_pico import SimPico
+
+    directory = fs_dir or tempfile.mkdtemp(prefix="arbitro-pico-")
+    try:
+        with SimPico(directory) as pico:
+            print(pico.url, flush=True, file=out)
+            print(f"a simulated Pico; rehearse: arbitro firmware flash --layout GAME --url {pico.url} "
+                  f"(its files land in {directory}); quit ends it", file=sys.stderr, flush=True)
+            for line in lines:
+                if line.strip() == "quit":
+                    break
+    finally:
+        if not fs_dir:
+            shutil.rmtree(directory, ignore_errors=True)
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
-    """``arbitro sim``: start a board from ``--channels`` or ``--layout``, print its URL, run the console."""
+    """``arbitro sim``: start a board from ``--channels`` or ``--layout``, print its URL, run the
+    console; with ``--pico``, a simulated Pico for ``arbitro firmware flash`` instead."""
+    if getattr(args, "pico", None) is not None:
+        return run_pico(args.pico, sys.stdin, sys.stdout)
     names: dict[str, int] = {}
     board_config: dict[str, Any] | None = None
     try:

@@ -16,8 +16,8 @@ raw REPL, so ``SimPico(fs_dir)`` plays the device on a pty (``url``):
   ``machine.reset()`` that reboots the device (running ``main.py``).
 
 What a real Pico adds and this does not check: the USB device re-enumerating after a reset, the
-real MicroPython parser and its memory (the sources' MicroPython-compatibility is checked by
-``tests/firmware_bridge/test_firmware.py``), real flash wear and timing.
+Pico's memory, real flash wear and timing. The firmware itself runs under the real MicroPython
+interpreter (its WebAssembly port) and through ``mpy-cross`` in ``tests/firmware_bridge/test_micropython.py``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ by a few per cent from part to part) far more than in how they respond to a magn
    each reading minus that channel's zero is the value's **level**.
 3. Levels closer than ``min_gap`` ADC units are refused (the two would be mistaken for each other).
 
+A misplaced piece does not end it: when the sensor does not move, or a level reads like one
+already measured, the builder may retry that step (or keep it, or stop). Every measurement is
+handed to ``save`` as it is taken (``arbitro calibrate`` keeps them in ``OUT.partial.json``), and
+a run given them back (``resume``) starts where the last one stopped.
+
 The layout's ``calibration`` then holds the zeros and levels; ``Layout.analog_cal()`` turns them
 into per-channel thresholds, which ``arbitro firmware flash`` writes into ``board_config.py``.
 Readings are taken in the firmware's raw mode (``read_u16() >> 8``), averaged over ``samples``
@@ -18,6 +23,7 @@ snapshots, and stored in ``read_u16`` units.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from controller.games.base import Message, Phrase
@@ -34,6 +40,11 @@ IN_PLACE = Phrase("tools.calibrate.in_place", "Press Enter when it is in place."
 LEVEL_OFF = Phrase("tools.calibrate.level_off", "  level {level}; take it off")
 LEVEL_OFF_BEADS = Phrase("tools.calibrate.level_off_beads", "  level {level}; take them off")
 LEVELS = Phrase("tools.calibrate.levels", "{kind} levels on {channel} (each reading less the empty one): {levels}")
+NOT_SEEN = Phrase("tools.calibrate.not_seen", "{channel}'s sensor did not change: is it on {channel}? "
+                  "[r]etry, or Enter to stop (what is measured is kept)")
+ALIKE = Phrase("tools.calibrate.alike", "level {level} reads like {other} ({other_level}): misplaced? "
+               "[r]etry this step, [k]eep it, or Enter to stop (what is measured is kept)")
+RESUMING = Phrase("tools.calibrate.resuming", "resuming: {count} measurements kept from the last run")
 
 
 def to_u16(raw8: float) -> int:
@@ -58,7 +69,8 @@ class Calibration:
 
     def __init__(self, layout: Layout, board: BoardLink, console: Console, *, max_count: int = 8,
                  pieces: list[int] | None = None, count_channel: str = "", piece_channel: str = "",
-                 samples: int = 3, min_gap: int = 512, timeout: float = 120.0) -> None:
+                 samples: int = 3, min_gap: int = 512, timeout: float = 120.0,
+                 resume: dict[str, Any] | None = None, save: Callable[[dict[str, Any]], object] | None = None) -> None:
         self.layout = layout
         self.board = board
         self.console = console
@@ -68,6 +80,8 @@ class Calibration:
         self.samples = samples
         self.min_gap = min_gap
         self.timeout = timeout
+        self.progress: dict[str, Any] = dict(resume or {})
+        self.save = save or (lambda progress: None)
 
     def channels_of(self, kind: str) -> list[str]:
         return sorted((c for c, s in self.layout.sensor_of.items() if self.layout.kind_of_sensor(s) == kind),
@@ -80,19 +94,25 @@ class Calibration:
         kinds = [k for k in ("count", "piece") if self.channels_of(k)]
         if not kinds:
             raise LayoutError("the layout has no count or piece channels: nothing to calibrate")
+        kept = int("zero" in self.progress) + sum(len(self.progress[k]["levels"]) - 1 for k in kinds
+                                                  if k in self.progress)
+        if kept:
+            self.console.say(self.console.words(RESUMING(count=kept)))
         self.board.set_raw(True)
         try:
-            self.console.say(Prompt(self.console.words(CLEAR()), "clear"))
-            self.console.ask(self.console.words(ENTER_WHEN_EMPTY()))
-            totals = [0.0] * self.layout.sensor_count
-            for _ in range(self.samples):
-                for s, v in enumerate(self.board.sync()[: self.layout.sensor_count]):
-                    totals[s] += v
-            zero = {c: to_u16(totals[self.layout.sensor_of[c]] / self.samples)
-                    for k in kinds for c in self.channels_of(k)}
-            calibration: dict[str, Any] = {"zero": zero}
+            if "zero" not in self.progress:
+                self.console.say(Prompt(self.console.words(CLEAR()), "clear"))
+                self.console.ask(self.console.words(ENTER_WHEN_EMPTY()))
+                totals = [0.0] * self.layout.sensor_count
+                for _ in range(self.samples):
+                    for s, v in enumerate(self.board.sync()[: self.layout.sensor_count]):
+                        totals[s] += v
+                self.progress["zero"] = {c: to_u16(totals[self.layout.sensor_of[c]] / self.samples)
+                                         for k in kinds for c in self.channels_of(k)}
+                self.save(self.progress)
+            calibration: dict[str, Any] = {"zero": self.progress["zero"]}
             for kind in kinds:
-                calibration[kind] = self.measure(kind, zero)
+                calibration[kind] = self.measure(kind, self.progress["zero"])
         finally:
             self.board.set_raw(False)
         data = self.layout.to_dict()
@@ -107,24 +127,46 @@ class Calibration:
         player, double = piece_of(value) or (0, False)
         return (PUT_DOUBLE if double else PUT_PIECE)(number=player + 1, channel=channel)
 
+    def step(self, kind: str, value: int, channel: str, zero: int, levels: dict[str, int]) -> None:
+        """Measure one value on ``channel`` into ``levels`` (and ``save``), unless the builder retries or quits."""
+        sensor = self.layout.sensor_of[channel]
+        self.console.say(Prompt(self.console.words(self.put(kind, value, channel)), "place", channel, value))
+        # the reading must leave the empty level, then hold (``read`` averages several snapshots)
+        if not self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero) >= self.min_gap, self.timeout):
+            self.decide(self.console.words(NOT_SEEN(channel=channel)))
+            return
+        self.console.ask(self.console.words(IN_PLACE()))
+        level = to_u16(self.read(sensor)) - zero
+        off = LEVEL_OFF_BEADS if kind == "count" else LEVEL_OFF
+        self.console.say(Prompt(self.console.words(off(level=f"{level:+d}")), "lift", channel, 0))
+        self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero) < self.min_gap, self.timeout)
+        other = next((v for v, lv in levels.items() if abs(lv - level) < self.min_gap), None)
+        if other is not None and self.decide(self.console.words(ALIKE(
+                level=f"{level:+d}", other=value_words(kind, int(other)), other_level=f"{levels[other]:+d}"))) != "k":
+            return
+        levels[str(value)] = level
+        self.save(self.progress)
+
+    def decide(self, question: str) -> str:
+        """Ask retry / keep / quit: returns "r" or "k"; anything else (Enter, the end of the input)
+        stops, raising ``LayoutError`` (every measurement so far was saved: a new run resumes)."""
+        answer = self.console.ask(question).strip().lower()[:1]
+        if answer not in ("r", "k"):
+            raise LayoutError("calibration stopped; what was measured is kept: run it again to resume")
+        return answer
+
     def measure(self, kind: str, zero: dict[str, int]) -> dict[str, Any]:
-        channel = self.chosen[kind] or self.channels_of(kind)[0]
+        channel = self.chosen[kind] or self.progress.get(kind, {}).get("channel") or self.channels_of(kind)[0]
         if channel not in zero:
             raise LayoutError(f"{channel} is not a {kind} channel of the layout")
-        sensor = self.layout.sensor_of[channel]
         values = range(1, self.max_count + 1) if kind == "count" else self.pieces
-        levels = {"0": 0}
+        done = self.progress.setdefault(kind, {"channel": channel, "levels": {"0": 0}})
+        if done["channel"] != channel:  # another channel asked for: its levels start afresh
+            done.update(channel=channel, levels={"0": 0})
+        levels: dict[str, int] = done["levels"]
         for value in values:
-            what = f"{value} bead{'s' if value > 1 else ''} in" if kind == "count" else f"{piece_words(value)} on"
-            self.console.say(Prompt(self.console.words(self.put(kind, value, channel)), "place", channel, value))
-            # the reading must leave the empty level, then hold (``read`` averages several snapshots)
-            if not self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero[channel]) >= self.min_gap, self.timeout):
-                raise LayoutError(f"{channel}'s sensor did not change for {what.rsplit(' ', 1)[0]}")
-            self.console.ask(self.console.words(IN_PLACE()))
-            levels[str(value)] = to_u16(self.read(sensor)) - zero[channel]
-            off = LEVEL_OFF_BEADS if kind == "count" else LEVEL_OFF
-            self.console.say(Prompt(self.console.words(off(level=f"{levels[str(value)]:+d}")), "lift", channel, 0))
-            self.board.wait(lambda v: abs(to_u16(v[sensor]) - zero[channel]) < self.min_gap, self.timeout)
+            while str(value) not in levels:
+                self.step(kind, value, channel, zero[channel], levels)
         ordered = sorted(levels.items(), key=lambda item: item[1])
         for (a, la), (b, lb) in itertools.pairwise(ordered):
             if lb - la < self.min_gap:

@@ -32,8 +32,10 @@ def _flash(args: argparse.Namespace) -> int:
 
     try:
         layout = load_layout(args.layout)
+        config = _config(args)
         mpremote = tuple(args.mpremote.split()) if args.mpremote else MPREMOTE
-        flash(layout, _url(args, _config(args)), source=str(args.layout), mpremote=mpremote, check=not args.no_check)
+        flash(layout, _url(args, config), source=str(args.layout), mpremote=mpremote, check=not args.no_check,
+              timeout=args.timeout, language=config.board.language)
     except (FlashError, LayoutError) as exc:
         return _fail(str(exc))
     return 0
@@ -46,7 +48,7 @@ def _open(args: argparse.Namespace, layout: Any) -> tuple[Any, Any, Any]:
 
     config = _config(args)
     strip = make_strip(config, layout)
-    board = BoardLink(_url(args, config))
+    board = BoardLink(_url(args, config), language=config.board.language)
     board.start(args.timeout)
     return config, strip, board
 
@@ -116,17 +118,21 @@ def _calibrate(args: argparse.Namespace) -> int:
     except (BoardError, LayoutError, StartupError) as exc:
         return _fail(str(exc))
     pieces = [int(p) for p in args.pieces.split(",")] if args.pieces else None
+    out = Path(args.out or args.layout)
+    partial = out.with_name(out.name + ".partial.json")  # what was measured, kept for the next run
+    resume = json.loads(partial.read_text()) if partial.is_file() else None
     try:
         layout = Calibration(layout, board, Console(sys.stdin, sys.stdout, config.board.language),
                              max_count=args.max_count,
                              pieces=pieces, count_channel=args.count_channel, piece_channel=args.piece_channel,
-                             timeout=args.timeout).run()
+                             timeout=args.timeout, resume=resume,
+                             save=lambda progress: partial.write_text(json.dumps(progress, indent=1) + "\n")).run()
     except (BoardError, LayoutError) as exc:
-        return _fail(str(exc))
+        return _fail(str(exc) + (f" (kept in {partial})" if partial.is_file() else ""))
     finally:
         board.close()
-    out = args.out or args.layout
-    Path(out).write_text(json.dumps(layout.to_dict(), indent=1) + "\n")
+    out.write_text(json.dumps(layout.to_dict(), indent=1) + "\n")
+    partial.unlink(missing_ok=True)
     print(f"wrote {out}; flash it so the Pico uses the thresholds: arbitro firmware flash --layout {out}")
     return 0
 

@@ -16,28 +16,35 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import serial
-
-from controller.tools.board import BoardError, BoardLink
-from controller.words import channel_blocks
+from controller.games.base import Phrase
+from controller.i18n import say as say_in
+from controller.tools.board import BoardError, BoardLink, open_port
+from controller.words import channel_blocks, listing
 from firmware_bridge.boardconfig import write_firmware
 from firmware_bridge.protocol import Stop, encode
 from hardware.layout import Layout, LayoutError
 
 MPREMOTE = (sys.executable, "-m", "mpremote")
 
+STOPPED = Phrase("tools.flash.stopped", "the running firmware stopped; copying {files}")
+NOT_RUNNING = Phrase("tools.flash.not_running", "no firmware was running; copying {files}")
+MPREMOTE_FAILED = Phrase("tools.flash.mpremote_failed", "copying failed (mpremote ended with code {code}): {output}")
+FLASHED_BUT = Phrase("tools.flash.flashed_but", "flashed, but {problem}")
+DISAGREES = Phrase("tools.flash.disagrees", "flashed, but the board disagrees with the layout: {problem}")
+FLASHED = Phrase("tools.flash.flashed", "flashed: the board says it is {kind}, with {blocks}; firmware {firmware}")
+
 
 class FlashError(RuntimeError):
     """Flashing failed; the message says at which step."""
 
 
-def stop_firmware(port: str, timeout: float = 2.0) -> bool:
+def stop_firmware(port: str, timeout: float = 2.0, language: str = "en") -> bool:
     """Send STOP and wait for the MicroPython prompt; False when none came (no firmware running,
     or a board that is not ours: mpremote's own Ctrl-C then does the rest)."""
     try:
-        ser = serial.serial_for_url(port, timeout=0.05)
-    except (serial.SerialException, OSError) as exc:
-        raise FlashError(f"cannot open {port}: {exc}") from exc
+        ser = open_port(port, language)
+    except BoardError as exc:
+        raise FlashError(str(exc)) from exc
     try:
         ser.write(encode(Stop(), 0))
         seen = b""
@@ -57,29 +64,32 @@ def mpremote_command(port: str, files: Sequence[Path], mpremote: Sequence[str] =
 
 
 def flash(layout: Layout, port: str, *, source: str = "", mpremote: Sequence[str] = MPREMOTE, check: bool = True,
-          timeout: float = 15.0, say: Callable[[str], None] = print) -> str:
-    """Flash ``layout``'s firmware to the Pico on ``port``; returns the HELLO's firmware text."""
+          timeout: float = 15.0, say: Callable[[str], None] = print, language: str = "en") -> str:
+    """Flash ``layout``'s firmware to the Pico on ``port``; returns the HELLO's firmware text.
+    Everything said (``say``) and every ``FlashError`` is in ``language``."""
     values = layout.board_config()
     with tempfile.TemporaryDirectory(prefix="arbitro-fw-") as tmp:
         files = write_firmware(values, Path(tmp), source)
-        stopped = stop_firmware(port)
-        say(f"firmware {'stopped' if stopped else 'not running'}; copying {', '.join(f.name for f in files)}")
+        stopped = stop_firmware(port, language=language)
+        names = listing([f.name for f in files])
+        say(say_in((STOPPED if stopped else NOT_RUNNING)(files=names), language))
         command = mpremote_command(port, files, mpremote)
         result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         if result.returncode != 0:
-            raise FlashError(f"mpremote failed ({result.returncode}): {(result.stderr or result.stdout).strip()}")
+            output = (result.stderr or result.stdout).strip()
+            raise FlashError(say_in(MPREMOTE_FAILED(code=result.returncode, output=output), language))
     if not check:
         return ""
-    board = BoardLink(port)
+    board = BoardLink(port, language=language)
     try:
         hello = board.start(timeout)
     except BoardError as exc:
-        raise FlashError(f"flashed, but {exc}") from exc
+        raise FlashError(say_in(FLASHED_BUT(problem=str(exc)), language)) from exc
     finally:
         board.close()
     try:
         layout.check_firmware(hello)
     except LayoutError as exc:
-        raise FlashError(f"flashed, but the board disagrees with the layout: {exc}") from exc
-    say(f"ok: {hello.board_kind} says HELLO with {channel_blocks(hello.blocks)}, {hello.firmware}")
+        raise FlashError(say_in(DISAGREES(problem=str(exc)), language)) from exc
+    say(say_in(FLASHED(kind=hello.board_kind, blocks=channel_blocks(hello.blocks), firmware=hello.firmware), language))
     return hello.firmware

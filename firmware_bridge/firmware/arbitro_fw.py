@@ -256,7 +256,9 @@ class Firmware:
         self.scans = 0
         self.overruns = 0
         self.rx = bytearray()
-        self.rx_skip = False
+        # Until the first delimiter: what is on the line then was sent before this boot (the REPL
+        # traffic mpremote leaves after its reset), not a frame cut short; no ERROR for it.
+        self.rx_skip = True
         self.running = True
         self.raw_mode = False
         self.config_id = config.get("config_id", "")

@@ -195,6 +195,14 @@ def test_bad_and_unknown_frames_get_errors_and_garbage_is_survived() -> None:
         fw.ERR_BAD_FRAME, fw.ERR_BAD_FRAME, fw.ERR_BAD_FRAME, fw.ERR_UNKNOWN_TYPE]
 
 
+def test_bytes_before_the_first_delimiter_after_boot_are_not_a_bad_frame() -> None:
+    """What mpremote leaves on the line after its reset reaches the new firmware: no false ERROR."""
+    rig = Rig([("presence", 8)])
+    rig.port.inbox += b"\x04\x02raw REPL leftovers" + P.encode(P.RequestHello(), 0) + b"junk" + b"\x00"
+    msgs = rig.steps(1)
+    assert [type(m).__name__ for m in msgs] == ["Hello", "Error"]  # junk after a frame still is one
+
+
 def test_too_many_analog_channels_is_a_clear_error() -> None:
     config = fw.default_config([("count", 16 * 13 + 1)])
     with pytest.raises(ValueError, match="multiplexers"):

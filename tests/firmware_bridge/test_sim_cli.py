@@ -97,3 +97,27 @@ def test_arbitro_sim_process(sim_process: subprocess.Popen[str], analog: int) ->
         assert sim_process.wait(timeout=5) == 0
     finally:
         link.stop()
+
+
+def test_arbitro_sim_pico_rehearses_firmware_flash(tmp_path: Path) -> None:
+    """``arbitro sim --pico DIR``: a builder flashes the simulated Pico as a real one, and its
+    firmware then says HELLO as the layout's."""
+    from controller.cli import main
+    from hardware.layout import load_layout
+
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--pico", str(tmp_path / "fs")], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdin and proc.stdout and proc.stderr
+        url = proc.stdout.readline().strip()
+        assert "rehearse: arbitro firmware flash --layout GAME --url " + url in proc.stderr.readline()
+        assert main(["firmware", "flash", "--layout", "serpientes", "--url", url]) == 0
+        board_config = (tmp_path / "fs" / "board_config.py").read_text()
+        assert f"CONFIG_ID = '{load_layout('serpientes').board_config()['CONFIG_ID']}'" in board_config
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=5)

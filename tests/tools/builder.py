@@ -7,16 +7,21 @@ from collections.abc import Callable
 
 from controller.tools.console import Console, Prompt
 from firmware_bridge.sim import SimulatedBoard
+from hardware.leds import LedStrip
 
 
 class Builder(Console):
     """``wiring``: element name -> the sensor it is really wired to (the truth the tools must find).
     ``dead``: sensors that never answer; ``answers``: replies to questions, in order ("" = Enter).
-    ``place``: how a value is made physically (default ``sim.set``; calibration tests read raw)."""
+    ``place``: how a value is made physically (default ``sim.set``; calibration tests read raw).
+    ``strip`` and ``dead_leds``: the builder's eyes on the LEDs: a question about the lit LEDs
+    (``judge``) is answered "n" when a dead one is among those the strip last lit. ``reply``: the
+    answer to a question (by its text) when it returns one, before ``answers`` are used."""
 
     def __init__(self, sim: SimulatedBoard, wiring: dict[str, int], *, dead: set[int] | None = None,
                  answers: list[str] | None = None, actions: dict[str, Callable[[Prompt], None]] | None = None,
-                 place: Callable[[int, int], None] | None = None) -> None:
+                 place: Callable[[int, int], None] | None = None, strip: LedStrip | None = None,
+                 dead_leds: set[int] | None = None, reply: Callable[[str], str | None] | None = None) -> None:
         self.sim = sim
         self.wiring = wiring
         self.dead = dead or set()
@@ -24,6 +29,9 @@ class Builder(Console):
         self.actions = actions or {}
         self.place = place or self._set
         self.idle_check = place is None  # raw readings: the firmware reports other units than the sim's values
+        self.strip = strip
+        self.dead_leds = dead_leds or set()
+        self.reply = reply or (lambda question: None)
         self.said: list[str] = []
         self.todo: list[Prompt] = []
 
@@ -56,6 +64,11 @@ class Builder(Console):
 
     def ask(self, prompt: Prompt | str) -> str:
         self.said.append(prompt.text if isinstance(prompt, Prompt) else prompt)
+        if isinstance(prompt, Prompt) and prompt.action == "judge" and self.strip is not None:
+            frame = self.strip.pixels.transmitted[-1]
+            lit = {i for i in range(self.strip.n) if frame[3 * i: 3 * i + 3] != b"\0\0\0"}
+            assert len(lit) == prompt.value, "the question names as many LEDs as are lit"
+            return "n" if lit & self.dead_leds else "y"
         for p in self.todo:
             if p.action == "clear":
                 for sensor in self.wiring.values():
@@ -67,4 +80,8 @@ class Builder(Console):
                         assert self.sim.wait_idle(), "the simulated firmware did not report"
         self.todo.clear()
         self.settle()
+        text = prompt.text if isinstance(prompt, Prompt) else prompt
+        answer = self.reply(text)
+        if answer is not None:
+            return answer
         return self.answers.pop(0) if self.answers else ""

@@ -3,6 +3,10 @@ differ, bead levels are not linear, pieces are told apart by polarity and stacki
 
 from __future__ import annotations
 
+import json
+import time
+from typing import Any
+
 import pytest
 
 from controller.tools.board import BoardLink
@@ -25,8 +29,9 @@ def reading(layout: Layout, sensor: int, value: int) -> int:
     return zero(sensor) + PIECE_LEVELS[value]
 
 
-def calibrate(layout: Layout, sim: SimulatedBoard, **kwargs: object) -> tuple[Layout, Builder]:
-    builder = Builder(sim, dict(layout.sensor_of), place=lambda s, v: sim.set_raw(s, reading(layout, s, v)))
+def calibrate(layout: Layout, sim: SimulatedBoard, builder: Builder | None = None,
+              **kwargs: object) -> tuple[Layout, Builder]:
+    builder = builder or Builder(sim, dict(layout.sensor_of), place=lambda s, v: sim.set_raw(s, reading(layout, s, v)))
     board = BoardLink(sim.url)
     board.start()
     try:
@@ -69,6 +74,80 @@ def test_pieces_that_read_alike_are_refused() -> None:
     PIECE_LEVELS[2] = 5200  # a double that reads like a single: too weak a second magnet
     try:
         with SimulatedBoard(layout.blocks) as sim, pytest.raises(LayoutError, match="piece 1 and 2 read too alike"):
-            calibrate(layout, sim, max_count=2, pieces=[1, 2])
+            builder = Builder(sim, dict(layout.sensor_of), place=lambda s, v: sim.set_raw(s, reading(layout, s, v)),
+                              reply=lambda q: "k" if "reads like" in q else None)  # the builder keeps it
+            calibrate(layout, sim, builder, max_count=2, pieces=[1, 2])
     finally:
         PIECE_LEVELS[2] = 9000
+
+
+class Clumsy(Builder):
+    """Puts the 3 beads in the wrong pit first, then 1 bead where 4 belong; retries when asked,
+    unless ``stops`` (then Enter: stop)."""
+
+    def __init__(self, layout: Layout, sim: SimulatedBoard, stops: bool = False) -> None:
+        super().__init__(sim, dict(layout.sensor_of), place=self.hands, reply=self.decide)
+        self.layout = layout
+        self.mistakes = {3: "wrong pit", 4: "one bead"}
+        self.stops = stops
+        self.asked: list[str] = []
+
+    def hands(self, sensor: int, value: int) -> None:
+        mistake = self.mistakes.pop(value, None) if sensor == self.layout.sensor_of["pit:nw"] else None
+        if mistake == "wrong pit":
+            sensor = self.layout.sensor_of["pit:ne"]
+        self.sim.set_raw(sensor, reading(self.layout, sensor, 1 if mistake == "one bead" else value))
+
+    def decide(self, question: str) -> str | None:
+        if "did not change" in question or "reads like" in question:
+            self.asked.append(question)
+            for sensor in self.wiring.values():  # takes everything off before trying again
+                self.sim.set_raw(sensor, reading(self.layout, sensor, 0))
+            return "" if self.stops else "r"
+        return None
+
+
+def test_a_misplaced_piece_is_retried_and_nothing_measured_is_lost() -> None:
+    layout = load_layout("contigo")
+    with SimulatedBoard(layout.blocks) as sim:
+        builder = Clumsy(layout, sim)
+        start = time.monotonic()
+        board = BoardLink(sim.url)
+        board.start()
+        try:
+            calibrated = Calibration(layout, board, builder, max_count=5, pieces=[1, 3], timeout=0.5).run()
+        finally:
+            board.close()
+    assert time.monotonic() - start < 20
+    assert builder.asked[0] == "pit:nw's sensor did not change: is it on pit:nw? [r]etry, or Enter to stop " \
+                               "(what is measured is kept)"
+    assert builder.asked[1].startswith("level +") and " reads like 1 bead (+" in builder.asked[1]
+    levels = calibrated.calibration["count"]["levels"]
+    assert list(levels) == ["0", "1", "2", "3", "4", "5"]
+    sensor = layout.sensor_of["pit:nw"]  # each level as the sensor reads the right count, not the mistakes
+    assert all(abs(levels[str(v)] - (reading(layout, sensor, v) - zero(sensor))) < 300 for v in range(6))
+
+
+def test_calibrate_stopped_resumes_where_it_stopped() -> None:
+    layout = load_layout("contigo")
+    saved: list[dict[str, Any]] = []
+    with SimulatedBoard(layout.blocks) as sim:
+        first = Clumsy(layout, sim, stops=True)
+        first.mistakes = {2: "wrong pit"}
+        board = BoardLink(sim.url)
+        board.start()
+        try:
+            with pytest.raises(LayoutError, match="what was measured is kept"):
+                Calibration(layout, board, first, max_count=3, pieces=[1, 3], timeout=0.5,
+                            save=lambda p: saved.append(json.loads(json.dumps(p)))).run()
+            assert list(saved[-1]["count"]["levels"]) == ["0", "1"]  # the zeros and 1 bead kept
+            second = Clumsy(layout, sim)
+            second.mistakes.clear()
+            calibrated = Calibration(layout, board, second, max_count=3, pieces=[1, 3], timeout=2,
+                                     resume=saved[-1]).run()
+        finally:
+            board.close()
+    assert second.said[0] == "resuming: 2 measurements kept from the last run"
+    assert not any("Clear the board" in line or "put 1 bead" in line for line in second.said)
+    assert list(calibrated.calibration["count"]["levels"]) == ["0", "1", "2", "3"]
+    assert calibrated.calibration["zero"] == saved[-1]["zero"]

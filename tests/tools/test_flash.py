@@ -4,13 +4,17 @@ its filesystem a directory; the copied files boot under CPython with doubles of 
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from controller.cli import main
-from controller.tools.flash import MPREMOTE, flash, mpremote_command
+from controller.i18n import say
+from controller.tools.flash import FLASHED, MPREMOTE, flash, mpremote_command
+from controller.words import channel_blocks
 from firmware_bridge.sim_pico import SimPico
 from hardware.layout import LayoutError, load_layout
 
@@ -32,7 +36,7 @@ def test_flash_writes_the_layouts_firmware_and_the_board_says_so(tmp_path: Path)
         other = type(layout).from_dict(data)
         flash(other, pico.url, say=said.append)
         assert pico.boots == 3 and pico.machine is not None and pico.machine.config["scan_us"] == 1500
-        assert "firmware stopped" in said[-2]
+        assert said[-2].startswith("the running firmware stopped; copying arbitro_fw.py, ")
 
 
 def test_the_layout_and_the_firmware_cannot_disagree(tmp_path: Path) -> None:
@@ -67,14 +71,36 @@ def test_mpremote_alone_cannot_break_into_the_running_firmware(tmp_path: Path) -
         assert pico.running_firmware
 
 
-def test_cli_flash_and_its_mpremote_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_flash_says_in_words_and_no_false_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """No "MCU error 1: bad frame" from what mpremote left on the line, and the board's language
+    (the default configuration's: Spanish) for what is said."""
     layout_file = tmp_path / "mine.json"
-    layout_file.write_text(json.dumps(load_layout("contigo").to_dict()))
+    layout = load_layout("contigo")
+    layout_file.write_text(json.dumps(layout.to_dict()))
     assert mpremote_command("/dev/ttyACM0", [Path("a.py")], ["mpremote"]) == [
         "mpremote", "connect", "/dev/ttyACM0", "fs", "cp", "a.py", ":", "+", "reset"]
+    caplog.set_level(logging.INFO)
     with SimPico(tmp_path / "flash") as pico:
         assert main(["firmware", "flash", "--layout", str(layout_file), "--url", pico.url]) == 0
-    assert "ok: contigo-ref-1 says HELLO with 36 piece and 28 count channels" in capsys.readouterr().out
-    assert main(["firmware", "flash", "--layout", str(layout_file), "--url", str(tmp_path / "nothing"),
-                 "--timeout", "1"]) == 1
-    assert "cannot open" in capsys.readouterr().err
+        assert main(["firmware", "flash", "--layout", str(layout_file), "--url", pico.url]) == 0  # over a running one
+    out, err = capsys.readouterr()
+    hello = f"arbitro-fw 0.1.0 cfg {layout.board_config()['CONFIG_ID']}"
+    assert say(FLASHED(kind="contigo-ref-1", blocks=channel_blocks(layout.blocks), firmware=hello), "es") in out
+    assert err == "" and [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.mark.parametrize("command", [["firmware", "flash", "--layout", "contigo"], ["diagnose", "--layout", "contigo"],
+                                     ["calibrate", "--layout", "contigo"]])
+@pytest.mark.parametrize("url", ["socket://127.0.0.1:1", "/dev/ttyARBITRO-missing"])
+def test_a_missing_board_fails_at_once_naming_what_was_tried(command: list[str], url: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "arbitro.toml"
+    config.write_text('[board]\nlanguage = "en"\n')
+    start = time.monotonic()
+    assert main([*command, "--url", url, "--config", str(config)]) == 1
+    assert time.monotonic() - start <= 2.0
+    err = capsys.readouterr().err
+    reason = "nothing listens there" if url.startswith("socket") else "no such device (is the Pico plugged in?)"
+    assert err.startswith(f"arbitro: no sensor board at {url}: {reason}; serial devices on this machine: "), err
+    assert "Errno" not in err and "'" not in err  # words, not an exception's repr
