@@ -75,6 +75,8 @@ def test_a_fresh_clone_installs_the_service_and_the_display_without_the_test_kit
     assert {"arbitro", "lgpio", "adafruit-circuitpython-neopixel-spi", "aiohttp"} <= installed, installed
     assert not installed & TEST_KIT, installed & TEST_KIT
     assert not any("chromium" in name or "playwright" in name for name in installed)
+    # pip compiled the bytecode as it installed: the unit's read-only system never has to.
+    assert list((root / "opt/arbitro/.venv/lib").glob("python3*/site-packages/controller/__pycache__/cli.*.pyc"))
     version = subprocess.run([str(root / "opt/arbitro/.venv/bin/arbitro"), "--version"], capture_output=True,
                              text=True)
     assert version.returncode == 0 and version.stdout.startswith("arbitro "), version.stderr
