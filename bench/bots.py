@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -109,13 +109,16 @@ class Played:
     hard_times: tuple[float, ...]
 
 
-def play(variant: Variant, seats: Sequence[str], seed: int) -> Played:
-    """A whole game, ``seats[p]`` a level or ``random``; chance and random play from ``seed``."""
+def play(variant: Variant, seats: Sequence[str], seed: int, watch: Callable[[State], None] | None = None) -> Played:
+    """A whole game, ``seats[p]`` a level or ``random``; chance and random play from ``seed``.
+    ``watch`` sees every position, the first and each after an action (``bench.beads``)."""
     game, options, n = variant
     state = get_game(game).new_state(options, n)
     table = random.Random(seed)
     minds = [random.Random(seed * 100 + p) for p in range(n)]
     times: list[float] = []
+    if watch is not None:
+        watch(state)
     while not state.is_terminal():
         p = state.current_player
         if p == CHANCE:
@@ -129,6 +132,8 @@ def play(variant: Variant, seats: Sequence[str], seed: int) -> Played:
             if seats[p] == "hard":
                 times.append(time.thread_time() - start)
         state = state.apply_legal(action)
+        if watch is not None:
+            watch(state)
     return Played(tuple(state.returns()), tuple(rank(state, p) for p in range(n)), by_limit(game, state),
                   tuple(times))
 

@@ -2,7 +2,8 @@
 
 ``<lang>/LC_MESSAGES/arbitro.po`` is the source (translators edit it); ``arbitro.mo`` beside it is
 compiled from it, and ``controller/display/static/i18n.json`` is the same catalogue for the
-display's pages. Both are shipped, built by ``python -m controller.locale`` (which also extracts
+display's pages. Both are shipped (nothing imports Babel at run time: it is the ``locale`` extra, in
+the ``test`` extra too), built by ``python -m controller.locale`` (which also extracts
 ``arbitro.pot`` and merges new texts into the ``.po`` files); ``python -m controller.locale --check``
 fails when any of them is out of date or a text has no Spanish (the tests run it).
 
@@ -22,10 +23,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+try:
+    from babel.messages.catalog import Catalog, Message
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po, write_po
+except ModuleNotFoundError as exc:  # the service never builds catalogues: a Pi's install has no Babel
+    raise ModuleNotFoundError(f"{exc}: the catalogues are built with Babel: pip install -e '.[locale]'",
+                              name=exc.name) from exc
 
 HERE = Path(__file__).parent
 CONTROLLER = HERE.parent
