@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from controller.games.base import Action, Announcement, ColourName, Message, Say, Seats, State, in_english, seat_set
 from controller.games.serpientes import actions, rules, views
 from controller.games.serpientes import board as B
 from controller.games.serpientes.actions import SerpientesAction
 from controller.games.serpientes.position import Position, position_to_text
+
+if TYPE_CHECKING:
+    import random  # the type of the generator a caller passes in: an engine draws nothing itself
 
 
 class SerpientesState(State):

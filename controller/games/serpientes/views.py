@@ -5,9 +5,8 @@ anew (the game API's hidden-information hooks: ``State.information_state``, ``re
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.games.base import (
     Announcement,
@@ -45,6 +44,9 @@ from controller.games.serpientes.rules import (
     sticks,
     winners,
 )
+
+if TYPE_CHECKING:
+    import random  # the type of the generator a caller passes in: an engine draws nothing itself
 
 CRASHED: Final = Phrase("serpientes.crashed", "{player}'s snake crashed ({crash}): the stick goes back to the box")
 ATE: Final = Phrase("serpientes.ate", "{player}'s snake ate a token")
