@@ -24,10 +24,17 @@ class ConfigError(ValueError):
     """A configuration that cannot be used, naming the key and what is wrong."""
 
 
+def first_game() -> str:
+    """The game a board plays unless told otherwise: the first of the registry's, by name."""
+    from controller.games import game_names  # the registry, loaded once a board is configured
+
+    return game_names()[0]
+
+
 @dataclass
 class BoardConfig:
     id: str = "board1"
-    game: str = "contigo"
+    game: str = field(default_factory=first_game)
     num_players: int = 0  # 0: the game's fewest players
     options: dict[str, Any] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)  # "table", "bot:<level>" or "phone", seat by seat; the rest: table

@@ -260,13 +260,6 @@ def test_the_session_imports_no_hardware_no_link_and_no_io() -> None:
     assert not sorted(m for m in loaded if m.split(".")[0] in forbidden or m in forbidden)
 
 
-def test_generic_code_names_no_game() -> None:
-    root = Path(__file__).parents[1] / "controller"
-    for part in ("session.py", "ledview.py", "service.py", "teller.py", "wiring.py"):
-        text = (root / part).read_text().lower()
-        assert not [g for g in registry.game_names() if g in text], part
-
-
 def test_an_outcome_carries_the_events_states_scene_answer_and_effects(twin: None) -> None:
     s = session_for("twin")
     rolled = s.request("roll", {}, "r1")

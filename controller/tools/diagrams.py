@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from controller.games import game_names
 from firmware_bridge.firmware import arbitro_fw as fw
 from hardware.layout import Layout, load_layout
 
-GAMES = ("contigo", "jeocinco", "scriptorium", "serpientes")
+GAMES = tuple(game_names())
 OUT_DIR = Path(__file__).resolve().parents[2] / "docs" / "build"
 
 LED_MA_FULL_WHITE = 60  # a WS2812B at full white: 3 x 20 mA
