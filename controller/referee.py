@@ -24,16 +24,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Literal
 
 from controller.games import CHANCE, Channel, ChannelKind, State, get_game
 from controller.games.base import Action, Message, Phrase, find_action
 from controller.games.record import Match
+from controller.move_table import Diff, MoveTable, board_diff, from_board, remember
 
-V = TypeVar("V")
-
-Diff = frozenset[tuple[str, int]]
-"""The channels where a view differs from the current one, with their values in that view."""
 Redo = tuple[tuple[str, bool], ...]
 """Actions a takeback undid, to be done again: (record text, drawn from the chance secret)."""
 
@@ -101,97 +98,6 @@ class Verdict:
         return "" if self.said is None else self.said.text
 
 
-class _Moves:
-    """One state's view and the legal actions the board may make there (``from_board``), indexed by
-    what they change, built on first use; or, for a lazy referee, a step at a time (:meth:`build`)."""
-
-    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_from_board", "_legal", "_silent", "lit", "state",
-                 "view")
-
-    def __init__(self, state: State, view: dict[str, int], from_board: frozenset[int] | None = None) -> None:
-        self.state = state  # kept so the cache key (its id) is not reused while the entry lives
-        self.view = view
-        self._from_board = from_board
-        self._legal: list[Action] | None = None  # the legal actions, once asked for
-        self._built = 0  # how many of them are indexed
-        self._by_diff: dict[Diff, list[Action]] = {}
-        self._chans: dict[Diff, frozenset[str]] = {}
-        self._by_channel: dict[str, list[Diff]] = {}
-        self._silent: list[Action] = []
-        self.lit: dict[str, int] | None = None  # the LED targets, once asked for
-
-    @property
-    def complete(self) -> bool:
-        return self._legal is not None and self._built == len(self._legal)
-
-    def build(self, budget: int | None = None) -> bool:
-        """Index ``budget`` more legal actions (None: all that are left); True once all are. Every
-        use keeps the order of the legal actions, in which they are indexed."""
-        if self._legal is None:
-            self._legal = from_board(self.state, self.state.legal_actions(), self._from_board) \
-                if self.state.current_player >= 0 else []
-        legal = self._legal
-        end = len(legal) if budget is None else min(len(legal), self._built + budget)
-        changes = self.state.physical_changes
-        for action in legal[self._built:end]:
-            d = frozenset(changes(action).items())
-            if not d:
-                self._silent.append(action)
-                continue
-            acts = self._by_diff.get(d)
-            if acts is None:
-                acts = self._by_diff[d] = []
-                self._chans[d] = frozenset(c for c, _ in d)
-                for c, _ in d:
-                    self._by_channel.setdefault(c, []).append(d)
-            acts.append(action)
-        self._built = end
-        return end == len(legal)
-
-    @property
-    def by_diff(self) -> dict[Diff, list[Action]]:
-        self.build()
-        return self._by_diff
-
-    @property
-    def silent(self) -> list[Action]:
-        self.build()
-        return self._silent
-
-    def chans(self, d: Diff) -> frozenset[str]:
-        """The channels a diff of this state's table changes."""
-        return self._chans[d]
-
-    def touching(self, channel: str) -> list[Diff]:
-        """The diffs that change ``channel``, in the order of the legal actions."""
-        self.build()
-        return self._by_channel.get(channel, [])
-
-
-def from_board(state: State, actions: list[Action], players: frozenset[int] | None) -> list[Action]:
-    """The ``actions`` the board itself may make: those of the ``players`` seated at the table (None:
-    every player). Another seat's action is taken only as that seat's move, carried out
-    (``controller.carry_out``), whoever is to act."""
-    if players is None:
-        return actions
-    player_of = state.player_of
-    return [a for a in actions if player_of(a) in players]
-
-
-def _remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None:
-    cache[key] = value
-    while len(cache) > size:
-        cache.popitem(last=False)
-
-
-def board_diff(view: dict[str, int], sensed: dict[str, int]) -> Diff:
-    """Where the ``sensed`` board differs from ``view`` (an unsensed channel reads 0): a set
-    difference of items, so a board's hundreds of channels are compared in C on every reading."""
-    if sensed.keys() != view.keys():
-        sensed = {c: sensed.get(c, 0) for c in view}
-    return frozenset(sensed.items() - view.items())
-
-
 def shortest_turn(before: int, after: int, spaces: int) -> int:
     """The signed number of spaces from ``before`` to ``after`` the shorter way round."""
     d = (after - before) % spaces
@@ -220,7 +126,7 @@ class Referee:
         self.allow_takeback = allow_takeback
         self.takeback_depth = takeback_depth
         # By id(state), least recently used first; each entry keeps its state, so the id is not reused.
-        self._tables: OrderedDict[int, _Moves] = OrderedDict()
+        self._tables: OrderedDict[int, MoveTable] = OrderedDict()
         self._views: OrderedDict[int, tuple[State, dict[str, int]]] = OrderedDict()
         self.expanded = 0
         """States the last :meth:`judge` reached by applying a first action (the two-action search)."""
@@ -267,21 +173,21 @@ class Referee:
             self._views.move_to_end(id(state))
             return entry[1]
         view = state.physical_view()
-        _remember(self._views, id(state), (state, view), MAX_CACHED_VIEWS)
+        remember(self._views, id(state), (state, view), MAX_CACHED_VIEWS)
         return view
 
-    def _moves(self, state: State) -> _Moves:
+    def _moves(self, state: State) -> MoveTable:
         entry = self._tables.get(id(state))
         if entry is not None and entry.state is state:
             self._tables.move_to_end(id(state))
             return entry
-        entry = _Moves(state, self._view(state), self.from_board)
-        _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        entry = MoveTable(state, self._view(state), self.from_board)
+        remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
         if self.lazy:
             entry.build(MAX_INDEX_STEP)
         return entry
 
-    def _wanted(self) -> list[_Moves]:
+    def _wanted(self) -> list[MoveTable]:
         """The move tables the LEDs and the seats show: a held move's, and the game's."""
         return [self._moves(s) for s in (self.preview, self.state) if s is not None]
 
@@ -388,8 +294,8 @@ class Referee:
         if entry is None or entry.state is not preview or preview.to_text() != state.to_text():
             return
         entry.state = state
-        _remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
-        _remember(self._views, id(state), (state, entry.view), MAX_CACHED_VIEWS)
+        remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
+        remember(self._views, id(state), (state, entry.view), MAX_CACHED_VIEWS)
 
     def final(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
         """True when the one action the board shows (``sequence``, its changes ``sensed_diff``) cannot
@@ -570,7 +476,7 @@ class Referee:
         if len(sequence) == 1:
             moves = self._moves(self.state)
         elif len(sequence) == 2 and not self.state.physical_changes(sequence[0]):
-            moves = _Moves(self.state.apply(sequence[0]), self._view(self.state), self.from_board)
+            moves = MoveTable(self.state.apply(sequence[0]), self._view(self.state), self.from_board)
         else:
             return False
         rarest = min((c for c, _ in sensed_diff), key=lambda c: len(moves.touching(c)))
@@ -584,12 +490,12 @@ class Referee:
         self._quiet += 1
         return True
 
-    def _on_the_way(self, moves: _Moves, sensed_diff: Diff) -> bool:
+    def _on_the_way(self, moves: MoveTable, sensed_diff: Diff) -> bool:
         """True when every sensed change lies between the current view and some legal action's view
         (a lifted piece not yet put down, beads in the hand)."""
         return bool(self._on_the_way_to(moves, sensed_diff))
 
-    def _on_the_way_to(self, moves: _Moves, partial: Diff) -> list[Diff]:
+    def _on_the_way_to(self, moves: MoveTable, partial: Diff) -> list[Diff]:
         """The legal actions' diffs that every change of ``partial`` lies on the way to."""
         if not partial:
             return list(moves.by_diff)
@@ -701,7 +607,7 @@ class Referee:
                 parts.append(WRONG_PIECE(place=place, got=got, want=want))
         return (*parts, AND_MORE(count=len(differing) - 6)) if len(differing) > 6 else tuple(parts)
 
-    def _explain(self, moves: _Moves, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
+    def _explain(self, moves: MoveTable, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
         sensed_channels = frozenset(c for c, _ in sensed_diff)
         best, best_score = None, 0.0
         for d, acts in moves.by_diff.items():  # the first, in legal order, of the most alike
