@@ -442,7 +442,7 @@ class BoardJournal:
         self.settings = self.journal.settings(self.board)
         for key, change in self.settings.items():  # a value the file has changed since is the file's again
             if key in self.in_file and change["in_file"] == self.in_file[key]:
-                setattr(session.board, key, change["by_request"])  # before a game is taken: it reads them
+                session.use_settings({key: change["by_request"]})  # before a game is taken: it reads them
         aside = self.resume(session) if resume else None
         if aside:
             log.error("%s", aside)
@@ -483,6 +483,7 @@ class BoardJournal:
         """Write what changed, in one transaction: a new game's entry, the actions, the answers, the
         end, the table settings. False when the journal cannot be written (see :attr:`fault`)."""
         answers = session.answers.unsaved()
+        decisions = list(session.decisions)
         now = {key: getattr(session.board, key) for key in TABLE_SETTINGS}
         settings = {key: {"in_file": self.in_file[key], "by_request": value}
                     for key, value in now.items() if key in self.in_file and value != self.in_file[key]}
@@ -496,7 +497,7 @@ class BoardJournal:
                         session.serial
                 assert game_id is not None
                 self.journal.sync(game_id, session.match.record, [(self.board, *a) for a in answers])
-                self.journal.decide(game_id, session.decisions)
+                self.journal.decide(game_id, decisions)
                 if session.remote is not None and session.remote.key is not None:
                     self.journal.keep_seal(game_id, session.remote.key)
                 if session.over and not finished:
@@ -513,7 +514,7 @@ class BoardJournal:
             return False
         self.game_id, self.finished, self.serial, self.settings = game_id, finished, serial, settings
         session.answers.saved(len(answers))
-        session.decisions.clear()
+        session.decisions_kept(len(decisions))
         if self.fault is not None:
             log.warning("the journal is written again, after %.0f s and %d failed writes: it has caught up",
                         self.clock() - self._failed_at, self.failures)

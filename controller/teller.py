@@ -158,7 +158,7 @@ class Teller:
         s = self.session
         if self.remote is None or s.remote is None or self.failing or not (s.wires or s.status_due):
             return
-        wires, s.wires, s.status_due = s.wires, [], False
+        wires, _ = s.outgoing()
         self.remote.send(wires, s.remote.status())
 
     @property
@@ -247,12 +247,12 @@ class Teller:
         was_failing = self.failing
         if self.kept.keep(self.session):
             self.retry_at = None
-            self.session.health = HEALTHY
+            self.session.set_health(HEALTHY)
             return True
         self.retry_at = self.clock() + RETRY_JOURNAL_S
         if not was_failing:
             fault = self.fault()
-            self.session.health = {"status": "degraded", "message": fault}
+            self.session.set_health({"status": "degraded", "message": fault})
             self.notice("warning", JOURNAL_FAILING(fault=self.why()))
             if self.mqtt is not None:
                 self.mqtt.publish_state(self.degraded_state())

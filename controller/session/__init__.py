@@ -393,6 +393,11 @@ class Session(RemoteGame):
             self._auto_chance()
         return {"allow_takeback": self.board.allow_takeback, "chance": self.board.chance}
 
+    def use_settings(self, settings: dict[str, Any]) -> None:
+        """The table's settings the journal kept (``configure``'s), given back before a game is taken."""
+        for key, value in settings.items():
+            setattr(self.board, key, value)
+
     def _outcome_named(self, text: str, to_operator: bool) -> str:
         """The pending chance outcome ``text`` names: its whole text, or its last word (a die's value).
 

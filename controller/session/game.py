@@ -309,6 +309,14 @@ class TableGame(ABC):
             return [p for p in range(self.state.num_players) if p != self.resigned]
         return self.state.winners()
 
+    def set_health(self, health: dict[str, str]) -> None:
+        """What the loop says of the service itself (its journal), shown in the public state."""
+        self.health = dict(health)
+
+    def decisions_kept(self, count: int) -> None:
+        """The journal holds the first ``count`` decisions waiting in :attr:`decisions`."""
+        del self.decisions[:count]
+
     def fairness(self) -> dict[str, Any]:
         """The chance commitment, and once the game is over the secret (``docs/mqtt.md``, "Fair dice")."""
         key = self.match.key

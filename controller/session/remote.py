@@ -149,3 +149,10 @@ class RemoteGame(AwaySeats):
                 "code": sync.code.encode() if sync.host else None, "agreed": len(sync.log),
                 "peer_has": sync.peer_have, "stopped": None if sync.stopped is None else sync.stopped.to_json(),
                 "carry_out_here": waiting, "verified": sync.verified}
+
+    def outgoing(self) -> tuple[list[Wire], bool]:
+        """What this board sends the other board now, taken once: its new wires, and whether its
+        status changed (then the status goes too)."""
+        wires, due = self.wires, self.status_due
+        self.wires, self.status_due = [], False
+        return wires, due
