@@ -232,8 +232,8 @@ class Firmware:
         self.debounce = int(config["debounce_scans"])
         self.heartbeat_ms = int(config["heartbeat_ms"])
         self.active_low = config.get("presence_active_low", True)
-        self.presence_ch = []
-        self.analog_ch = []
+        self.presence_ch = []  # type: list[int]
+        self.analog_ch = []  # type: list[int]
         channel = 0
         for kind, count in self.blocks:
             if kind not in KIND_CODES:
@@ -248,7 +248,7 @@ class Firmware:
         self.raw = bytearray(self.n)
         self.stable = bytearray(self.n)
         self.count = bytearray(self.n)
-        self.pending = set()
+        self.pending = set()  # type: set[int]
         self.sr_buf = bytearray((self.n_presence + 7) // 8)
         self.sr_prev = bytearray(len(self.sr_buf))
         self.tx_seq = 0
@@ -347,10 +347,10 @@ class Firmware:
                                 count[ch] = 0
                                 pending.add(ch)
                         prev[i] = buf[i]
-        if self.n_analog:
+        adc = self.adc
+        if adc is not None:  # there are analog channels
             select = self.select
             enable = self.enable
-            adc = self.adc
             for j in range(self.n_analog):
                 mux = j >> 4
                 sel = j & 15

@@ -1,10 +1,14 @@
 """The firmware on the real MicroPython interpreter: its WebAssembly port (npm, run with node), the
-same frames as on CPython for the same scans, and ``mpy-cross`` compiling every file the Pico gets.
+same frames as on CPython for the same scans; ``mpy-cross`` compiling every file the Pico gets; and
+those files type-checked against MicroPython's published stubs for the Pico (``rp2``).
 
 ``tests/firmware_bridge/micropython/`` holds the npm package (``scripts/dev test`` runs ``npm ci``
 there; the fixture below does too when it has not been run), ``run.mjs`` (runs a script under
 MicroPython with modules in its filesystem) and ``scenario.py`` (one scripted run of the
-firmware, the ``machine`` module replaced by a small board of its own).
+firmware, the ``machine`` module replaced by a small board of its own). The stubs
+(``micropython-rp2-rpi-pico-stubs``) replace CPython's standard library for mypy, so they live in
+their own directory, ``.venv/micropython-stubs`` (``scripts/dev test`` installs them there; the
+fixture too when it has not).
 """
 
 from __future__ import annotations
@@ -24,6 +28,19 @@ from hardware.layout import load_layout
 HERE = Path(__file__).parent / "micropython"
 FIRMWARE_DIR = Path(fw.__file__).parent
 GAMES = ("contigo", "jeocinco", "scriptorium", "serpientes")
+STUBS = Path(sys.prefix) / "micropython-stubs"
+STUBS_PACKAGE = "micropython-rp2-rpi-pico-stubs==1.29.0.post1"
+# Errors inside the stubs themselves are theirs; a generated board_config.py's empty ANALOG_CAL = []
+# has no element type to infer.
+MYPY_INI = """[mypy]
+python_version = 3.11
+check_untyped_defs = True
+ignore_errors = True
+[mypy-arbitro_fw,main,board_config]
+ignore_errors = False
+[mypy-board_config]
+disable_error_code = var-annotated
+"""
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +124,34 @@ def test_mpy_cross_refuses_what_micropython_cannot_compile(tmp_path: Path) -> No
     bad.write_text("def f():\n    nonlocal x\n")  # no binding for nonlocal: both compilers refuse it
     with pytest.raises(AssertionError, match=r"bad\.py"):
         mpy_cross(bad, tmp_path / "bad.mpy")
+
+
+@pytest.fixture(scope="module")
+def stubs() -> Path:
+    if not (STUBS / "machine.pyi").is_file():
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(STUBS), STUBS_PACKAGE],
+                       check=True, timeout=300)
+    return STUBS
+
+
+def mypy_on_micropython(stubs: Path, directory: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    (directory / "mypy.ini").write_text(MYPY_INI)
+    return subprocess.run([sys.executable, "-m", "mypy", "--custom-typeshed-dir", str(stubs), "--config-file",
+                           "mypy.ini", "--no-incremental", "--cache-dir", str(directory / ".mypy_cache"), *files],
+                          cwd=directory, capture_output=True, text=True, timeout=300, check=False,
+                          env={"MYPYPATH": str(stubs), "PATH": ""})
+
+
+def test_the_pico_files_type_check_against_micropythons_rp2_stubs(stubs: Path, tmp_path: Path) -> None:
+    """main.py's machine, time, micropython, select and sys as MicroPython has them on the Pico.
+    The Firmware class gets ``machine`` as an argument, so its Pin/SPI/ADC calls are untyped: only
+    what main.py and UsbCdcPort call is checked against the stubs."""
+    write_firmware(load_layout("contigo").board_config(), tmp_path, "contigo")
+    result = mypy_on_micropython(stubs, tmp_path, "arbitro_fw.py", "main.py", "board_config.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    # and the check can fail: a call MicroPython's modules do not have
+    (tmp_path / "main.py").write_text((tmp_path / "main.py").read_text() + "\nmachine.freq('fast')\ntime.ticks_ns()\n")
+    result = mypy_on_micropython(stubs, tmp_path, "main.py")
+    assert 'error: No overload variant of "freq" matches argument type "str"' in result.stdout, result.stdout
+    assert 'Module has no attribute "ticks_ns"' in result.stdout

@@ -124,4 +124,5 @@ def test_cli_diagnose_refuses_a_board_flashed_for_another_layout(capsys: pytest.
     assert code == 1
     assert "the sensor board says it is 'something-else'" in out
     assert "sensor board: something-else, " in out and ", 36 piece and 28 count channels\n" in out
-    assert "  silent: pit:e-1: mux 4, input 1, Pico GP9\n" in out and "sq:f6" in out  # nobody touched anything
+    # nobody touched anything; where it is wired, said in the board's language (the default: Spanish)
+    assert "  silent: pit:e-1: multiplexor 4, entrada 1, Pico GP9\n" in out and "sq:f6" in out
