@@ -343,6 +343,8 @@ class Referee:
                 found = matched[0]
                 if taken is not None and state.action_to_text(found[0]) == taken:
                     continue  # the move that was taken: not another one
+                if j < here and len(found) > sum(s.current_player >= 0 for s, _ in line[j:here]):
+                    continue  # more moves than were taken back: an action added (a bridge while the dice are due)
                 mover = state.current_player if taken is None else state.player_of(state.action_from_text(taken))
                 if state.player_of(found[0]) != mover:
                     continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
@@ -418,6 +420,8 @@ class Referee:
                 return None
             nxt = state.apply(first)
             self.expanded += 1
+            if nxt.is_terminal() and state.player_of(first) != player and (sensed_diff - d) in moves.by_diff:
+                return [(first,)]  # a win laid out of turn ends the game: the acting player's move beside it is moot
             if nxt.current_player != player:
                 continue
             if len(moves.by_diff.get(d, ())) > 1:  # two routes to one position need one look
