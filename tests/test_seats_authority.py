@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 import pytest
 
-from controller.games import CHANCE
+from controller.games import CHANCE, get_game
 from controller.games.chance import seed_secret
 from controller.games.record import ChanceKey, Match, Record
 from controller.remote import JoinCode, Sync, Wire, digest
 from controller.session import Outcome, Session
+from tests.test_ghost_moves import JEOCINCO_BEFORE_DISPUTE
 from tests.test_seats import decide
 from tests.test_session import session_for, show, verdict_of
 
@@ -219,3 +221,31 @@ def test_a_bridge_laid_while_the_dice_are_due_is_a_fault_until_the_roll_then_tak
     assert verdict_of(judged) == "applied", s.verdict
     assert text in s.match.record.actions, (judged.events, s.verdict)
     assert s.match.record.actions[:len(before)] == before  # the placement stands where it was
+
+
+@pytest.mark.parametrize("away", ["bot:easy", "phone"])
+def test_a_bridge_that_falls_before_a_computers_or_a_phones_turn_is_a_set_up(away: str) -> None:
+    """Seed 9 (``tests/test_ghost_moves.py``): the challenger wins the dispute rolls, so the
+    challenged bridge loses its support. The seat to act next plays away from the board: the bridge
+    still standing is what the table is to set up, not a violation of the away seat's turn."""
+    options = get_game("jeocinco").options({"own_turn_bridges": True})
+    record = Record.seeded("jeocinco", options, 2, 9, [*JEOCINCO_BEFORE_DISPUTE, "dispute D4N-D4E"])
+    ahead = Match(replace(record, actions=list(record.actions)))  # a look ahead: the record itself stays as it is
+    ahead.resolve_chance()
+    ahead.resolve_chance()
+    seats = ["table", "table"]
+    seats[ahead.state.current_player] = away
+    s = session_for("jeocinco", chance="button", options=options)
+    s.resume(replace(record, seats=seats))
+    assert verdict_of(put(s, s.referee.expected())) == "in_sync"
+    standing = s.referee.expected()
+    for _ in range(2):
+        assert s.request("roll", {}).answer is not None
+    assert not s.parts[s.state.current_player].at_table
+    fallen = sorted(c for c, v in s.referee.expected().items() if v != standing[c])
+    assert fallen == ["bridge:D4N-D4E~E4S-E4W"]
+    public = s.judge().public
+    assert public is not None
+    assert public["violation"] is None, public["violation"]
+    assert public["setup"] is not None and public["setup"]["channels"] == fallen
+    assert verdict_of(put(s, s.referee.expected())) == "in_sync"
