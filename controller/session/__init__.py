@@ -31,6 +31,7 @@ from controller.games import CHANCE, TERMINAL, ChannelKind, IllegalAction, get_g
 from controller.games.base import Message, Phrase
 from controller.games.chance import commitment, seed_secret
 from controller.games.record import ChanceKey, Match, Record
+from controller.i18n import message_of
 from controller.ledview import LedScene, game_colours
 from controller.referee import Verdict, shortest_turn
 from controller.remote import JoinCode, Sync, hides_information
@@ -318,13 +319,15 @@ class Session(RemoteGame):
         key = None if request_id is None or name == "state" else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
-            return answered
-        told = None
+            ok, result, said = answered
+            self.refusal = None if said is None else message_of(said["code"], said["params"])
+            return ok, result
+        told = kept = None
         try:
             ok, result = True, self._run(name, commands.check(name, args), to_operator)
         except OperatorOnly as exc:
             self.refusal = exc.operator if to_operator else exc.said
-            ok, result, told = False, str(exc), exc.operator.text if to_operator else None
+            ok, result, told, kept = False, str(exc), exc.operator.text if to_operator else None, exc.said
         except Refused as exc:
             ok, result, self.refusal = False, str(exc), exc.said
         except IllegalAction as exc:  # a rule refused it: said in the board's language at the edge
@@ -336,8 +339,9 @@ class Session(RemoteGame):
             log.exception("request %s (id %r) failed", name, request_id)
             self.refusal = INTERNAL_ERROR(command=name)
             ok, result = False, self.refusal.text
-        if key is not None:
-            self.answers.add(key, ok, result)
+        if key is not None:  # kept for a repeat: never what only the operator may read
+            kept = kept or self.refusal
+            self.answers.add(key, ok, result, None if kept is None else kept.to_json())
         return ok, told or result
 
     def _run(self, name: str, args: dict[str, Any], to_operator: bool) -> Any:
