@@ -199,8 +199,8 @@ def _nc() -> Any:
     return getattr(builtins, "NC")
 
 
-def _rails() -> dict[str, Any]:
-    rails = {name: skidl.Net(name) for name in ("GND", "+3V3", "+5V")}
+def _rails(*names: str) -> dict[str, Any]:
+    rails = {name: skidl.Net(name) for name in ("GND", "+3V3", *names)}
     rails["GND"].drive = skidl.POWER
     return rails
 
@@ -208,7 +208,7 @@ def _rails() -> dict[str, Any]:
 def build(layout: Layout) -> Any:
     """The layout's reference board as a SKiDL circuit (make it inside :func:`new_circuit`)."""
     parts = Parts()
-    rails = _rails()
+    rails = _rails("+5V")
     gnd, v33, v5 = rails["GND"], rails["+3V3"], rails["+5V"]
     pico = parts.add(P.PICO, ref="U1", firmware=layout.board_kind)
     for n, name, _ in P.PICO.pins:
@@ -265,7 +265,7 @@ def build(layout: Layout) -> Any:
             parts.wire(ldo, "VI", v5)
             parts.wire(ldo, "GND", gnd)
             parts.wire(ldo, "VO", sensor_rail)
-            bulk = parts.add(P.CAP, value="10u")
+            bulk = parts.add(P.CAP_10U, value="10u")
             parts.wire(bulk, 1, sensor_rail)
             parts.wire(bulk, 2, gnd)
         com = skidl.Net("ADC0")

@@ -101,6 +101,8 @@ RES_NETWORK = PartSpec("R_Network08", "RN", "Resistor_THT:R_Array_SIP9", "4609X-
                        ((1, "common", PASSIVE), *((i + 2, f"R{i + 1}", PASSIVE) for i in range(8))))
 CAP = PartSpec("C", "C", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "K104K15X7RF5TL2",
                "100 nF ceramic decoupling capacitor", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
+CAP_10U = PartSpec("C", "C", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "FG28X5R1C106KRT06",
+                   "10 uF ceramic: the sensors' local supply", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
 CAP_BULK = PartSpec("CP", "C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "EEU-FR1A102",
                     "1000 uF 10 V electrolytic across the LED strip's 5 V", ((1, "+", PASSIVE), (2, "-", PASSIVE)))
 FUSE = PartSpec("Fuse", "F", "Fuse:Fuseholder_Blade_Mini_Keystone_3568", "0297xxx.WXNV",
