@@ -196,7 +196,7 @@ def new_circuit() -> Iterator[Any]:
 
 def _nc() -> Any:
     """The no-connect net of the circuit being built (SKiDL keeps it in builtins while one is open)."""
-    return getattr(builtins, "NC")
+    return builtins.NC  # type: ignore[attr-defined]
 
 
 def _rails(*names: str) -> dict[str, Any]:

@@ -81,8 +81,8 @@ def _top(d: Svg, layout: Layout) -> float:
     chips = -(-sum(1 for w in where if w.kind == "presence") // 8)
     muxes = -(-sum(1 for w in where if w.kind != "presence") // 16)
     if chips:
-        rows += [f"GP{fw.SR_LOAD_PIN} -> SH/LD of every 74HC165", f"GP{fw.SR_SCK_PIN} (SPI1 SCK) -> CLK of every 74HC165",
-                 f"GP{fw.SR_MISO_PIN} (SPI1 RX) <- QH of U100"]
+        rows += [f"GP{fw.SR_LOAD_PIN} -> SH/LD of every 74HC165",
+                 f"GP{fw.SR_SCK_PIN} (SPI1 SCK) -> CLK of every 74HC165", f"GP{fw.SR_MISO_PIN} (SPI1 RX) <- QH of U100"]
         if chips > CHIPS_PER_BUFFER:
             rows.append(f"CLK, SH/LD through U400..U{399 + -(-chips // CHIPS_PER_BUFFER)} 74HC244, "
                         f"one per {CHIPS_PER_BUFFER} registers")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from typing import Any
 
 import skidl
@@ -115,13 +116,13 @@ def perfboard_svg(circuit: Any) -> str:
     for net in sorted(circuit.get_nets(), key=lambda n: str(n.name)):
         holes = sorted({pads[(str(p.part.ref), int(p.num))] for p in net.pins if (str(p.part.ref), int(p.num)) in pads})
         colour = NET_COLOURS.get(str(net.name), "#06c")
-        for (c1, r1), (c2, r2) in zip(holes, holes[1:], strict=False):
+        for (c1, r1), (c2, r2) in itertools.pairwise(holes):
             x1, y1 = at(c1, r1)
             x2, y2 = at(c2, r2)
             d.line(x1, y1, x2, y2, colour, 1.4)
         if len(holes) > 1:
             wires.append(f"{net.name}: " + " - ".join(f"{chr(65 + r)}{c + 1}" for c, r in holes))
-    for (ref, pin), (c, r) in sorted(pads.items()):
+    for (_, pin), (c, r) in sorted(pads.items()):
         x, y = at(c, r)
         d.circle(x, y, 2.4, "#333", "#000", 0.5)
         d.text(x + 3, y - 3, f"{pin}", 6, fill="#555")

@@ -151,7 +151,8 @@ def _drawn(t: Template) -> S.Svg:
         else:
             s = LED_SIZE_MM
             d.add(f'<rect class="led" x="{h.x - s / 2:.2f}" y="{h.y - s / 2:.2f}" width="{s:g}" height="{s:g}" '
-                  f'fill="none" stroke="#c33" stroke-width="0.25"><title>{h.channel} LED {h.index}</title></rect>', h.x, h.y)
+                  f'fill="none" stroke="#c33" stroke-width="0.25"><title>{h.channel} LED {h.index}</title></rect>',
+                  h.x, h.y)
             d.text(h.x + s / 2 + 0.4, h.y + 0.5, f"L{h.index}", 1.2, fill="#c33")
     (tw, th), corners = tiles(t)
     for r in range(int(t.height // th) + 2):  # alignment crosses where four pages meet
