@@ -94,31 +94,31 @@ HALL_LINEAR = PartSpec("DRV5055A1", "H", "Package_TO_SOT_SMD:SOT-23", "DRV5055A1
 WS2812B = PartSpec("WS2812B", "D", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "WS2812B",
                    "RGB LED with its driver (strips and single-LED boards carry its 100 nF)",
                    ((1, "VDD", PWRIN), (2, "DOUT", OUT), (3, "VSS", PWRIN), (4, "DIN", IN)))
+TWO_PINS = ((1, "1", PASSIVE), (2, "2", PASSIVE))
 RES = PartSpec("R", "R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P7.62mm_Horizontal", "CF14JT330R",
-               "resistor", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
+               "resistor", TWO_PINS)
 RES_NETWORK = PartSpec("R_Network08", "RN", "Resistor_THT:R_Array_SIP9", "4609X-101-103LF",
                        "8 x 10 kOhm bussed resistor network (pin 1 common)",
                        ((1, "common", PASSIVE), *((i + 2, f"R{i + 1}", PASSIVE) for i in range(8))))
 CAP = PartSpec("C", "C", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "K104K15X7RF5TL2",
-               "100 nF ceramic decoupling capacitor", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
+               "100 nF ceramic decoupling capacitor", TWO_PINS)
 CAP_10U = PartSpec("C", "C", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "FG28X5R1C106KRT06",
-                   "10 uF ceramic: the sensors' local supply", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
+                   "10 uF ceramic: the sensors' local supply", TWO_PINS)
 CAP_BULK = PartSpec("CP", "C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "EEU-FR1A102",
                     "1000 uF 10 V electrolytic across the LED strip's 5 V", ((1, "+", PASSIVE), (2, "-", PASSIVE)))
 FUSE = PartSpec("Fuse", "F", "Fuse:Fuseholder_Blade_Mini_Keystone_3568", "0297xxx.WXNV",
-                "blade fuse in its holder: one per LED power feed", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
+                "mini blade fuse in its holder, one per LED feed (0297 series: 002 = 2 A, 003 = 3 A, ...)", TWO_PINS)
 SUPPLY = PartSpec("Supply_5V", "J", "TerminalBlock:TerminalBlock_bornier-2_P5.08mm", "LRS-100-5",
-                  "5 V supply for the LEDs (screw terminals)", ((1, "+5V", PWROUT), (2, "GND", PWROUT)))
+                  "5 V supply for the LEDs, sized per game (LRS-50-5: 10 A, LRS-100-5: 18 A)",
+                  ((1, "+5V", PWROUT), (2, "GND", PWROUT)))
 BUTTON = PartSpec("SW_Push", "SW", "Button_Switch_THT:SW_PUSH_6mm", "B3F-1000",
-                  "push button, to GND", ((1, "1", PASSIVE), (2, "2", PASSIVE)))
+                  "push button, to GND", TWO_PINS)
 ENCODER = PartSpec("RotaryEncoder", "SW", "Rotary_Encoder:RotaryEncoder_Alps_EC11E_Vertical_H20mm",
                    "EC11E15244G1", "rotary encoder with detents, common to GND",
                    ((1, "A", PASSIVE), (2, "C", PASSIVE), (3, "B", PASSIVE)))
+_CHAIN = ((1, "3V3", PASSIVE), (2, "GND", PASSIVE), (3, "CLK", PASSIVE), (4, "SH/LD", PASSIVE))
+"""A sensor module's connectors: power and the chain's clocks; pin 5 carries its data."""
 CHAIN_IN = PartSpec("Conn_01x05", "J", "Connector_PinHeader_2.54mm:PinHeader_1x05_P2.54mm_Vertical", "PH1-05-UA",
-                    "the module's chain connector towards the Pico",
-                    ((1, "3V3", PASSIVE), (2, "GND", PASSIVE), (3, "CLK", PASSIVE), (4, "SH/LD", PASSIVE),
-                     (5, "QH", PASSIVE)))
+                    "the module's chain connector towards the Pico", (*_CHAIN, (5, "QH", PASSIVE)))
 CHAIN_OUT = PartSpec("Conn_01x05", "J", "Connector_PinSocket_2.54mm:PinSocket_1x05_P2.54mm_Vertical", "PPTC051LFBN-RC",
-                     "the module's chain connector to the next module",
-                     ((1, "3V3", PASSIVE), (2, "GND", PASSIVE), (3, "CLK", PASSIVE), (4, "SH/LD", PASSIVE),
-                      (5, "SER", PASSIVE)))
+                     "the module's chain connector to the next module", (*_CHAIN, (5, "SER", PASSIVE)))
