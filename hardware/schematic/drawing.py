@@ -159,7 +159,7 @@ def schematic_svg(layout: Layout) -> str:
     """The drawn schematic of the layout's reference board."""
     d = Svg()
     d.text(20, 30, f"{layout.game}: schematic of {layout.board_kind} (generated from hardware/layouts/"
-                   f"{layout.game}.json; netlist {layout.game}.net)", 16, weight="bold")
+                   f"{layout.game}.json; netlist {layout.game}.net.gz)", 16, weight="bold")
     y = _top(d, layout)
     y = _shift_registers(d, layout, y)
     y = _muxes(d, layout, y + 10)
