@@ -45,10 +45,6 @@ class Place:
     chip: int  # the 74HC165 (presence) or CD74HC4067 (analog) it is read through, from the Pico
     input: str  # that chip's input pin name (H..A, or I0..I15)
 
-    @property
-    def chip_ref(self) -> str:
-        return f"U{(100 if self.kind == 'presence' else 300) + self.chip}"
-
 
 def places(layout: Layout) -> list[Place]:
     """Every sensor channel of the layout and the chip input the firmware reads it on, in sensor order."""

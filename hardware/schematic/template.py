@@ -183,7 +183,7 @@ def template_pdf(layout: Layout, path: Path) -> None:
 
 
 def _page_furniture(t: Template, pages: int) -> S.PageFurniture:
-    def draw(pdf: Canvas, n: int, page_w: float, page_h: float) -> None:
+    def draw(pdf: Canvas, n: int, _width: float, page_h: float) -> None:
         mm = S.MM
         x, y = 10 * mm, 6 * mm
         pdf.setLineWidth(0.3)
