@@ -517,6 +517,9 @@ class Game(ABC):
     """Players in a game when none are given (0: ``min_players``)."""
     option_schema: ClassVar[tuple[Option, ...]] = ()
     """Every variant option: name, default and the values it accepts."""
+    picture_mm: ClassVar[float] = 1.0
+    """Millimetres of the reference board build per unit of the picture's geometry (``channel_xy``):
+    what the printed drilling templates scale by (``controller.tools.schematic.template``)."""
 
     def players(self, num_players: int | None = None) -> int:
         """``num_players``, or the game's default when it is None or 0."""

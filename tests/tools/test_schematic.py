@@ -1,5 +1,5 @@
 """docs/build's schematics, netlists, templates and sensor module are generated from the layouts
-(``python -m hardware.schematic``): they must be up to date, pass SKiDL's electrical rules check,
+(``python -m controller.tools.schematic``): they must be up to date, pass SKiDL's electrical rules check,
 and agree with the layouts and the firmware as read back by a parser that is not SKiDL's."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 import sexpdata
 
 from controller.games import get_game
+from controller.tools.schematic import GAMES, OUT_DIR, outputs
 from hardware.layout import Layout, load_layout
-from hardware.schematic import GAMES, OUT_DIR, outputs
 
 # The datasheets' pin numbers (74HC165: A..H; CD74HC4067: I0..I15), written here again on purpose.
 HC165_PIN = {"A": "11", "B": "12", "C": "13", "D": "14", "E": "3", "F": "4", "G": "5", "H": "6"}
@@ -38,7 +38,7 @@ def test_every_generated_file_is_committed_and_up_to_date(generated: dict[str, b
             committed, data = (gzip.decompress(committed) if committed else b""), gzip.decompress(data)
         if committed != data:
             stale.append(name)
-    assert not stale, f"stale: {stale}; run: python -m hardware.schematic"
+    assert not stale, f"stale: {stale}; run: python -m controller.tools.schematic"
     assert len(generated) == 5 * len(GAMES) + 3
 
 
@@ -140,7 +140,7 @@ def _printed(game: str) -> tuple[ET.Element, dict[str, tuple[float, float]], dic
 
 @pytest.mark.parametrize("game", GAMES)
 def test_template_prints_the_pictures_geometry_at_true_scale(game: str) -> None:
-    from hardware.schematic.template import MM_PER_UNIT, SHARED_STEP_MM
+    from controller.tools.schematic.template import SHARED_STEP_MM
 
     layout: Layout = load_layout(game)
     root, sensors, leds = _printed(game)
@@ -149,7 +149,7 @@ def test_template_prints_the_pictures_geometry_at_true_scale(game: str) -> None:
     assert root.get("viewBox") == f"0 0 {width[:-2]} {height[:-2]}", "one user unit must print as 1 mm"
     assert set(sensors) == set(layout.sensor_of)
     picture = get_game(game).channel_xy
-    scale = MM_PER_UNIT[game]
+    scale = get_game(game).picture_mm
     first = next(iter(layout.sensor_of))
     fx, fy = picture(first) or (0.0, 0.0)
     dx, dy = sensors[first][0] - fx * scale, sensors[first][1] - fy * scale
@@ -171,7 +171,7 @@ def test_template_prints_the_pictures_geometry_at_true_scale(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_template_pdf_is_a4_pages_at_full_size(game: str) -> None:
-    from hardware.schematic.template import template, tiles
+    from controller.tools.schematic.template import template, tiles
 
     pdf = (OUT_DIR / f"{game}-template.pdf").read_bytes()
     pages = len(re.findall(rb"/Type /Page\b", pdf))
@@ -182,7 +182,7 @@ def test_template_pdf_is_a4_pages_at_full_size(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_build_page_gives_the_reference_dimensions(game: str) -> None:
-    from hardware.schematic.template import dimensions
+    from controller.tools.schematic.template import dimensions
 
     said = dimensions(load_layout(game))
     assert said in (OUT_DIR / f"{game}.md").read_text(), f"docs/build/{game}.md must say: {said}"

@@ -18,9 +18,9 @@ from typing import Any
 
 import skidl
 
-from hardware.schematic import parts as P
-from hardware.schematic.circuit import SR_INPUTS, Parts, _rails, shift_register
-from hardware.schematic.svg import Svg
+from controller.tools.schematic import parts as P
+from controller.tools.schematic.circuit import SR_INPUTS, Parts, _rails, shift_register
+from controller.tools.schematic.svg import Svg
 
 PITCH = 2.54  # perfboard hole pitch, mm
 COLS, ROWS = 30, 16

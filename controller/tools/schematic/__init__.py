@@ -6,7 +6,7 @@
 - ``sensor-module.net``, ``sensor-module-bom.csv``, ``sensor-module-perfboard.svg``: the module of
   eight hall switches and a 74HC165 that the presence chains repeat (``module``).
 
-``python -m hardware.schematic`` writes them; ``tests/tools/test_schematic.py`` fails when a
+``python -m controller.tools.schematic`` writes them; ``tests/tools/test_schematic.py`` fails when a
 committed one differs from what the layouts give.
 """
 
@@ -16,8 +16,10 @@ import gzip
 import tempfile
 from pathlib import Path
 
-GAMES = ("contigo", "jeocinco", "scriptorium", "serpientes")
-OUT_DIR = Path(__file__).resolve().parents[2] / "docs" / "build"
+from controller.games import game_names
+
+GAMES = tuple(game_names())
+OUT_DIR = Path(__file__).resolve().parents[3] / "docs" / "build"
 
 
 class ErcFailed(RuntimeError):
@@ -26,10 +28,10 @@ class ErcFailed(RuntimeError):
 
 def outputs(games: tuple[str, ...] = GAMES, module: bool = True) -> dict[str, bytes]:
     """Every generated file's name and contents."""
+    from controller.tools.schematic import circuit, drawing, template
+    from controller.tools.schematic import module as sensor_module
+    from controller.tools.schematic.svg import pdf_page
     from hardware.layout import load_layout
-    from hardware.schematic import circuit, drawing, template
-    from hardware.schematic import module as sensor_module
-    from hardware.schematic.svg import pdf_page
 
     files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,7 +59,7 @@ def outputs(games: tuple[str, ...] = GAMES, module: bool = True) -> dict[str, by
                 errors, _ = circuit.erc(c)
                 if errors:
                     raise ErcFailed(f"sensor module: {errors} ERC errors")
-                files["sensor-module.net"] = circuit.netlist(c, "hardware/schematic/module.py").encode()
+                files["sensor-module.net"] = circuit.netlist(c, "controller/tools/schematic/module.py").encode()
                 files["sensor-module-bom.csv"] = sensor_module.bom_csv(c).encode()
                 files["sensor-module-perfboard.svg"] = sensor_module.perfboard_svg(c).encode()
     return files

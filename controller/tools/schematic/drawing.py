@@ -9,10 +9,10 @@ references (U100, H1, D1, ...) are the netlist's (``circuit``).
 from __future__ import annotations
 
 from controller.tools.diagrams import plan
+from controller.tools.schematic.circuit import CHIPS_PER_BUFFER, SR_INPUTS, led_channels, places, separate_sensor_supply
+from controller.tools.schematic.svg import Svg
 from firmware_bridge.firmware import arbitro_fw as fw
 from hardware.layout import Layout
-from hardware.schematic.circuit import CHIPS_PER_BUFFER, SR_INPUTS, led_channels, places, separate_sensor_supply
-from hardware.schematic.svg import Svg
 
 WIDTH = 1400
 CHIP_W, CHIP_H = 150, 118  # a 74HC165 block with its eight labelled inputs

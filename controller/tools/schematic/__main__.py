@@ -1,4 +1,4 @@
-"""``python -m hardware.schematic [DIR]``: (re)write docs/build's schematics, netlists, templates and
+"""``python -m controller.tools.schematic [DIR]``: (re)write docs/build's schematics, netlists, templates and
 the sensor module's files from the shipped layouts (``outputs`` says which)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hardware.schematic import OUT_DIR, outputs
+from controller.tools.schematic import OUT_DIR, outputs
 
 
 def main(argv: list[str]) -> int:

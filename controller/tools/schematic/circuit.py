@@ -25,9 +25,9 @@ import simp_sexp
 import skidl
 
 from controller.tools.diagrams import plan
+from controller.tools.schematic import parts as P
 from firmware_bridge.firmware import arbitro_fw as fw
 from hardware.layout import Layout
-from hardware.schematic import parts as P
 
 SR_INPUTS = "HGFEDCBA"  # the order a 74HC165 shifts its inputs out: channel k % 8 = 0 is H
 CHIPS_PER_BUFFER = 16  # CLK and SH/LD are buffered (74HC244) for every 16 registers beyond 16

@@ -1,7 +1,7 @@
 """Printable templates at true scale: where to drill for each sensor and LED of a reference board.
 
 Positions come from the game's own picture geometry (``Game.channel_xy``, what the display draws
-and rings), scaled to the reference build by :data:`MM_PER_UNIT`. The SVG's user unit is the
+and rings), scaled to the reference build by each game's ``Game.picture_mm``. The SVG's user unit is the
 millimetre (``width="...mm"`` and a viewBox of the same numbers); the PDF cuts it into A4 pages at
 100 %, each with a 100 mm scale bar to check the printer, and crosses at the pages' corners to
 line them up (``svg.pdf_tiles``).
@@ -21,12 +21,9 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from controller.games import get_game
+from controller.tools.schematic import svg as S
 from hardware.layout import Layout
-from hardware.schematic import svg as S
 
-MM_PER_UNIT = {"contigo": 40 / 56, "jeocinco": 0.6, "scriptorium": 1.0, "serpientes": 0.75}
-"""The reference builds: a Contigo square 40 mm, a Jeocinco model unit 12 mm (20 picture units),
-Serpientes a 30 mm grid, a Scriptorium picture unit one millimetre (outer ring 376 mm across)."""
 BORDER_MM = 20.0  # board edge beyond the outermost sensor
 HEADER_MM = 30.0  # title and scale bar above the board
 SENSOR_HOLE_MM = 4.0  # a pocket for a SOT-23/TO-92 hall sensor under the playing surface
@@ -60,7 +57,7 @@ class Template:
 def origin(layout: Layout) -> tuple[float, float, float]:
     """(x0, y0, scale): the template point of a picture point (px, py) is (x0 + px * scale, y0 + py * scale)."""
     game = get_game(layout.game)
-    scale = MM_PER_UNIT[layout.game]
+    scale = get_game(layout.game).picture_mm
     pts = [xy for c in layout.sensor_of if (xy := game.channel_xy(c)) is not None]
     min_x, min_y = min(p[0] for p in pts), min(p[1] for p in pts)
     return 2 * BORDER_MM - min_x * scale, HEADER_MM + BORDER_MM - min_y * scale, scale
