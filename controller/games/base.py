@@ -17,6 +17,10 @@ A game is a factory of immutable states (OpenSpiel's shape, python-chess's manne
 * ``State.physical_view()`` says what the physical board should look like: a value per logical
   sensor channel (``Game.channels``). The referee matches the sensed board against the views of the
   states that legal actions lead to.
+* Hidden information is hooks with an open game's defaults (OpenSpiel's ``InformationStateString``
+  and ``ResampleFromInfostate``): ``Game.hides_information``, ``State.information_state`` (what a
+  seat sees), ``State.resample`` (a state agreeing with it, the rest dealt anew), ``State.seen_by``,
+  ``State.rearranged`` and ``Game.state_seen_by`` (a state from a seat's own views).
 
 Engines are pure: no I/O, no clock, no global random. All randomness is a chance node, resolved by
 whoever drives the game (the game's secret through :mod:`controller.games.chance`, or the value a
