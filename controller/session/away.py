@@ -15,7 +15,7 @@ from controller.games.base import Phrase
 from controller.ledview import LedScene
 from controller.referee import Verdict
 from controller.seats import seat_of
-from controller.seats.computer import COMPUTER
+from controller.seats.computer import COMPUTER, decision_seed
 from controller.session.game import TableGame
 from controller.session.outcome import Decide, Expected, Outcome, told
 
@@ -52,10 +52,9 @@ class AwaySeats(TableGame):
         if not part.decides:  # a phone or a remote seat: its move comes as a request or from the other board
             return
         self.asked = moves
-        commitment = self.fairness()["commitment"]
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
-                                    dict(self.state.private_view(seat)), seat, part.level, f"{commitment}:{moves}",
-                                    decider=part.text))
+                                    dict(self.state.private_view(seat)), seat, part.level,
+                                    decision_seed(self.decision_key(), moves), decider=part.text))
 
     def _computer_failed(self) -> bool:
         """The computer player to act could not decide at this move (:meth:`decision_failed`)."""
@@ -77,7 +76,8 @@ class AwaySeats(TableGame):
         moves = len(self.match.record.actions)
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
                                     dict(self.state.private_view(seat)), seat, HINTS.level,
-                                    f"{self.fairness()['commitment']}:{moves}:hint", hint=True, decider=HINTS.text))
+                                    decision_seed(self.decision_key(), moves, hint=True), hint=True,
+                                    decider=HINTS.text))
         return seat
 
     def _play_from_phone(self, seat: int, secret: str | None, text: str) -> str:

@@ -85,6 +85,7 @@ class TableGame(ABC):
         self._effects: list[Effect] = []
         self._parts: tuple[tuple[str, ...], tuple[Seat, ...]] = ((), ())
         self._carry: tuple[State, Expected, CarryOut] | None = None
+        self._own_decision_key: bytes | None = None  # a joining board's key for its computers' decisions
 
     @property
     def state(self) -> State:
@@ -134,6 +135,7 @@ class TableGame(ABC):
         self.restoring = False
         self.choice = 0
         self.expected = self.asked = self.failed = None
+        self._own_decision_key = None  # a new game, a new key (a joining board's: its computers' decisions)
         # Each phone seat's secret, made afresh for every game (and every start): an old one plays nothing.
         phones = [p for p, seat in enumerate(self.parts) if seat.paired]
         key = self.fresh_secret() if phones else b""
@@ -316,6 +318,19 @@ class TableGame(ABC):
     def decisions_kept(self, count: int) -> None:
         """The journal holds the first ``count`` decisions waiting in :attr:`decisions`."""
         del self.decisions[:count]
+
+    def decision_key(self) -> bytes:
+        """What a computer player's decisions are keyed by: the game's chance secret; on the board that
+        joined a remote game, which learns the host's secret only at its end, a key of its own."""
+        key = self.match.key
+        secret = key.secret if key is not None and key.secret is not None else None
+        if secret is None and self.remote is not None:
+            secret = self.remote.secret
+        if secret is None:
+            if self._own_decision_key is None:
+                self._own_decision_key = self.fresh_secret()
+            secret = self._own_decision_key
+        return secret
 
     def fairness(self) -> dict[str, Any]:
         """The chance commitment, and once the game is over the secret (``docs/mqtt.md``, "Fair dice")."""
