@@ -127,6 +127,11 @@ COMMANDS: dict[str, Command] = {
                      "secret": Field((str,), max_length=SECRET_MAX, description="the seat's secret, from its "
                                      "player/<n> topic: only the phone paired with the seat has it"),
                      "action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
+    "consent": Command("a seat agrees to (or refuses) a takeback across a chance outcome already seen "
+                       "(docs/rules/takebacks.md): a phone seat with its secret; the operator for a computer's seat",
+                       {"seat": Field((int,), required=True, minimum=0, description="the seat, from 0"),
+                        "secret": Field((str,), max_length=SECRET_MAX, description="a phone seat's secret"),
+                        "agree": Field((bool,), description="false: the seat refuses the takeback (default: true)")}),
     "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
                     "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),

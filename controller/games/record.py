@@ -57,6 +57,8 @@ class Record:
     (action index → key index); a chance outcome it does not name was entered at the table (a
     physical die), or drawn before arbitro had fair dice (a game resumed from an older journal).
     ``seats`` says who plays each seat (``controller.seats``); empty: every seat at the table.
+    ``takebacks`` marks each takeback across a chance outcome already seen, made with the consent
+    of the seats played away (``at``: the game's length after it, ``undone``, ``consent``: the seats).
     """
 
     game: str
@@ -66,6 +68,7 @@ class Record:
     actions: list[str] = field(default_factory=list)
     drawn: dict[int, int] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)
+    takebacks: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def seeded(cls, game: str, options: dict[str, Any], num_players: int, seed: int,
@@ -100,6 +103,8 @@ class Record:
         }
         if self.seats:  # a game played at the table alone names none (``controller.seats.named``)
             out["seats"] = list(self.seats)
+        if self.takebacks:
+            out["takebacks"] = [dict(t) for t in self.takebacks]
         return out
 
     @classmethod
@@ -123,7 +128,8 @@ class Record:
                     if not 0 <= i < len(actions) or i in drawn:
                         raise ValueError(f"drawn outcome {i} of key {k} is no action of the record, or drawn twice")
                     drawn[i] = k
-        return cls(game, options, num_players, keys, actions, drawn, [str(s) for s in data.get("seats", [])])
+        return cls(game, options, num_players, keys, actions, drawn, [str(s) for s in data.get("seats", [])],
+                   [dict(t) for t in data.get("takebacks", [])])
 
 
 class Match:

@@ -211,7 +211,8 @@ class Session(RemoteGame):
         else:
             ghost = self.ghost if self.ghost is not None and self.ghost[1] == len(self.match.record.actions) else None
             verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled,
-                                         ghost=None if ghost is None else (ghost[0], ghost[2]))
+                                         ghost=None if ghost is None else (ghost[0], ghost[2]),
+                                         floor=self.takeback_floor())
             if self.referee.corrected is not None:  # the last change from the board was only on the way
                 self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
                 self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
@@ -294,6 +295,8 @@ class Session(RemoteGame):
                 self._apply_text(options[self.choice % len(options)], by="button")
         except IllegalAction as exc:
             self.event("refused", **told(REFUSED(action=exc.action, reason=exc.refusal)))
+        except Refused as exc:  # a takeback waiting for consent
+            self.event("refused", **told(exc.said))
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
                 to_operator: bool = False) -> Outcome:
@@ -374,6 +377,8 @@ class Session(RemoteGame):
                 player = self.state.current_player
                 raise Refused(PLAYED_AWAY(seat=player, who=self.parts[player].said()))
             return {"action": self._apply_text(args["action"], by="mqtt")}
+        if name == "consent":
+            return self._consent(args["seat"], args.get("secret"), args.get("agree", True), to_operator)
         if name == "play":
             return {"action": self._play_from_phone(args["seat"], args.get("secret"), args["action"])}
         if name == "hint":

@@ -86,6 +86,16 @@ class Expected:
 
 
 @dataclass(frozen=True)
+class AskedBack:
+    """A takeback across a revealed chance outcome (``docs/rules/takebacks.md``), asked when the game
+    had ``moves`` actions: the seats whose consent it ``waits`` for, and those that ``gave`` it."""
+
+    moves: int
+    waits: frozenset[int]
+    gave: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What one input made of the table, for the loop to carry out in this order: the ``effects``,
     the LEDs (``scene``; None: unchanged), then — when there is something to tell (``public`` is
