@@ -33,7 +33,7 @@ from controller.remote_link import RemoteIn
 from controller.session import CalibrateRings, Decide, Effect, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.table import Table
 from firmware_bridge.boardconfig import SHIPPED_FIRMWARE, firmware_differs
-from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, Snapshot
+from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, SensorTime, Snapshot
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import Layout
 from hardware.leds import LedStrip
@@ -75,6 +75,12 @@ class Service:
         self.settle_at: float | None = None  # when the board is judged: the debounce window is over
         self.commit_at: float | None = None  # when a held verdict is judged again: the commit window is over
         self.still_since = clock()  # when the board last changed
+        # Sensor time (the MCU's uptime, ms): when the board last changed, and the latest the board has
+        # said. A held verdict is committed only once the board itself has been still for the window:
+        # a loop that got round to it late (a loaded Pi) never takes a chattering sensor for a move.
+        self.still_mcu: int | None = None  # None: the last change has no sensor time (a ring, a snapshot)
+        self.sensor_now: int | None = None
+        self.commit_due = False  # the commit window is over on the host's clock, not yet in sensor time
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
         self._thread: threading.Thread | None = None
         self.journal = journal
@@ -178,10 +184,12 @@ class Service:
                 elif preparing and (built := self.session.prepare()) is not None:
                     self._carry_out(built)  # the table is built: the LEDs, the state and the seats show what it says
                 now = self.clock()
-                if self.settle_at is not None and now >= self.settle_at:
-                    self.settle_at = None
+                if self.settle_at is not None and now >= self.settle_at and self.events.empty():
+                    self.settle_at = None  # (the changes of one scan, queued together, are judged together)
                     self._judge(settled=False)
                 if self.commit_at is not None and now >= self.commit_at:
+                    self.commit_at, self.commit_due = None, True
+                if self.commit_due and self._still_in_sensor_time():
                     self._judge(settled=True)
                 if now >= next_blink:
                     next_blink = now + self.lights.period
@@ -196,9 +204,12 @@ class Service:
         if isinstance(event, Call):
             event.run()
         elif isinstance(event, SensorChanged):
+            self.sensor_now = event.mcu_ms
             channel = self.wiring.channel(event.channel)
             if channel is not None:
-                self._sensed(s.sense(channel, event.value), event.received)
+                self._sensed(s.sense(channel, event.value), event.received, event.mcu_ms)
+        elif isinstance(event, SensorTime):
+            self.sensor_now = event.mcu_ms
         elif isinstance(event, EncoderEvent):
             self._sensed(s.sense(event.channel, event.offset), self.clock())
         elif isinstance(event, Snapshot):
@@ -239,27 +250,38 @@ class Service:
         self._changed(outcome) if ok else self._carry_out(outcome)
         self.teller.answer(command, ok, result, outcome.refusal)
 
-    def _sensed(self, outcome: Outcome, received: float | None) -> None:
-        """A reading changed the board: a clean move is judged at once; anything else once the board
-        has been still for the debounce window. What the hands may still change waits for the commit
-        window (``_judge``)."""
+    def _sensed(self, outcome: Outcome, received: float | None, mcu_ms: int | None = None) -> None:
+        """A reading changed the board: a clean move is judged at once (once the changes queued with
+        it are in); anything else once the board has been still for the debounce window. What the
+        hands may still change waits for the commit window (``_judge``), in sensor time."""
         if not outcome.sensed:
             return
         if received is not None:
             self.last_sensed = received
         self.still_since = self.clock()
-        self.commit_at = None
+        self.still_mcu = mcu_ms
+        self.commit_at, self.commit_due = None, False
         if outcome.clean:
-            self.settle_at = None
-            self._judge(settled=False)
+            self.settle_at = self.still_since
         else:
             self.settle_at = self.still_since + self.config.sensors.debounce_ms / 1000
+
+    def _still_in_sensor_time(self) -> bool:
+        """The board has been still for the commit window by the sensor board's own clock (or the
+        last change has no sensor time: a ring turned, a snapshot)."""
+        if self.still_mcu is None:
+            return True
+        now = self.sensor_now if self.sensor_now is not None else self.still_mcu
+        still = (now - self.still_mcu) & 0xFFFFFFFF  # the firmware's uptime is a u32 of milliseconds
+        if still >= 1 << 31:
+            still -= 1 << 32  # the board's clock before the change: not still at all
+        return still >= self.config.sensors.commit_ms
 
     def _judge(self, settled: bool) -> None:
         """Judge the board. A verdict the hands may still change is held: the LEDs show it, nothing
         is recorded or told, and it is judged again once the board has been still for the commit
         window (``sensors.commit_ms``)."""
-        self.commit_at = None
+        self.commit_at, self.commit_due = None, False
         outcome = self.session.judge(settled=settled)
         if outcome.held:
             self.commit_at = self.still_since + self.config.sensors.commit_ms / 1000
@@ -284,7 +306,7 @@ class Service:
             for effect in outcome.effects:
                 self._effect(effect)
         if not outcome.held:  # a button or request committed what was held
-            self.commit_at = None
+            self.commit_at, self.commit_due = None, False
         self.lights.show(outcome.scene)
         self.teller.tell(outcome)
 

@@ -9,6 +9,7 @@ udev name ``/dev/arbitro-sensors``, or any pyserial URL: ``socket://127.0.0.1:70
   asked for after it is complete. It is posted just before that ``Snapshot``, so every
   ``LinkUp`` is followed at once by the board's full state.
 - ``Snapshot(values)``: every channel's debounced value, all parts assembled.
+- ``SensorTime(mcu_ms)``: a heartbeat's MCU uptime, while up: in sensor time, nothing changed until then;
 - ``SensorChanged(channel, value, mcu_ms, received)``: a channel settled on a new value;
   ``received`` is ``time.monotonic()`` when the frame's bytes were read. Only while up (between
   ``LinkUp`` and ``LinkDown``): changes before the first snapshot are in that snapshot.
@@ -90,6 +91,14 @@ class SensorChanged:
     value: int
     mcu_ms: int
     received: float
+
+
+@dataclass(frozen=True)
+class SensorTime:
+    """The sensor board's clock: a HEARTBEAT said its uptime ``mcu_ms`` with nothing changed since
+    the frames before it (frames come in order), so the board was still until then in sensor time."""
+
+    mcu_ms: int
 
 
 @dataclass(frozen=True)
@@ -421,6 +430,8 @@ class HostLink:
             self._snapshot_part(msg, hello)
         elif isinstance(msg, Heartbeat):
             self._counts["heartbeats"] += 1
+            if self._up:
+                self._post(SensorTime(msg.mcu_ms))
         elif isinstance(msg, Error):
             self._counts["mcu_errors"] += 1
             log.warning("MCU error %d: %s", msg.code, msg.message)

@@ -124,8 +124,8 @@ class Table:
             return f"held still for less than {quiet}s"
         if service.settle_at is not None:
             return "a judgement of the board pending"
-        if service.commit_at is not None:
-            return "a move held until the board has been still for the commit window"
+        if service.commit_at is not None or service.commit_due:
+            return "a move held until the board has been still for the commit window (in sensor time)"
         if not service.events.empty():
             return "events queued"
         if s.referee.unready:
