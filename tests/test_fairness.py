@@ -136,10 +136,12 @@ def test_explicit_seeds_stand_for_a_predictable_secret_fresh_ones_for_32_random_
 
 # -- records ----------------------------------------------------------------------------------
 
-def played(game: str, options: dict[str, Any], players: int, *, enter_every: int = 0, seed: int = 3) -> Match:
-    """A whole game with random moves; every ``enter_every``-th chance outcome entered by hand."""
+def played(game: str, options: dict[str, Any], players: int, *, enter_every: int = 0, seed: int = 3,
+           stop: int | None = None) -> Match:
+    """A whole game (or its first ``stop`` actions) with random moves; every ``enter_every``-th
+    chance outcome entered by hand."""
     match, rng, chance = Match.new(game, options, players, secret=SECRET), random.Random(seed), 0
-    while not match.state.is_terminal():
+    while not match.state.is_terminal() and (stop is None or len(match.record.actions) < stop):
         if match.state.current_player == CHANCE:
             chance += 1
             if enter_every and chance % enter_every == 0:

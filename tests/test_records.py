@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -21,26 +20,16 @@ from controller.cli import main
 from controller.games import CHANCE
 from controller.games.record import Match, Record, UnfairRecord, verify
 from controller.journal import Journal
+from tests.test_fairness import SECRET
+from tests.test_fairness import played as played_game
 
-SECRET = bytes(range(32))
 JEOCINCO = ("jeocinco", {"fast": True, "max_rounds": 8}, 2)
 
 
 def played(*, enter_every: int = 0, seed: int = 1, stop: int | None = None) -> Match:
     """A Jeocinco game of random moves (to the end, or ``stop`` actions); every ``enter_every``-th
     chance outcome entered at the table."""
-    game, options, players = JEOCINCO
-    match, rng, chance = Match.new(game, options, players, secret=SECRET), random.Random(seed), 0
-    while not match.state.is_terminal() and (stop is None or len(match.record.actions) < stop):
-        if match.state.current_player == CHANCE:
-            chance += 1
-            if enter_every and chance % enter_every == 0:
-                match.apply(rng.choice(match.state.legal_actions()))  # a physical die's value
-                continue
-            match.resolve_chance()
-        else:
-            match.apply(rng.choice(match.state.legal_actions()))
-    return match
+    return played_game(*JEOCINCO, enter_every=enter_every, seed=seed, stop=stop)
 
 
 def replay(tmp_path: Path, data: Any, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
