@@ -237,6 +237,8 @@ class Match:
         if record.table is None and record.keys:  # a journal's record: the outcomes not drawn were entered
             record.table = {i for i in range(len(record.actions))
                             if self.history[i].current_player == CHANCE and i not in record.drawn}
+        elif record.table is not None:  # its own set (a copy of a record shares it), of its own actions
+            record.table = {i for i in record.table if i < len(record.actions)}
 
     @classmethod
     def new(cls, game: str, options: dict[str, Any] | None = None, num_players: int | None = None,
@@ -392,7 +394,7 @@ def verify(record: Record) -> list[ChanceCheck]:
                                    f"{state.action_to_text(expected)}")
         checks.append(ChanceCheck(i, node, tuple(integer_weights([p for _, p in outcomes])),
                                   actions.index(state.action_from_text(text)), by, secret is not None,
-                                  marked is not None and i in marked))
+                                  by is None and marked is not None and i in marked))
     _check_said(record, checks)
     if (record.over or match.state.is_terminal()) and record.keys and record.keys[-1].secret is None:
         drew = sum(c.key == len(record.keys) - 1 for c in checks)
