@@ -56,3 +56,8 @@ _.revision_date
 # for its help (controller/demo.py: --players' usual numbers).
 _.option_string
 _.usual
+# settings read by SKiDL and reportlab, set on their objects by controller.tools.schematic
+_.no_files  # skidl.Circuit: write no log or ERC file beside the caller
+_.drive  # skidl.Net: a rail driven like KiCad's PWR_FLAG
+_.erc_list  # skidl.Circuit: the rules check each circuit runs (circuit._circuit_erc)
+_.invariant  # reportlab.rl_config: PDFs without a date or random id, the same bytes every time

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.games.base import CHANCE, State
-from controller.games.registry import get_game
+from controller.games.registry import game_names, get_game
 from controller.players import decide
 from controller.players.search import decisions
 
@@ -44,36 +44,17 @@ RANDOM = "random"
 
 Variant = tuple[str, dict[str, Any], int]
 
-VARIANTS: tuple[Variant, ...] = (
-    ("contigo", {}, 2),
-    ("contigo", {"form": "L"}, 2),
-    ("contigo", {"win": "five"}, 2),
-    ("contigo", {}, 4),
-    ("contigo", {"form": "L"}, 4),
-    ("contigo", {"game": "capture"}, 2),
-    ("contigo", {"game": "capture", "form": "L"}, 2),
-    ("contigo", {"game": "capture", "spread": "one_way"}, 2),
-    ("jeocinco", {}, 2),
-    ("jeocinco", {"fast": True}, 2),
-    ("jeocinco", {"diagonal_bridges": False}, 2),
-    ("jeocinco", {}, 3),
-    ("jeocinco", {"own_turn_bridges": True}, 3),
-    ("jeocinco", {}, 4),
-    ("jeocinco", {"roll_order": True}, 4),
-    ("scriptorium", {}, 2),
-    ("scriptorium", {}, 3),
-    ("scriptorium", {"outer_line": "either"}, 3),
-    ("scriptorium", {}, 4),
-    ("scriptorium", {}, 5),
-    ("scriptorium", {}, 6),
-    ("serpientes", {"two_players": True}, 2),
-    ("serpientes", {}, 3),
-    ("serpientes", {}, 4),
-    ("serpientes", {}, 5),
-    ("serpientes", {}, 6),
-    ("serpientes", {"cards": "absolute"}, 4),
-    ("serpientes", {"dealing": "physical"}, 4),
-)
+PER_GAME: dict[str, tuple[tuple[dict[str, Any], int], ...]] = {
+    "contigo": (({}, 2), ({"form": "L"}, 2), ({"win": "five"}, 2), ({}, 4), ({"form": "L"}, 4),
+                ({"game": "capture"}, 2), ({"game": "capture", "form": "L"}, 2),
+                ({"game": "capture", "spread": "one_way"}, 2)),
+    "jeocinco": (({}, 2), ({"fast": True}, 2), ({"diagonal_bridges": False}, 2), ({}, 3),
+                 ({"own_turn_bridges": True}, 3), ({}, 4), ({"roll_order": True}, 4)),
+    "scriptorium": (({}, 2), ({}, 3), ({"outer_line": "either"}, 3), ({}, 4), ({}, 5), ({}, 6)),
+    "serpientes": (({"two_players": True}, 2), ({}, 3), ({}, 4), ({}, 5), ({}, 6), ({"cards": "absolute"}, 4),
+                   ({"dealing": "physical"}, 4)),
+}
+VARIANTS: tuple[Variant, ...] = tuple((game, options, n) for game in game_names() for options, n in PER_GAME[game])
 """Every game at every player count its engine allows, and each variant option at one count."""
 
 SHARE_TARGETS = {("contigo", "hard"): 0.9, ("contigo", "easy"): 0.7}

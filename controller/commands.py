@@ -127,6 +127,11 @@ COMMANDS: dict[str, Command] = {
                      "secret": Field((str,), max_length=SECRET_MAX, description="the seat's secret, from its "
                                      "player/<n> topic: only the phone paired with the seat has it"),
                      "action": Field((str,), required=True, max_length=ACTION_TEXT_MAX)}),
+    "consent": Command("a seat agrees to (or refuses) a takeback across a chance outcome already seen "
+                       "(docs/rules/takebacks.md): a phone seat with its secret; the operator for a computer's seat",
+                       {"seat": Field((int,), required=True, minimum=0, description="the seat, from 0"),
+                        "secret": Field((str,), max_length=SECRET_MAX, description="a phone seat's secret"),
+                        "agree": Field((bool,), description="false: the seat refuses the takeback (default: true)")}),
     "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
                     "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),
@@ -190,35 +195,40 @@ def request_key(command: str, request_id: object, args: dict[str, Any]) -> str:
     return json.dumps([command, request_id, args], sort_keys=True, separators=(",", ":"))
 
 
+Answer = tuple[bool, Any, dict[str, Any] | None]
+"""A request's answer as kept: ok, the result (or the refusal's English text), and the refusal's
+``code`` and ``params`` (``Message.to_json``) when it was refused for a reason told in words."""
+
+
 class RecentAnswers:
     """The answers to the current game's last :data:`KEEP_ANSWERS` requests that carried an id, kept
     in memory and (with a journal) on disk with the game's actions. A new game starts with none."""
 
     def __init__(self, *, persist: bool = False) -> None:
         self._persist = persist
-        self._answers: OrderedDict[str, tuple[bool, Any]] = OrderedDict()
+        self._answers: OrderedDict[str, Answer] = OrderedDict()
         self._unsaved: list[tuple[str, str]] = []
 
     def load(self, answers: Sequence[tuple[str, str]]) -> None:
         """Take the answers the journal kept for the game resumed ((request key, answer JSON), oldest first)."""
         for key, answer in answers:
-            ok, result = json.loads(answer)
-            self._answers[key] = (ok, result)
+            ok, result, *said = json.loads(answer)  # kept before refusals had codes: [ok, result]
+            self._answers[key] = (ok, result, said[0] if said else None)
 
     def clear(self) -> None:
         """Another game: what was answered in the last one means nothing in this one."""
         self._answers.clear()
         self._unsaved.clear()
 
-    def get(self, key: str) -> tuple[bool, Any] | None:
+    def get(self, key: str) -> Answer | None:
         return self._answers.get(key)
 
-    def add(self, key: str, ok: bool, result: Any) -> None:
-        self._answers[key] = (ok, result)
+    def add(self, key: str, ok: bool, result: Any, said: dict[str, Any] | None = None) -> None:
+        self._answers[key] = (ok, result, said)
         if len(self._answers) > KEEP_ANSWERS:
             self._answers.popitem(last=False)
         if self._persist:
-            self._unsaved.append((key, json.dumps([ok, result])))
+            self._unsaved.append((key, json.dumps([ok, result, said])))
 
     def unsaved(self) -> list[tuple[str, str]]:
         """The answers not yet on disk ((request key, answer JSON)), for :meth:`BoardJournal.keep`."""

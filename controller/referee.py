@@ -212,7 +212,7 @@ class Referee:
     # -- judging -------------------------------------------------------------------------------
 
     def judge(self, sensed: dict[str, int], *, takeback: bool = True, hold: bool = False,
-              ghost: tuple[int, Redo] | None = None) -> Verdict:
+              ghost: tuple[int, Redo] | None = None, floor: int = 0) -> Verdict:
         """Compare a settled board with the game; apply the legal action it shows, if any.
 
         ``takeback=False`` while the table is still carrying out what chance decided: a board not
@@ -262,11 +262,11 @@ class Referee:
             if self._on_the_way(moves, sensed_diff):
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
         if ghost is not None and not hold:
-            correction = self.correct(sensed, *ghost)
+            correction = self.correct(sensed, *ghost, floor=floor)
             if correction is not None:
                 self.corrected, verdict = correction
                 return verdict
-        back = self._takeback_target(sensed) if takeback else 0
+        back = self._takeback_target(sensed, floor) if takeback else 0
         if back:
             undone = self.match.public_log[:-back - 1:-1]  # the last action first
             if hold:  # lifting the piece just put down, to put it elsewhere, shows the position before it
@@ -308,8 +308,8 @@ class Referee:
         by_diff = self._moves(self.state).by_diff
         return len(by_diff) == 1 and sensed_diff in by_diff
 
-    def correct(self, sensed: dict[str, int], since: int,
-                redo: Redo = ()) -> tuple[list[str], Verdict] | None:
+    def correct(self, sensed: dict[str, int], since: int, redo: Redo = (),
+                floor: int = 0) -> tuple[list[str], Verdict] | None:
         """After a change taken from the board — the moves from ``since`` on (with the chance outcomes
         that followed them), or a takeback that undid ``redo`` (:data:`Redo`, oldest first) — when the
         board shows a position along that line plus another legal action (or two in a row) of the same
@@ -328,8 +328,8 @@ class Referee:
         here = now - since
         for j in range(len(line) - 1, -1, -1):  # latest first
             state, taken = line[j]
-            if j == here or state.current_player < 0:
-                continue
+            if j == here or state.current_player < 0 or since + j < floor:
+                continue  # (below the floor: back over a chance outcome seen, which needs consent)
             view = state.physical_view()
             diff = board_diff(view, sensed)
             found: tuple[Action, ...] = ()
@@ -343,6 +343,8 @@ class Referee:
                 found = matched[0]
                 if taken is not None and state.action_to_text(found[0]) == taken:
                     continue  # the move that was taken: not another one
+                if j < here and len(found) > sum(s.current_player >= 0 for s, _ in line[j:here]):
+                    continue  # more moves than were taken back: an action added (a bridge while the dice are due)
                 mover = state.current_player if taken is None else state.player_of(state.action_from_text(taken))
                 if state.player_of(found[0]) != mover:
                     continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
@@ -418,6 +420,8 @@ class Referee:
                 return None
             nxt = state.apply(first)
             self.expanded += 1
+            if nxt.is_terminal() and state.player_of(first) != player and (sensed_diff - d) in moves.by_diff:
+                return [(first,)]  # a win laid out of turn ends the game: the acting player's move beside it is moot
             if nxt.current_player != player:
                 continue
             if len(moves.by_diff.get(d, ())) > 1:  # two routes to one position need one look
@@ -516,12 +520,13 @@ class Referee:
             return on_the_turn(before, now, after, self.channels[channel].maximum + 1)
         return now in (before, after) or now == 0  # a piece lifted on its way somewhere
 
-    def _takeback_target(self, sensed: dict[str, int]) -> int:
-        """How many actions to take back so the game's view equals the sensed board (0: none)."""
+    def _takeback_target(self, sensed: dict[str, int], floor: int = 0) -> int:
+        """How many actions to take back so the game's view equals the sensed board (0: none), never
+        to fewer than ``floor`` actions (a takeback across a chance outcome that needs consent)."""
         if not self.allow_takeback:
             return 0
         history = self.match.history
-        for back in range(1, min(self.takeback_depth, len(history) - 1) + 1):
+        for back in range(1, min(self.takeback_depth, len(history) - 1 - floor) + 1):
             earlier = history[-1 - back]
             if earlier.current_player < 0:
                 continue

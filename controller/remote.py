@@ -236,8 +236,9 @@ class Sync:
 
     def _owner(self, state: State, text: str = "") -> str:
         """The board whose action ``text`` is at ``state``: the host for chance, else the board that
-        seats the action's player, who may not be the player to act (a Jeocinco bridge laid out of
-        turn). A text this board cannot read (another board's hidden card) is the player to act's."""
+        seats the action's player, who may not be the player to act (``State.player_of``: a bridge
+        a game lets its owner lay out of turn). A text this board cannot read (another board's hidden
+        card) is the player to act's."""
         player = state.current_player
         if player == CHANCE:
             return self.code.host

@@ -53,6 +53,9 @@ def arbitro_version() -> str:
 JOURNAL_FAILING = Phrase("teller.journal_failing", "{fault}; the game goes on at the table, but requests are refused "
                          "and nothing more is told until the journal can be written again")
 NO_NEW_GAME = Phrase("service.no_new_game", "no new game: {fault}")
+NOTHING_DONE = Phrase("teller.nothing_done", "{command}: {fault}; nothing was done")
+NOT_KEPT = Phrase("teller.not_kept", "{command}: {fault}; what it did is not kept yet, and is told once the journal "
+                  "can be written")
 
 class Teller:
     """Tells one board's session (on ``board``, wired up as ``wiring`` says), in the board's language:
@@ -78,7 +81,6 @@ class Teller:
         self._events: list[dict[str, Any]] = []  # waiting for the journal
         self._public: dict[str, Any] | None = None  # the last public and private states, to tell
         self._private: tuple[dict[str, Any] | None, ...] = ()
-        self._unanswered: list[tuple[Command, bool, Any]] = []  # answers waiting for the journal
         self._told: dict[str, Any] | None = None  # the last public state published
         self._state_seq = 0  # one more for every change of the public state
         self._state_time = 0.0  # when it last changed
@@ -129,8 +131,12 @@ class Teller:
         if command.name == "state":
             command.reply(True, self.degraded_state())
         else:
-            command.reply(False, f"{command.name}: {self.fault()}; nothing was done")
+            command.reply(False, self.said(NOTHING_DONE(command=command.name, fault=self.why())))
         return True
+
+    def said(self, refusal: Message) -> dict[str, Any]:
+        """A refusal as an answer says it: in the board's language, with its code and params."""
+        return {"error": say(refusal, self.language, self.people()), **as_json(refusal)}
 
     def refuse_button(self, name: str, held: bool) -> bool:
         """A new game (``undo`` held) while the journal cannot be written: refused, saying why (the
@@ -177,11 +183,11 @@ class Teller:
     def answer(self, command: Command, ok: bool, result: Any, refusal: Message | None = None) -> None:
         """Answer ``command`` now, or once what it did is on disk (``refusal``: why a rule refused it)."""
         if not ok and refusal is not None:  # a rule's refusal: said in the board's language, with its code
-            result = {"error": say(refusal, self.language, self.people()), **as_json(refusal)}
+            result = self.said(refusal)
         if ok and command.name == "state":  # the session has no clock: answered as published, stamped
             result = self.stamp(self.session.public_state())
-        if self.failing:
-            self._unanswered.append((command, ok, result))
+        if self.failing and ok:  # its own write failed: never an ok that is not on disk, and never a wait
+            command.reply(False, self.said(NOT_KEPT(command=command.name, fault=self.why())))
         else:
             command.reply(ok, result)  # after the journal and the publish: an ok is never lost
 
@@ -199,9 +205,6 @@ class Teller:
                 self.mqtt.publish_state(state)
                 for p in range(max(MOST_SEATS, len(self._private))):  # seats the game has not got: emptied
                     self.mqtt.publish_private(p, self._private[p] if p < len(self._private) else None)
-        for command, ok, result in self._unanswered:
-            command.reply(ok, result)
-        self._unanswered.clear()
         if self.sound is not None and state is not None:  # last: a sound only queues, and never holds up what is told
             self.sound.hear(events, state)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.games import Game
+from controller.layouts import check_game
 from firmware_bridge.protocol import Hello
 from hardware.layout import Layout, LayoutError
 
@@ -76,7 +77,7 @@ class Wiring:
                                   "is wired up (the sensor link is down): connect it, then start the game")
             if not self.strip_fits(layout.led_count):
                 raise LayoutError(f"{game.title}'s board has {layout.led_count} LEDs; the strip cannot show them")
-        layout.check_game(game, options, num_players)
+        check_game(layout, game, options, num_players)
 
     def take(self, game: str) -> Layout:
         """The session took a game of ``game`` (checked by :meth:`check`): its board is the one wired up."""

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -15,11 +15,6 @@ def listing(items: list[str]) -> str:
     if not items:
         return "none"
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def channel_blocks(blocks: Iterable[tuple[str, int]]) -> str:
-    """A sensor board's channel blocks (HELLO's ``(kind, count)`` pairs): ``36 piece and 28 count channels``."""
-    return f"{listing([f'{count} {kind}' for kind, count in blocks])} channels"
 
 
 def in_words(value: Any) -> str:

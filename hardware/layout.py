@@ -36,16 +36,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from controller.games import ChannelKind, Game
-from controller.words import channel_blocks
-
 # The MCU's channel kinds, as the wire protocol names them.
-MCU_KINDS = {ChannelKind.PRESENCE: "presence", ChannelKind.COUNT: "count", ChannelKind.PIECE: "piece"}
 
 DEFAULT_BUTTONS = {"roll": 5, "confirm": 6, "undo": 13, "next": 19}
 ENCODER_PINS = [(17, 18), (22, 23), (24, 25), (26, 27)]
@@ -219,68 +216,12 @@ class Layout:
             start += count
         raise LayoutError(f"sensor {sensor} outside the layout's {self.sensor_count}")
 
-    def check_game(self, game: Game, options: dict[str, Any] | None = None, num_players: int | None = None) -> None:
-        """Refuse a layout that does not name every channel of the game, or names one it lacks."""
-        if self.game != game.name:
-            raise LayoutError(f"the layout is for {self.game!r}, not {game.name!r}")
-        channels = game.channels(options, num_players)
-        names = {c.name for c in channels}
-        mapped = set(self.sensor_of) | {e.channel for e in self.encoders}
-        missing, extra = sorted(names - mapped), sorted(mapped - names)
-        if missing:
-            raise LayoutError(f"the layout has no sensor for {len(missing)} channels of {game.name}: {missing[:5]}")
-        if extra:
-            raise LayoutError(f"the layout names {len(extra)} channels {game.name} does not have: {extra[:5]}")
-        for c in channels:
-            if c.kind == ChannelKind.OFFSET:
-                if c.name in self.sensor_of:
-                    raise LayoutError(f"{c.name} is read by an encoder, not a sensor")
-                continue
-            if c.name not in self.sensor_of:
-                raise LayoutError(f"{c.name} must be a sensor channel")
-            kind = self.kind_of_sensor(self.sensor_of[c.name])
-            if kind != MCU_KINDS[c.kind]:
-                raise LayoutError(f"{c.name} is a {c.kind} channel but sensor {self.sensor_of[c.name]} is {kind}")
-
     def check_hello(self, blocks: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> None:
         """Refuse a sensor board whose HELLO reports other channel blocks than the layout's."""
         theirs = [(str(k), int(n)) for k, n in blocks]
         if theirs != self.blocks:
             raise LayoutError(f"the sensor board reports {channel_blocks(theirs)}, "
                               f"the layout expects {channel_blocks(self.blocks)}")
-
-
-def reference_layout(game: Game) -> Layout:
-    """The reference board build: sensors and LEDs in the game's channel order, kinds in runs,
-    encoders on fixed GPIO pairs with a ring of LEDs each, four status LEDs after the board's."""
-    channels: dict[str, Any] = {}
-    union: dict[str, Any] = {}
-    for options, players in game.configurations():
-        for c in game.channels(options, players):
-            union.setdefault(c.name, c)
-    blocks: list[list[Any]] = []
-    sensor = led = 0
-    rings = [c for c in union.values() if c.kind == ChannelKind.OFFSET]
-    for c in union.values():
-        if c.kind == ChannelKind.OFFSET:
-            continue
-        kind = MCU_KINDS[c.kind]
-        if blocks and blocks[-1][0] == kind:
-            blocks[-1][1] += 1
-        else:
-            blocks.append([kind, 1])
-        channels[c.name] = {"sensor": sensor, "leds": [led]}
-        sensor += 1
-        led += 1
-    for c, (a, b) in zip(rings, ENCODER_PINS, strict=False):  # a ring of LEDs beside each encoder
-        spaces = c.maximum + 1
-        channels[c.name] = {"encoder": {"a": a, "b": b, "steps_per_space": 1, "spaces": spaces},
-                            "leds": list(range(led, led + spaces))}
-        led += spaces
-    status = list(range(led, led + 4))
-    return Layout.from_dict({"game": game.name, "board_kind": f"{game.name}-ref-1", "blocks": blocks,
-                             "channels": channels, "status_leds": status, "led_count": led + 4,
-                             "buttons": DEFAULT_BUTTONS})
 
 
 def load_layout(source: str | Path) -> Layout:
@@ -297,19 +238,9 @@ def load_layout(source: str | Path) -> Layout:
     return Layout.from_dict(json.loads(shipped.read_text()))
 
 
-def write_reference_layouts(directory: Path | None = None) -> list[Path]:
-    """(Re)write ``hardware/layouts/<game>.json`` for every registered game."""
-    from controller.games import all_games
-
-    directory = directory or Path(__file__).parent / "layouts"
-    written = []
-    for game in all_games():
-        path = directory / f"{game.name}.json"
-        path.write_text(json.dumps(reference_layout(game).to_dict(), indent=1) + "\n")
-        written.append(path)
-    return written
-
-
-if __name__ == "__main__":
-    for p in write_reference_layouts():
-        print(p)
+def channel_blocks(blocks: Iterable[tuple[str, int]]) -> str:
+    """A sensor board's channel blocks (HELLO's ``(kind, count)`` pairs), in words: ``36 piece and
+    28 count channels``."""
+    said = [f"{count} {kind}" for kind, count in blocks]
+    listed = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}" if said else "no"
+    return f"{listed} channels"

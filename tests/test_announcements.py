@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from controller.games import CHANCE, State
+from controller.games import CHANCE, State, game_names
 from controller.games.base import Announcement
 from controller.games.record import Match
 
@@ -30,14 +30,18 @@ def announced(game: str, options: dict[str, Any] | None, seeds: range,
                 yield match.history[-2], match.history[-1], item
 
 
-@pytest.mark.parametrize(("game", "options", "kinds"), [
-    ("contigo", {"game": "capture"}, {"capture"}),
-    ("serpientes", {"max_rounds": 15}, {"crash", "ate"}),
-    ("scriptorium", {"round_limit": 60}, {"sync", "pin"}),
-    ("jeocinco", {"max_rounds": 40}, {"tower", "dispute"}),
-])
-def test_each_kind_is_announced_in_play_and_only_when_it_happened(game: str, options: dict[str, Any],
-                                                                  kinds: set[str]) -> None:
+ANNOUNCED: dict[str, tuple[dict[str, Any], set[str]]] = {
+    "contigo": ({"game": "capture"}, {"capture"}),
+    "jeocinco": ({"max_rounds": 40}, {"tower", "dispute"}),
+    "scriptorium": ({"round_limit": 60}, {"sync", "pin"}),
+    "serpientes": ({"max_rounds": 15}, {"crash", "ate"}),
+}
+"""Each registered game's options for five seeded games, and the kinds of announcement they make."""
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_kind_is_announced_in_play_and_only_when_it_happened(game: str) -> None:
+    options, kinds = ANNOUNCED[game]
     seen = set()
     for before, after, item in announced(game, options, range(1, 6)):
         seen.add(item["type"])

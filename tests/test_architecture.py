@@ -284,13 +284,8 @@ def test_the_display_reaches_games_only_through_the_registry() -> None:
     assert not wrong, _lines(wrong)
 
 
-NOT_YET_APART = frozenset({("hardware.layout", "controller.games"), ("hardware.layout", "controller.words")})
-"""Issue 33, not done yet: the reference layouts are still derived from the games' channels inside
-hardware/. The list may only shrink: a new import of the controller from hardware/ fails."""
-
 def test_the_hardware_side_imports_nothing_of_the_controller() -> None:
-    wrong = [i for i in imports_from(GRAPH, "hardware", ("controller",))
-             if (i.source, i.target) not in NOT_YET_APART]
+    wrong = imports_from(GRAPH, "hardware", ("controller",))
     assert not wrong, _lines(wrong)
 
 

@@ -2,7 +2,11 @@
 
 Seeded random playouts to the end, with every visited position and action round-tripping through
 text, apply leaving its state untouched, illegal actions refused with ``IllegalAction``, replay
-giving the same final position, and every game ending within its declared bound.
+giving the same final position, and every game ending within its declared bound. Along the way, the
+hidden-information hooks: a state resampled for a seat (or a board's seats), and the state a seat's
+own views give, keep what those seats see and the public view, and the legal actions of the seat to
+act; a game that hides nothing resamples to the state itself, one that hides something does deal
+something anew.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from controller.games.record import Match, Record
 
 SEEDS = (1, 2)
 MAX_ACTIONS_CHECKED = 8  # per position: text round-trips and physical changes of a sample of the legal actions
+SEEN_EVERY = 10  # the hidden-information hooks are checked at every tenth position of a playout
 
 
 
@@ -72,6 +77,33 @@ def _check_position(game: Game, state: State, channels: dict[str, Channel], rng:
             f"physical_changes of {atext} differs from the views' difference"
 
 
+def _check_seen(game: Game, state: State, rng: random.Random) -> bool:
+    """The hidden-information hooks at ``state``, for each seat alone and for a board's seats (the
+    first half): whether a resampled state differed from ``state`` (something was dealt anew)."""
+    public = state.public_view()
+    hides = game.hides_information(state.options)
+    boards = [frozenset({p}) for p in range(state.num_players)] + [frozenset(range(state.num_players // 2))]
+    dealt = False
+    for seats in boards:
+        seen = state.information_state(seats)
+        resampled = state.resample(seats, random.Random(rng.random()))
+        assert resampled.information_state(seats) == seen, f"resampling for {sorted(seats)} changed what they see"
+        assert resampled.public_view() == public, f"resampling for {sorted(seats)} changed the public view"
+        if state.current_player in seats:
+            assert set(resampled.legal_actions()) == set(state.legal_actions()), \
+                f"resampling for {sorted(seats)} changed the legal actions of the seat to act"
+        if not hides:
+            assert resampled.to_text() == state.to_text(), "a game that hides nothing resampled to another state"
+        dealt = dealt or resampled.to_text() != state.to_text()
+    for p in range(state.num_players):
+        rebuilt = game.state_seen_by(public, state.private_view(p), p)
+        assert rebuilt.information_state(p) == state.information_state(p), f"seat {p}'s views rebuilt another state"
+        assert rebuilt.public_view() == public
+        if state.current_player == p:
+            assert set(rebuilt.legal_actions()) == set(state.legal_actions())
+    return dealt
+
+
 @pytest.mark.parametrize(("game", "options", "players", "seed"), CASES)
 def test_random_playout(game: Game, options: dict[str, Any], players: int, seed: int) -> None:
     rng = random.Random(seed * 7919)
@@ -79,10 +111,13 @@ def test_random_playout(game: Game, options: dict[str, Any], players: int, seed:
     bound = game.max_game_length(options, players)
     channels = {c.name: c for c in game.channels(match.state.options, players)}  # the board's, for the whole game
     seen_actions: list[Action] = []
+    dealt = False
     while not match.state.is_terminal():
         state = match.state
         before = state.to_text()
         _check_position(game, state, channels, rng)
+        if len(match.record.actions) % SEEN_EVERY == 0:
+            dealt = _check_seen(game, state, rng) or dealt
         if state.current_player == CHANCE:
             match.resolve_chance()
         else:
@@ -98,6 +133,8 @@ def test_random_playout(game: Game, options: dict[str, Any], players: int, seed:
         assert len(match.record.actions) <= bound, f"game longer than its declared bound {bound}"
     final = match.state
     _check_position(game, final, channels, rng)
+    _check_seen(game, final, rng)
+    assert dealt == game.hides_information(options), "a game that hides something never dealt anything anew"
     assert final.current_player == TERMINAL
     with pytest.raises(IllegalAction):
         final.apply(seen_actions[-1] if seen_actions else None)

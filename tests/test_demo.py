@@ -186,3 +186,14 @@ def test_a_person_at_one_seat_plays_serpientes_against_computer_players(broker: 
     # 400 actions (some 70 of them the person's) show it; the demo then resigns for the seat to move
     assert final["over"] and [p["seat"] for p in final["players"]] == ["table", "bot:easy", "bot:easy"]
     assert asked and set(asked) == {0}
+
+
+def test_computer_players_at_pace_zero_play_through_a_fallen_bridge_to_the_end() -> None:
+    """Issue 33: with computer players at every seat and every move in one scan, Jeocinco seed 1 used
+    to stop right after a bridge fell ("the referee refused the bot's legal move"): the demo read a
+    verdict from before its hands moved. It ends by the rules (``bench.demo_seeds`` runs 1..20 of
+    every game)."""
+    from bench.demo_seeds import run
+
+    ended, _, last = run("jeocinco", 1, timeout=240)
+    assert ended, last

@@ -17,22 +17,22 @@ from typing import Any
 import pytest
 
 from controller.config import Config, ConfigError, SensorsConfig
-from controller.games import CHANCE, ChannelKind, State
+from controller.games import CHANCE, ChannelKind, State, game_names
 from controller.session import Outcome
 from tests.support.table import Table
 
 COMMIT_MS = SensorsConfig().commit_ms  # the default: what the hands of a person need
 SCRIPTS = ("slide", "rest", "long rest", "straddle", "chatter", "put back")
 
-# One configuration per game (Contigo's capture game too), short enough for the suite.
-GAMES: list[tuple[str, dict[str, Any], int]] = [
-    ("jeocinco", {}, 2),
-    ("jeocinco", {"fast": True}, 2),
-    ("contigo", {}, 2),
-    ("contigo", {"game": "capture"}, 2),
-    ("scriptorium", {"round_limit": 40}, 3),
-    ("serpientes", {"dealing": "physical", "max_rounds": 40}, 3),
-]
+CONFIGURATIONS: dict[str, list[tuple[dict[str, Any], int]]] = {
+    "contigo": [({}, 2), ({"game": "capture"}, 2)],
+    "jeocinco": [({}, 2), ({"fast": True}, 2)],
+    "scriptorium": [({"round_limit": 40}, 3)],
+    "serpientes": [({"dealing": "physical", "max_rounds": 40}, 3)],
+}
+"""Each registered game's configurations (options, players), short enough for the suite: one per
+game, and Contigo's capture game and Jeocinco's fast one too."""
+GAMES = [(game, options, players) for game in game_names() for options, players in CONFIGURATIONS[game]]
 
 
 @dataclass

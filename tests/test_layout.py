@@ -10,16 +10,17 @@ import pytest
 from controller.app import build_service
 from controller.config import Config
 from controller.games import Game, all_games, get_game
+from controller.layouts import check_game, reference_layout
 from firmware_bridge.sim import SimulatedBoard
-from hardware.layout import Layout, LayoutError, load_layout, reference_layout
+from hardware.layout import Layout, LayoutError, load_layout
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
 def test_the_shipped_layout_is_the_reference_build_and_fits_every_variant(game: Game) -> None:
     layout = load_layout(game.name)
-    assert layout.to_dict() == reference_layout(game).to_dict(), "run: python -m hardware.layout"
+    assert layout.to_dict() == reference_layout(game).to_dict(), "run: python -m controller.layouts"
     for options, players in game.configurations():
-        layout.check_game(game, options, players)
+        check_game(layout, game, options, players)
     leds = [i for ls in layout.leds_of.values() for i in ls] + layout.status_leds
     assert len(leds) == len(set(leds)), "two channels share an LED"
 
@@ -28,11 +29,11 @@ def test_a_layout_that_misses_a_channel_or_has_the_wrong_kind_is_refused(tmp_pat
     data = load_layout("contigo").to_dict()
     del data["channels"]["sq:a1"]
     with pytest.raises(LayoutError, match="no sensor for 1 channels of contigo: \\['sq:a1'\\]"):
-        Layout.from_dict(data).check_game(get_game("contigo"))
+        check_game(Layout.from_dict(data), get_game("contigo"))
     data = load_layout("contigo").to_dict()
     data["blocks"] = [["presence", 36], ["count", 28]]
     with pytest.raises(LayoutError, match="sq:a1 is a piece channel but sensor 0 is presence"):
-        Layout.from_dict(data).check_game(get_game("contigo"))
+        check_game(Layout.from_dict(data), get_game("contigo"))
     data["channels"]["sq:a1"]["sensor"] = 999
     with pytest.raises(LayoutError, match="outside"):
         Layout.from_dict(data)
@@ -41,7 +42,7 @@ def test_a_layout_that_misses_a_channel_or_has_the_wrong_kind_is_refused(tmp_pat
     with pytest.raises(LayoutError, match="cannot read layout"):
         load_layout(path)
     with pytest.raises(LayoutError, match="the layout is for 'contigo', not 'serpientes'"):
-        load_layout("contigo").check_game(get_game("serpientes"))
+        check_game(load_layout("contigo"), get_game("serpientes"))
 
 
 def test_a_sensor_board_that_does_not_match_the_layout_stops_the_service() -> None:

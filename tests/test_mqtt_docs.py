@@ -29,8 +29,8 @@ def test_every_command_and_event_type_is_documented_and_has_a_schema() -> None:
     for command in COMMANDS:
         assert f"| `{command}` |" in DOC, command
     emitted = set()
-    for part in ("session.py", "service.py"):
-        emitted |= set(re.findall(r'\.event\(\s*"(\w+)"', (ROOT / "controller" / part).read_text()))
+    for path in (*sorted((ROOT / "controller" / "session").glob("*.py")), ROOT / "controller" / "service.py"):
+        emitted |= set(re.findall(r'\.event\(\s*"(\w+)"', path.read_text()))
     emitted |= {"violation", "ambiguous", "setup"}  # emitted as event(verdict.kind, ...)
     emitted |= set(ANNOUNCEMENTS)  # the games' announcements, emitted after their move
     types = set(schemas.load("event")["properties"]["type"]["enum"])

@@ -13,12 +13,13 @@ from controller import schemas
 from controller.config import Config
 from controller.games import Game, get_game
 from controller.journal import Journal
+from controller.layouts import reference_layout
 from controller.localbroker import Broker
 from controller.mqtt import MqttBridge
 from controller.service import Service
 from firmware_bridge.firmware.arbitro_fw import FIRMWARE_VERSION
 from firmware_bridge.protocol import PROTOCOL_VERSION
-from hardware.layout import load_layout, reference_layout
+from hardware.layout import load_layout
 from hardware.leds import LedStrip, RecordingPixels
 from tests.support.mqttc import Listener
 from tests.support.services import bridge_of, mqtt_service

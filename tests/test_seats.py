@@ -193,3 +193,26 @@ def test_the_same_seed_replays_the_same_computer_moves() -> None:
         return played
 
     assert moves() == moves()
+
+
+def test_a_computers_decision_is_seeded_by_the_secret_not_by_what_is_public() -> None:
+    """Issue 35: a decision seeded by the public commitment and move number let anyone watching work
+    out the computer's reply. It is keyed by the chance secret now: nothing public names or gives it,
+    and once the game is over the revealed secret checks it (``decision_seed``)."""
+    from controller.seats.computer import decision_seed
+
+    s, outcome = bot_game("contigo", ["bot:easy", "bot:easy"])
+    key = s.match.key
+    assert key is not None and key.secret is not None
+    seen = 0
+    for _ in range(6):
+        ask = next(e for e in outcome.effects if isinstance(e, Decide))
+        public = json.dumps(s.public_state())
+        assert ask.seed == decision_seed(key.secret, ask.moves)
+        assert ask.seed not in public and key.secret.hex() not in public
+        assert ask.seed != f"{s.fairness()['commitment']}:{ask.moves}"  # the old, public recipe
+        decide(s, outcome)
+        show(s, s.expected_view())
+        outcome = s.judge()
+        seen += 1
+    assert seen == 6

@@ -16,12 +16,13 @@ from controller.config import BoardConfig
 from controller.games import CHANCE, TERMINAL, Game, registry
 from controller.games.base import Options
 from controller.games.record import ChanceKey, Match, Record
+from controller.layouts import reference_layout
 from controller.ledview import GREEN, render_frame
 from controller.service import OTHER_CONFIG
 from controller.session import CalibrateRings, Outcome, RequestSnapshot, Session, TakeBoard
 from controller.wiring import Wiring
 from firmware_bridge.protocol import Hello
-from hardware.layout import Layout, load_layout, reference_layout
+from hardware.layout import Layout, load_layout
 from tests.support.toy import SQUARES, ToyGame, ToyState
 
 

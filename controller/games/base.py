@@ -17,6 +17,10 @@ A game is a factory of immutable states (OpenSpiel's shape, python-chess's manne
 * ``State.physical_view()`` says what the physical board should look like: a value per logical
   sensor channel (``Game.channels``). The referee matches the sensed board against the views of the
   states that legal actions lead to.
+* Hidden information is hooks with an open game's defaults (OpenSpiel's ``InformationStateString``
+  and ``ResampleFromInfostate``): ``Game.hides_information``, ``State.information_state`` (what a
+  seat sees), ``State.resample`` (a state agreeing with it, the rest dealt anew), ``State.seen_by``,
+  ``State.rearranged`` and ``Game.state_seen_by`` (a state from a seat's own views).
 
 Engines are pure: no I/O, no clock, no global random. All randomness is a chance node, resolved by
 whoever drives the game (the game's secret through :mod:`controller.games.chance`, or the value a
@@ -517,6 +521,9 @@ class Game(ABC):
     """Players in a game when none are given (0: ``min_players``)."""
     option_schema: ClassVar[tuple[Option, ...]] = ()
     """Every variant option: name, default and the values it accepts."""
+    picture_mm: ClassVar[float] = 1.0
+    """Millimetres of the reference board build per unit of the picture's geometry (``channel_xy``):
+    what the printed drilling templates scale by (``controller.tools.schematic.template``)."""
 
     def players(self, num_players: int | None = None) -> int:
         """``num_players``, or the game's default when it is None or 0."""

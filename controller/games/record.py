@@ -71,6 +71,8 @@ class Record:
     be revealed; None: not said. ``said``: how a record read from JSON says its chance was resolved
     (:data:`RESOLVED`), checked against its marks by :func:`verify`.
     ``seats`` says who plays each seat (``controller.seats``); empty: every seat at the table.
+    ``takebacks`` marks each takeback across a chance outcome already seen, made with the consent
+    of the seats played away (``at``: the game's length after it, ``undone``, ``consent``: the seats).
     """
 
     game: str
@@ -80,6 +82,7 @@ class Record:
     actions: list[str] = field(default_factory=list)
     drawn: dict[int, int] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)
+    takebacks: list[dict[str, Any]] = field(default_factory=list)
     table: set[int] | None = None
     over: bool | None = None
     said: str | None = field(default=None, compare=False)  # a claim read from a file, checked by verify
@@ -125,6 +128,8 @@ class Record:
             out["over"] = over if over is not None else self.over
         if self.seats:  # a game played at the table alone names none (``controller.seats.named``)
             out["seats"] = list(self.seats)
+        if self.takebacks:
+            out["takebacks"] = [dict(t) for t in self.takebacks]
         return out
 
     @classmethod
@@ -169,7 +174,11 @@ class Record:
         if over is not None and not isinstance(over, bool):
             raise ValueError("over: must be true or false")
         seats = _texts(data, "seats") if "seats" in data else []
-        return cls(game, dict(options), num_players, keys, actions, drawn, seats, table, over, said)
+        takebacks = _typed(data, "takebacks", list) if "takebacks" in data else []
+        if not all(isinstance(t, dict) for t in takebacks):
+            raise ValueError("takebacks: must be a list of objects")
+        return cls(game, dict(options), num_players, keys, actions, drawn, seats, [dict(t) for t in takebacks],
+                   table=table, over=over, said=said)
 
 
 def _typed(data: dict[str, Any], name: str, kind: type) -> Any:
@@ -256,7 +265,8 @@ class Match:
         copy: Match = Match.__new__(Match)  # typed, so ruff sees the class reading its own fields
         r = self.record
         copy.record = Record(r.game, dict(r.options), r.num_players, list(r.keys), list(r.actions), dict(r.drawn),
-                             list(r.seats), None if r.table is None else set(r.table), r.over)
+                             list(r.seats), [dict(t) for t in r.takebacks],
+                             table=None if r.table is None else set(r.table), over=r.over)
         copy.history = list(self.history)
         copy._chance_nodes = list(self._chance_nodes)
         copy.public_log = list(self.public_log)

@@ -31,6 +31,7 @@ from controller.games import CHANCE, TERMINAL, ChannelKind, IllegalAction, get_g
 from controller.games.base import Message, Phrase
 from controller.games.chance import commitment, seed_secret
 from controller.games.record import ChanceKey, Match, Record
+from controller.i18n import message_of
 from controller.ledview import LedScene, game_colours
 from controller.referee import Verdict, shortest_turn
 from controller.remote import JoinCode, Sync, hides_information
@@ -210,7 +211,8 @@ class Session(RemoteGame):
         else:
             ghost = self.ghost if self.ghost is not None and self.ghost[1] == len(self.match.record.actions) else None
             verdict = self.referee.judge(self.sensed, takeback=not self.setup_channels, hold=not settled,
-                                         ghost=None if ghost is None else (ghost[0], ghost[2]))
+                                         ghost=None if ghost is None else (ghost[0], ghost[2]),
+                                         floor=self.takeback_floor())
             if self.referee.corrected is not None:  # the last change from the board was only on the way
                 self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
                 self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
@@ -293,6 +295,8 @@ class Session(RemoteGame):
                 self._apply_text(options[self.choice % len(options)], by="button")
         except IllegalAction as exc:
             self.event("refused", **told(REFUSED(action=exc.action, reason=exc.refusal)))
+        except Refused as exc:  # a takeback waiting for consent
+            self.event("refused", **told(exc.said))
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
                 to_operator: bool = False) -> Outcome:
@@ -318,13 +322,15 @@ class Session(RemoteGame):
         key = None if request_id is None or name == "state" else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
-            return answered
-        told = None
+            ok, result, said = answered
+            self.refusal = None if said is None else message_of(said["code"], said["params"])
+            return ok, result
+        told = kept = None
         try:
             ok, result = True, self._run(name, commands.check(name, args), to_operator)
         except OperatorOnly as exc:
             self.refusal = exc.operator if to_operator else exc.said
-            ok, result, told = False, str(exc), exc.operator.text if to_operator else None
+            ok, result, told, kept = False, str(exc), exc.operator.text if to_operator else None, exc.said
         except Refused as exc:
             ok, result, self.refusal = False, str(exc), exc.said
         except IllegalAction as exc:  # a rule refused it: said in the board's language at the edge
@@ -336,8 +342,9 @@ class Session(RemoteGame):
             log.exception("request %s (id %r) failed", name, request_id)
             self.refusal = INTERNAL_ERROR(command=name)
             ok, result = False, self.refusal.text
-        if key is not None:
-            self.answers.add(key, ok, result)
+        if key is not None:  # kept for a repeat: never what only the operator may read
+            kept = kept or self.refusal
+            self.answers.add(key, ok, result, None if kept is None else kept.to_json())
         return ok, told or result
 
     def _run(self, name: str, args: dict[str, Any], to_operator: bool) -> Any:
@@ -370,6 +377,8 @@ class Session(RemoteGame):
                 player = self.state.current_player
                 raise Refused(PLAYED_AWAY(seat=player, who=self.parts[player].said()))
             return {"action": self._apply_text(args["action"], by="mqtt")}
+        if name == "consent":
+            return self._consent(args["seat"], args.get("secret"), args.get("agree", True), to_operator)
         if name == "play":
             return {"action": self._play_from_phone(args["seat"], args.get("secret"), args["action"])}
         if name == "hint":

@@ -15,7 +15,7 @@ from controller.games.base import Phrase
 from controller.ledview import LedScene
 from controller.referee import Verdict
 from controller.seats import seat_of
-from controller.seats.computer import COMPUTER
+from controller.seats.computer import COMPUTER, decision_seed
 from controller.session.game import TableGame
 from controller.session.outcome import Decide, Expected, Outcome, told
 
@@ -30,6 +30,10 @@ ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has played {move}: c
 HINT_ASKED = Phrase("table.hint_asked", "{player} asked for a hint: it is on their own seat")
 COMPUTER_FAILED = Phrase("table.computer_failed",
                          "the computer player of {player} could not decide ({error}): press next to ask it again")
+NO_TAKEBACK_ASKED = Phrase("seat.no_takeback_asked", "no takeback is waiting for consent")
+NOT_ASKED = Phrase("seat.not_asked", "seat {seat}: the takeback does not wait for this seat's consent")
+OPERATOR_ANSWERS = Phrase("seat.operator_answers", "seat {seat} is played by {who}: the operator answers for it")
+TAKEBACK_REFUSED = Phrase("table.takeback_refused", "{seat} refused the takeback: the game goes on as it is")
 HINTS = seat_of("bot:medium")  # who a player at the table asks for a hint
 HINT_FAILED = Phrase("table.hint_failed", "no hint: the computer player could not decide ({error})")
 
@@ -52,10 +56,9 @@ class AwaySeats(TableGame):
         if not part.decides:  # a phone or a remote seat: its move comes as a request or from the other board
             return
         self.asked = moves
-        commitment = self.fairness()["commitment"]
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
-                                    dict(self.state.private_view(seat)), seat, part.level, f"{commitment}:{moves}",
-                                    decider=part.text))
+                                    dict(self.state.private_view(seat)), seat, part.level,
+                                    decision_seed(self.decision_key(), moves), decider=part.text))
 
     def _computer_failed(self) -> bool:
         """The computer player to act could not decide at this move (:meth:`decision_failed`)."""
@@ -77,20 +80,15 @@ class AwaySeats(TableGame):
         moves = len(self.match.record.actions)
         self._effects.append(Decide(moves, self.game.name, dict(self.match.record.options), self.state.public_view(),
                                     dict(self.state.private_view(seat)), seat, HINTS.level,
-                                    f"{self.fairness()['commitment']}:{moves}:hint", hint=True, decider=HINTS.text))
+                                    decision_seed(self.decision_key(), moves, hint=True), hint=True,
+                                    decider=HINTS.text))
         return seat
 
     def _play_from_phone(self, seat: int, secret: str | None, text: str) -> str:
         """A phone seat's move (request ``play``), checked against the seat's secret, then for the
         table to carry out as a computer player's is (kept in the journal first, told as
         ``expected``, lit); its public text."""
-        mine = self.seat_secrets.get(seat)
-        if mine is None:
-            raise Refused(NOT_A_PHONE(seat=seat))
-        if not secret:
-            raise Refused(NO_SECRET(seat=seat))
-        if not hmac.compare_digest(secret.encode(), mine.encode()):
-            raise Refused(WRONG_SECRET(seat=seat))
+        self._paired_phone(seat, secret)
         if seat != self.state.current_player:
             raise Refused(NOT_YOUR_TURN(seat=seat))
         state = self.state
@@ -101,6 +99,40 @@ class AwaySeats(TableGame):
         state.apply(action)  # an illegal move is refused here, saying why
         self.expect(Expected(len(self.match.record.actions), seat, text))
         return state.public_action_text(action)
+
+    def _paired_phone(self, seat: int, secret: str | None) -> None:
+        """Refuses a request for a phone seat that does not carry the secret only its paired page has."""
+        mine = self.seat_secrets.get(seat)
+        if mine is None:
+            raise Refused(NOT_A_PHONE(seat=seat))
+        if not secret:
+            raise Refused(NO_SECRET(seat=seat))
+        if not hmac.compare_digest(secret.encode(), mine.encode()):
+            raise Refused(WRONG_SECRET(seat=seat))
+
+    def _consent(self, seat: int, secret: str | None, agree: bool, to_operator: bool) -> dict[str, Any]:
+        """A seat agrees to (or refuses) the takeback asked of it (request ``consent``): a phone seat
+        with its secret; a computer's seat by the operator (an answer only the operator reads). The
+        last consent takes the move back."""
+        asked = self.asked_back
+        if asked is None or asked.moves != len(self.match.record.actions):
+            raise Refused(NO_TAKEBACK_ASKED())
+        if seat not in asked.waits - asked.gave:
+            raise Refused(NOT_ASKED(seat=seat))
+        part = self.parts[seat]
+        if part.paired:
+            self._paired_phone(seat, secret)
+        elif not to_operator:
+            raise Refused(OPERATOR_ANSWERS(seat=seat, who=part.said()))
+        if not agree:
+            self.asked_back = None
+            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=self.state.player_name(seat))))
+            return {"takeback": "refused"}
+        gave = asked.gave | {seat}
+        if gave < asked.waits:
+            self.asked_back = replace(asked, gave=gave)
+            return {"waiting": sorted(asked.waits - gave)}
+        return {"undone": self._undo(consent=gave), "consent": sorted(gave)}
 
     def phone_moves(self, player: int) -> list[dict[str, Any]]:
         """What the phone of ``player``, to act, may play: each action's text and the taps that make

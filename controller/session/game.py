@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from controller.carry_out import CarryOut
-from controller.commands import RecentAnswers
+from controller.commands import RecentAnswers, Refused
 from controller.games import CHANCE, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.base import Message, Phrase
 from controller.games.chance import SCHEME
@@ -23,7 +23,16 @@ from controller.words import event_line
 if TYPE_CHECKING:
     from controller.config import BoardConfig
 
-from controller.session.outcome import CalibrateRings, Effect, Expected, Outcome, RequestSnapshot, TakeBoard, told
+from controller.session.outcome import (
+    AskedBack,
+    CalibrateRings,
+    Effect,
+    Expected,
+    Outcome,
+    RequestSnapshot,
+    TakeBoard,
+    told,
+)
 
 log = logging.getLogger("arbitro")
 
@@ -32,6 +41,10 @@ NOTHING_TO_ROLL = Phrase("table.nothing_to_roll", "nothing to roll: no die, card
 NOTHING_TO_UNDO = Phrase("table.nothing_to_undo", "there is nothing to undo")
 HOST_ROLLS = Phrase("remote.host_rolls", "the host board draws chance in a remote game")
 NO_UNDO_REMOTE = Phrase("remote.no_undo", "a remote game cannot be taken back")
+NEEDS_CONSENT = Phrase("table.needs_consent", "taking back {move} needs the consent of {seats}: the chance outcome "
+                       "after it has been seen")
+TAKEBACK_ASKED = Phrase("table.takeback_asked", "a takeback of {move} is asked: {seats} must agree (the chance "
+                        "outcome after it has been seen)")
 
 
 class TableGame(ABC):
@@ -85,6 +98,7 @@ class TableGame(ABC):
         self._effects: list[Effect] = []
         self._parts: tuple[tuple[str, ...], tuple[Seat, ...]] = ((), ())
         self._carry: tuple[State, Expected, CarryOut] | None = None
+        self._own_decision_key: bytes | None = None  # a joining board's key for its computers' decisions
 
     @property
     def state(self) -> State:
@@ -134,6 +148,8 @@ class TableGame(ABC):
         self.restoring = False
         self.choice = 0
         self.expected = self.asked = self.failed = None
+        self.asked_back: AskedBack | None = None  # a takeback waiting for the seats' consent
+        self._own_decision_key = None  # a new game, a new key (a joining board's: its computers' decisions)
         # Each phone seat's secret, made afresh for every game (and every start): an old one plays nothing.
         phones = [p for p, seat in enumerate(self.parts) if seat.paired]
         key = self.fresh_secret() if phones else b""
@@ -268,9 +284,30 @@ class TableGame(ABC):
             for item in happened:
                 self.event(item["type"], **{k: v for k, v in item.items() if k != "type"})
 
-    def _undo(self) -> str:
+    def consent_needed(self) -> frozenset[int]:
+        """The seats whose consent an undo needs now: none, unless it would take back a chance outcome
+        already seen (its node keeps it: whoever took the move back would choose again knowing what
+        comes next); then every seat played away from the board (a phone confirms; the operator
+        answers for a computer). The people at the table see the undo made."""
+        history = self.match.history
+        if len(history) < 2 or history[-2].current_player != CHANCE or self.resigned is not None:
+            return frozenset()
+        return frozenset(p for p, seat in enumerate(self.parts) if not seat.at_table)
+
+    def takeback_floor(self) -> int:
+        """How many actions a takeback from the board must leave: with seats played away, it never
+        goes back over a chance outcome already seen (that needs their consent: ``undo``)."""
+        if all(seat.at_table for seat in self.parts):
+            return 0
+        history = self.match.history
+        return next((i + 1 for i in range(len(history) - 2, -1, -1) if history[i].current_player == CHANCE), 0)
+
+    def _undo(self, consent: frozenset[int] = frozenset()) -> str:
         if self.remote is not None:
             raise IllegalAction("undo", NO_UNDO_REMOTE())
+        waits = self.consent_needed() - consent
+        if waits:
+            self._ask_back(waits)
         if self.over:  # the end revealed the secret: the game goes on with a fresh one
             self.match.rekey(self.fresh_secret())
         if self.resigned is not None:  # the resignation is what is taken back
@@ -287,8 +324,33 @@ class TableGame(ABC):
             self.match.undo()
         self.restoring = not self.sensed_matches()
         self.expected = None  # for a position the game has left
-        self.event("undo", action=undone)
+        self.asked_back = None
+        if consent:  # told to everyone, and kept with the game's record
+            self.match.record.takebacks.append({"at": len(self.match.record.actions), "undone": undone,
+                                                "consent": sorted(consent)})
+            self.event("undo", action=undone, consent=sorted(consent))
+        else:
+            self.event("undo", action=undone)
         return undone
+
+    def _ask_back(self, waits: frozenset[int]) -> None:
+        """An undo across a chance outcome already seen, without the consent it needs: asked of the
+        seats that must agree (told once per position), and refused until they do."""
+        moves, move = len(self.match.record.actions), self._taken_back_move()
+        seats = ", ".join(self.state.player_name(p) for p in sorted(waits))
+        if self.asked_back is None or self.asked_back.moves != moves:
+            self.asked_back = AskedBack(moves, waits)
+            self.event("takeback_asked", seats=sorted(waits), action=move,
+                       **told(TAKEBACK_ASKED(move=move, seats=seats)))
+        raise Refused(NEEDS_CONSENT(move=move, seats=seats))
+
+    def _taken_back_move(self) -> str:
+        """The player's move an undo takes back now (the last one before the chance steps after it)."""
+        history, log = self.match.history, self.match.public_log
+        for i in range(len(log) - 1, -1, -1):
+            if history[i].current_player >= 0:
+                return log[i]
+        return log[-1]
 
     def choices(self) -> list[str]:
         """What ``next``/``confirm`` pick from: the moves an ambiguous board fits, or the move a
@@ -316,6 +378,19 @@ class TableGame(ABC):
     def decisions_kept(self, count: int) -> None:
         """The journal holds the first ``count`` decisions waiting in :attr:`decisions`."""
         del self.decisions[:count]
+
+    def decision_key(self) -> bytes:
+        """What a computer player's decisions are keyed by: the game's chance secret; on the board that
+        joined a remote game, which learns the host's secret only at its end, a key of its own."""
+        key = self.match.key
+        secret = key.secret if key is not None and key.secret is not None else None
+        if secret is None and self.remote is not None:
+            secret = self.remote.secret
+        if secret is None:
+            if self._own_decision_key is None:
+                self._own_decision_key = self.fresh_secret()
+            secret = self._own_decision_key
+        return secret
 
     def fairness(self) -> dict[str, Any]:
         """The chance commitment, and once the game is over the secret (``docs/mqtt.md``, "Fair dice")."""

@@ -51,8 +51,9 @@ class RequestSnapshot:
 @dataclass(frozen=True)
 class Decide:
     """A computer player is to decide (``controller.players.decide``) off the loop, with only what
-    its seat may know: the public and its private view, and a seed made from the game's public
-    commitment and the move number (the same game replays the same decisions). The loop hands the
+    its seat may know: the public and its private view, and a seed keyed by the game's chance secret
+    and the move number (``decision_seed``: unknown to anyone watching, the same game replays the same
+    decisions). The loop hands the
     answer back with :meth:`Session.decided`."""
 
     moves: int
@@ -82,6 +83,16 @@ class Expected:
     player: int
     text: str
     hint: bool = False
+
+
+@dataclass(frozen=True)
+class AskedBack:
+    """A takeback across a revealed chance outcome (``docs/rules/takebacks.md``), asked when the game
+    had ``moves`` actions: the seats whose consent it ``waits`` for, and those that ``gave`` it."""
+
+    moves: int
+    waits: frozenset[int]
+    gave: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ from controller.games.base import Phrase
 from controller.i18n import say
 from controller.tools.board import BoardLink
 from controller.tools.console import CLEAR, ENTER_WHEN_EMPTY, Console, Prompt
-from controller.words import channel_blocks, listing
+from controller.words import listing
 from firmware_bridge.boardconfig import as_module
 from firmware_bridge.firmware import arbitro_fw
-from hardware.layout import Layout, LayoutError
+from hardware.layout import Layout, LayoutError, channel_blocks
 from hardware.leds import OFF, LedStrip
 
 SWEEP = Phrase("tools.diagnose.sweep", "Now put a piece on (or pass a magnet over) every element, one after another, "

@@ -19,10 +19,10 @@ from pathlib import Path
 from controller.games.base import Phrase
 from controller.i18n import say as say_in
 from controller.tools.board import BoardError, BoardLink, open_port
-from controller.words import channel_blocks, listing
+from controller.words import listing
 from firmware_bridge.boardconfig import write_firmware
 from firmware_bridge.protocol import Stop, encode
-from hardware.layout import Layout, LayoutError
+from hardware.layout import Layout, LayoutError, channel_blocks
 
 MPREMOTE = (sys.executable, "-m", "mpremote")
 

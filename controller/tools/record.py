@@ -5,7 +5,7 @@ LEDs (as the base layout places them: LED chains are laid along the board and ra
 asks the builder to put a piece (or one bead) on it, waits for the sensor that changes, and asks
 for it to be taken off again. The board's blocks and kind come from its HELLO; LEDs, encoders,
 buttons and firmware settings from the base layout (the reference build by default). The result
-is checked as ``arbitro run`` would check it (``Layout.from_dict``, ``check_game`` for every
+is checked as ``arbitro run`` would check it (``Layout.from_dict``, ``controller.layouts.check_game`` for every
 configuration of the game) before it is written.
 """
 
@@ -15,10 +15,11 @@ from typing import Any
 
 from controller.games import ChannelKind, Game
 from controller.games.base import Phrase
+from controller.layouts import MCU_KINDS, check_game
 from controller.tools.board import BoardLink
 from controller.tools.console import CLEAR, ENTER_WHEN_EMPTY, Console, Prompt
 from controller.words import listing
-from hardware.layout import MCU_KINDS, Layout, LayoutError
+from hardware.layout import Layout, LayoutError
 from hardware.leds import OFF, LedStrip
 
 PUT_BEAD = Phrase("tools.layout.put_bead", "[{n}/{of}] put one bead in {element} (lit)")
@@ -125,5 +126,5 @@ class Recorder:
         data.pop("calibration", None)  # measured on other sensors: run `arbitro calibrate` again
         layout = Layout.from_dict(data)
         for options, players in self.game.configurations():
-            layout.check_game(self.game, options, players)
+            check_game(layout, self.game, options, players)
         return layout

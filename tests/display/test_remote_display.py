@@ -10,10 +10,10 @@ from playwright.sync_api import Page, expect
 from controller.config import Config
 from controller.display.server import RunningDisplay
 from controller.games import get_game
+from controller.layouts import reference_layout
 from controller.localbroker import Broker
 from controller.mqtt import Command, MqttBridge
 from controller.service import Service
-from hardware.layout import reference_layout
 from hardware.leds import LedStrip, RecordingPixels
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.games import game_names
 from firmware_bridge import protocol as P
 from firmware_bridge.boardconfig import write_firmware
 from firmware_bridge.firmware import arbitro_fw as fw
@@ -27,7 +28,6 @@ from hardware.layout import load_layout
 
 HERE = Path(__file__).parent / "micropython"
 FIRMWARE_DIR = Path(fw.__file__).parent
-GAMES = ("contigo", "jeocinco", "scriptorium", "serpientes")
 STUBS = Path(sys.prefix) / "micropython-stubs"
 STUBS_PACKAGE = "micropython-rp2-rpi-pico-stubs==1.29.0.post1"
 # Errors inside the stubs themselves are theirs; a generated board_config.py's empty ANALOG_CAL = []
@@ -109,7 +109,7 @@ def test_the_compiled_firmware_runs_on_micropython(node: str, tmp_path: Path) ->
     assert on_micropython(node, compiled) == on_cpython()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_mpy_cross_compiles_every_file_the_pico_gets(game: str, tmp_path: Path) -> None:
     """``arbitro firmware flash``'s files for each game's layout: the firmware, main.py, board_config.py."""
     files = write_firmware(load_layout(game).board_config(), tmp_path, game)

@@ -6,9 +6,9 @@ from typing import Any
 
 from controller.config import Config
 from controller.games import get_game
+from controller.layouts import reference_layout
 from controller.mqtt import MqttBridge
 from controller.service import Service
-from hardware.layout import reference_layout
 from hardware.leds import LedStrip, RecordingPixels
 
 

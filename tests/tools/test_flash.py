@@ -14,9 +14,8 @@ import pytest
 from controller.cli import main
 from controller.i18n import say
 from controller.tools.flash import FLASHED, MPREMOTE, flash, mpremote_command
-from controller.words import channel_blocks
 from firmware_bridge.sim_pico import SimPico
-from hardware.layout import LayoutError, load_layout
+from hardware.layout import LayoutError, channel_blocks, load_layout
 
 
 def test_flash_writes_the_layouts_firmware_and_the_board_says_so(tmp_path: Path) -> None:

@@ -13,10 +13,11 @@ from controller.app import build_service
 from controller.config import Config
 from controller.games import CHANCE, get_game
 from controller.hands import Hands
+from controller.layouts import reference_layout
 from controller.tools.board import BoardLink
 from controller.tools.record import Recorder
 from firmware_bridge.sim import SimulatedBoard
-from hardware.layout import load_layout, reference_layout
+from hardware.layout import load_layout
 from hardware.leds import LedStrip, RecordingPixels
 from tests.tools.builder import Builder
 

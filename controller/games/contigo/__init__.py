@@ -21,6 +21,7 @@ __all__ = ["GAME", "ContigoGame", "ContigoState"]
 class ContigoGame(Game):
     name = "contigo"
     title = "Contigo"
+    picture_mm = 40 / 56  # the reference build: a square 40 mm
     min_players = 2
     max_players = 4
     option_schema = OPTIONS

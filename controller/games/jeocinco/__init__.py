@@ -31,6 +31,7 @@ from controller.games.jeocinco.state import JeocincoState
 class JeocincoGame(Game):
     name = "jeocinco"
     title = "Jeocinco"
+    picture_mm = 0.6  # the reference build: a model unit 12 mm (20 picture units)
     min_players = 2
     max_players = 4
     option_schema = (

@@ -34,6 +34,7 @@ OPTIONS = (
 class ScriptoriumGame(Game):
     name = "scriptorium"
     title = "Scriptorium"
+    picture_mm = 1.0  # the reference build: the outer ring 376 mm across
     min_players = 2
     max_players = 6
 

@@ -36,6 +36,7 @@ OPTIONS: Final = (
 class SerpientesGame(Game):
     name = "serpientes"
     title = "Serpientes"
+    picture_mm = 0.75  # the reference build: a 30 mm grid
     min_players = 2
     max_players = 6
     default_players = 4
