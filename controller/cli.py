@@ -175,7 +175,7 @@ def _read_record(source: str) -> Record:
         record = Record.from_dict(data)
     except KeyError as exc:
         raise CliError(f"{source} is not a game record: it has no {exc.args[0]!r}") from exc
-    except ValueError as exc:
+    except (TypeError, ValueError, AttributeError) as exc:
         raise CliError(f"{source} is not a game record: {exc}") from exc
     try:
         get_game(record.game)

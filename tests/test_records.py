@@ -145,6 +145,7 @@ def _junk(data: dict[str, Any]) -> list[dict[str, Any]]:
     """``data`` with one field at a time replaced by something no record holds, or removed."""
     values: list[Any] = [None, True, -1, 2**70, 1.5, "x", "", [], [None], ["x"], [-1], [10**6], {}, {"a": 1}, "0" * 64]
     paths: list[tuple[str, ...]] = [("game",), ("options",), ("num_players",), ("actions",), ("seats",), ("over",),
+                                    ("takebacks",),
                                     ("fair",), ("fair", "scheme"), ("fair", "keys"), ("fair", "table"),
                                     ("fair", "chance"), ("fair", "keys", "0"), ("fair", "keys", "0", "commitment"),
                                     ("fair", "keys", "0", "secret"), ("fair", "keys", "0", "drawn"),
