@@ -134,13 +134,17 @@ def _journal(args: argparse.Namespace) -> int:
         journal = _open_journal(args.path)
         games = journal.games()
         if args.export is not None:
-            record = journal.record(args.export)
+            from controller.games.record import Match
+
+            record = Match(journal.record(args.export)).record  # replayed: its chance outcomes marked
             # A game still in play keeps its secret: with it, every later die, draw and hand is known.
             finished = any(g["id"] == args.export and g["finished"] for g in games)
-            print(json.dumps(record.to_dict(reveal=finished), indent=1))
+            print(json.dumps(record.to_dict(reveal=finished, over=finished), indent=1))
             return 0
     except KeyError as exc:  # --export of an id the journal lacks
         raise CliError(str(exc.args[0])) from exc
+    except ValueError as exc:  # a game this version's rules no longer replay
+        raise CliError(f"game {args.export} of the journal does not replay: {exc}") from exc
     except sqlite3.Error as exc:  # unreadable, locked, or written by someone without us allowed to
         raise CliError(f"cannot read the journal {args.path}: {exc}") from exc
     for g in games:
@@ -188,7 +192,7 @@ def _replay(args: argparse.Namespace) -> int:
     record = _read_record(args.record)
     try:
         match = Match(Record(record.game, record.options, record.num_players, list(record.keys)))
-    except ValueError as exc:  # options or players the game does not have
+    except (ValueError, TypeError) as exc:  # options or players the game does not have
         raise CliError(f"{args.record}: {exc}") from exc
     for n, text in enumerate(record.actions, start=1):
         try:
@@ -203,7 +207,7 @@ def _replay(args: argparse.Namespace) -> int:
         for n, text in enumerate(match.public_log):
             print(f"{n + 1:5}  {text}" + (f"   {_chance_told(checks[n])}" if n in checks else ""))
     state = match.state
-    over = "game over" if state.is_terminal() else "still in play"
+    over = "game over" if state.is_terminal() or record.over else "still in play"
     print(f"{record.game}: {len(record.actions)} actions replayed, {over}; winners {state.winners()}, "
           f"scores {list(state.scores())}")
     print(_fairness(record, list(checks.values())))
@@ -212,24 +216,35 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _chance_told(c: ChanceCheck) -> str:
     """A chance outcome as ``arbitro replay -v`` tells it: what checking it with code of one's own needs."""
-    by = "entered at the table" if c.key is None else f"drawn by secret {c.key}" + ("" if c.verified else
-                                                                                    ", not revealed yet")
+    by = (("entered at the table" if c.table else "not drawn by a secret (not marked)") if c.key is None
+          else f"drawn by secret {c.key}" + ("" if c.verified else ", not revealed yet"))
     return f"chance node {c.node}, outcome {c.outcome} of weights {list(c.weights)}: {by}"
 
 
 def _fairness(record: Record, checks: list[ChanceCheck]) -> str:
-    """What ``arbitro replay`` found of a record's chance, in one line."""
+    """What ``arbitro replay`` found of a record's chance, and what that proves, in words."""
     from controller.games.chance import SCHEME
+    from controller.games.record import resolved
 
     if not record.keys:
         return f"chance: a record from before fair dice; its {len(checks)} chance outcomes cannot be checked"
-    counts = {"drawn by the revealed secret, each the one it gives": sum(c.verified for c in checks),
-              "drawn by a secret not revealed yet (the game is in play: checked once it is over)":
-                  sum(c.key is not None and not c.verified for c in checks),
-              "entered at the table (physical dice: the table's, not checked)": sum(c.key is None for c in checks)}
+    proven, hidden = sum(c.verified for c in checks), sum(c.key is not None and not c.verified for c in checks)
+    table, unmarked = sum(c.table for c in checks), sum(c.key is None and not c.table for c in checks)
+    counts = {"drawn by the revealed secret, each the one it gives": proven,
+              "drawn by a secret not revealed yet (the game is in play: checked once it is over)": hidden,
+              "entered at the table (physical dice: the table's, not checked)": table,
+              "not drawn by a secret and not marked (a record from before chance was marked: taken as the "
+              "table's, not checked)": unmarked}
     told = [f"{n} {what}" for what, n in counts.items() if n]
-    return (f"fair dice ({SCHEME}, commitment {record.keys[-1].commitment}): "
-            + ("; ".join(told) or "no chance outcomes"))
+    how = {"electronic": "electronic (drawn from the secret)", "table": "the table's dice",
+           "both": "electronic and the table's dice", "none": "no chance"}[resolved(proven + hidden, table)]
+    rest = ([f"{hidden} wait for the secret to be revealed"] if hidden else []) + (
+        [f"{table + unmarked} are the table's word"] if table + unmarked else [])
+    proves = (f"the record proves {proven} of its {len(checks)} chance outcomes to be what the committed secret gives"
+              + (f" ({', '.join(rest)})" if rest else ""))
+    return (f"fair dice ({SCHEME}, commitment {record.keys[-1].commitment}), "
+            + (f"{how}: " if record.table is not None else "")
+            + ("; ".join(told) or "no chance outcomes") + f". So {proves}.")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -233,11 +233,10 @@ def check_topic_name(key: str, name: str, longest: int, *, levels: bool = True) 
         name.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise ConfigError(f"{key}: must be UTF-8 text ({exc.reason} at character {exc.start + 1})") from exc
+    check_text(key, name)
     for ch in name:
         if ch in "+#":
             raise ConfigError(f"{key}: must not hold {ch!r} (an MQTT wildcard), got {name!r}")
-        if unicodedata.category(ch) == "Cc":
-            raise ConfigError(f"{key}: must not hold the control character U+{ord(ch):04X}, got {name!r}")
         if ch == "/" and not levels:
             raise ConfigError(f"{key}: must not hold '/' (it is one level of the MQTT topics), got {name!r}")
     if "" in name.split("/"):
@@ -322,8 +321,21 @@ def _section(name: str, kind: type, values: dict[str, Any]) -> Any:
             not isinstance(value, type(default)) and not (isinstance(default, float) and isinstance(value, int))
         ):
             raise ConfigError(f"{name}.{key}: expected {type(default).__name__}, got {value!r}")
+        if key != "password":  # a password is the broker's business, whatever it holds
+            for text in value if isinstance(value, list) else [value]:
+                if isinstance(text, str):
+                    check_text(f"{name}.{key}", text)
         out[key] = float(value) if isinstance(default, float) else value
     return kind(**out)
+
+
+def check_text(key: str, text: str) -> None:
+    """Refuse a name or path holding a control character (C0 with NUL and newlines, DEL, C1), naming
+    ``key``: no file, device or name the service uses has one, and one would reach SQLite, a log
+    line or a topic as it is (a NUL in ``journal.path`` ended in a traceback)."""
+    bad = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
+    if bad is not None:
+        raise ConfigError(f"{key}: must not hold the control character U+{ord(bad):04X}, got {text!r}")
 
 
 def load_config(path: str | Path | None) -> Config:

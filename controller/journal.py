@@ -31,6 +31,7 @@ import contextlib
 import errno
 import json
 import logging
+import os
 import sqlite3
 import stat
 import tempfile
@@ -142,6 +143,40 @@ def check_path(path: Path) -> None:
                                        "header), so it is no journal; it was left as it is")
 
 
+PRIVATE = 0o600
+"""The journal's mode, and its side files' (SQLite gives ``-wal`` and ``-shm`` the main file's):
+it holds the chance secret of the game in play, so every die and hand to come."""
+
+
+def private(path: Path) -> None:
+    """Make the journal at ``path`` readable by its owner alone, whatever the umask: created 0600
+    when it is not there yet, made private (one warning in the log) when found readable by others,
+    with its WAL and SHM files."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
+    except FileExistsError:
+        pass
+    except OSError:  # a read-only or full disk, a directory not ours: SQLite's open says so, as before
+        return
+    else:
+        os.fchmod(fd, PRIVATE)  # the umask may have taken bits from the mode asked for
+        os.close(fd)
+    opened = [f for f in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))) if f.is_file()]
+    shown = [f for f in opened if stat.S_IMODE(f.stat().st_mode) & ~PRIVATE]
+    if not shown:
+        return
+    modes = ", ".join(f"{f.name} {stat.S_IMODE(f.stat().st_mode):04o}" for f in shown)
+    try:
+        for f in shown:
+            f.chmod(PRIVATE)
+    except OSError as exc:
+        log.warning("the journal %s is readable by others (%s), and cannot be made private: %s; it holds the "
+                    "secret every die and hand is drawn from", path, modes, exc.strerror or exc)
+        return
+    log.warning("the journal %s was readable by others (%s): made private (0600); it holds the secret every die "
+                "and hand is drawn from", path, modes)
+
+
 def damaged(exc: sqlite3.DatabaseError) -> bool:
     """True when ``exc`` says the file's content is damaged (not that it cannot be written or opened)."""
     name = getattr(exc, "sqlite_errorname", "") or ""
@@ -181,6 +216,7 @@ class Journal:
         self.path = Path(path)
         check_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        private(self.path)
         self.set_aside: Message | None = None
         try:
             self.db = self._open()

@@ -73,9 +73,29 @@ def apply_seen(state: State, seats: Collection[int], text: str) -> tuple[State, 
     return state.apply(action), state.action_to_text(action), arranged
 
 
+SEALED_BLOCK = 128
+"""A sealed text is padded to a multiple of this many bytes before it is sealed, so every sealed
+wire of a game is as long as every other (an action text is far shorter): AES-GCM keeps the
+length, and unpadded a card's kind could be read from it (``add straight`` 40 characters sealed,
+``draw left`` 36...)."""
+
+
+def pad(text: str) -> bytes:
+    """``text`` in UTF-8, NUL bytes added up to the next multiple of :data:`SEALED_BLOCK` (one at
+    least: an action text never holds a NUL, so the padding is told from the text)."""
+    data = text.encode()
+    return data + bytes(SEALED_BLOCK - len(data) % SEALED_BLOCK)
+
+
+def unpad(data: bytes) -> str:
+    """The text :func:`pad` padded (a text sealed unpadded, by a board from before, reads the same)."""
+    return data.rstrip(b"\0").decode()
+
+
 class Box:
     """Seals texts for the other board: a key agreed from this board's private key and the other's
-    public one (X25519), AES-GCM with a nonce of the sender and the wire's seq."""
+    public one (X25519), AES-GCM with a nonce of the sender and the wire's seq, each text padded
+    (:func:`pad`) so that its length tells nothing."""
 
     def __init__(self, private: bytes, peer_public: str, game: str) -> None:
         from cryptography.hazmat.primitives import hashes
@@ -98,7 +118,7 @@ class Box:
 
     def seal(self, board: str, seq: int, text: str) -> str:
         nonce, label = self._nonce(board, seq)
-        return base64.b64encode(self.aead.encrypt(nonce, text.encode(), label)).decode()
+        return base64.b64encode(self.aead.encrypt(nonce, pad(text), label)).decode()
 
     def open(self, board: str, seq: int, sealed: str) -> str:
         """The text ``board`` sealed for action ``seq``; ``ValueError`` for anything else."""
@@ -106,7 +126,7 @@ class Box:
 
         nonce, label = self._nonce(board, seq)
         try:
-            return self.aead.decrypt(nonce, base64.b64decode(sealed, validate=True), label).decode()
+            return unpad(self.aead.decrypt(nonce, base64.b64decode(sealed, validate=True), label))
         except (InvalidTag, binascii.Error, UnicodeDecodeError):
             raise ValueError("its sealed text does not open with the boards' key") from None
 

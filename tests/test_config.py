@@ -57,6 +57,14 @@ def test_the_sample_file_lists_every_key_with_its_default() -> None:
     ("[mqtt]\ndiscovery_prefix = 'a+#'", "mqtt.discovery_prefix: must not hold '+'"),
     ("[mqtt]\ndiscovery_prefix = ''", "mqtt.discovery_prefix: must not be empty"),
     ("[sensors]\nheartbeat_timeout = 1e-9", "sensors.heartbeat_timeout: must be from 0.5"),
+    # issue 35.8: paths and names with a control character (C0, DEL, C1), each refused naming its key
+    ('[journal]\npath = "/var/lib/j\\u0000.sqlite"', "journal.path: must not hold the control character U+0000"),
+    ('[journal]\npath = "journal\\n.sqlite"', "journal.path: must not hold the control character U+000A"),
+    ('[board]\nlayout = "board\\r.toml"', "board.layout: must not hold the control character U+000D"),
+    ('[sensors]\nurl = "/dev/ttyACM0\\u0085"', "sensors.url: must not hold the control character U+0085"),
+    ('[mqtt]\nca_certs = "/etc/ca\\u007f.pem"', "mqtt.ca_certs: must not hold the control character U+007F"),
+    ('[remote]\ncafile = "\\u001b[31m.crt"', "remote.cafile: must not hold the control character U+001B"),
+    ('[board]\nseats = ["table", "bot:easy\\u0000"]', "board.seats: must not hold the control character U+0000"),
     ("[mqtt]\nnonsense = 1", "mqtt.nonsense"),
     ("[nonsense]\nx = 1", "[nonsense]"),
     ("[board\n", "not valid TOML"),
@@ -164,6 +172,7 @@ def test_a_client_certificate_that_cannot_be_used_is_refused_naming_the_keys(tmp
 @pytest.mark.parametrize(("toml", "words"), [
     ("[mqtt]\ntls = true\nca_certs = '/nonexistent/ca.pem'\n", "mqtt.ca_certs: cannot read /nonexistent/ca.pem"),
     ('[board]\nid = "a\\u0000b"\n', "board.id: must not hold the control character U+0000"),
+    ('[journal]\npath = "/tmp/j\\u0000.sqlite"\n', "journal.path: must not hold the control character U+0000"),
 ])
 def test_arbitro_run_refuses_bad_mqtt_settings_in_one_line(tmp_path: Path, toml: str, words: str) -> None:
     import subprocess

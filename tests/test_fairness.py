@@ -136,10 +136,12 @@ def test_explicit_seeds_stand_for_a_predictable_secret_fresh_ones_for_32_random_
 
 # -- records ----------------------------------------------------------------------------------
 
-def played(game: str, options: dict[str, Any], players: int, *, enter_every: int = 0, seed: int = 3) -> Match:
-    """A whole game with random moves; every ``enter_every``-th chance outcome entered by hand."""
+def played(game: str, options: dict[str, Any], players: int, *, enter_every: int = 0, seed: int = 3,
+           stop: int | None = None) -> Match:
+    """A whole game (or its first ``stop`` actions) with random moves; every ``enter_every``-th
+    chance outcome entered by hand."""
     match, rng, chance = Match.new(game, options, players, secret=SECRET), random.Random(seed), 0
-    while not match.state.is_terminal():
+    while not match.state.is_terminal() and (stop is None or len(match.record.actions) < stop):
         if match.state.current_player == CHANCE:
             chance += 1
             if enter_every and chance % enter_every == 0:
@@ -186,6 +188,8 @@ def tampered(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
                                                     if t != record.actions[i])]
     for key in changed["fair"]["keys"]:
         key["drawn"] = [j for j in key["drawn"] if j <= i]
+    if "table" in changed["fair"]:
+        changed["fair"]["table"] = [j for j in changed["fair"]["table"] if j <= i]
     return changed, i
 
 
@@ -201,7 +205,13 @@ def test_a_tampered_record_is_refused_by_what_it_gets_wrong() -> None:
         verify(Record.from_dict(changed))  # another secret than the one committed to
     sealed = Record.from_dict(record.to_dict(reveal=False))
     assert sealed.keys == [ChanceKey(record.keys[0].commitment)]
-    assert not any(c.verified for c in verify(sealed))  # in play: nothing to check yet, nothing refused
+    with pytest.raises(UnfairRecord, match="the game is over, and its secret is withheld"):
+        verify(sealed)  # a game over reveals its secret
+    half = len(record.actions) // 2
+    part = Match(Record(record.game, record.options, record.num_players, record.keys, record.actions[:half],
+                        {n: k for n, k in record.drawn.items() if n < half})).record
+    in_play = verify(Record.from_dict(part.to_dict(reveal=False)))
+    assert in_play and not any(c.verified for c in in_play)  # in play: nothing to check yet, nothing refused
 
 
 # -- the table: commitment, reveal, a fresh secret after an undo of the end -----------------------

@@ -130,6 +130,23 @@ def test_a_whole_dealt_game_agrees_and_the_host_record_is_checked_at_the_end() -
     assert joiner.state.to_text() == host.state.to_text()
 
 
+def test_every_sealed_wire_of_a_dealt_game_is_as_long_as_every_other() -> None:
+    """AES-GCM keeps a text's length: unpadded, a sealed card's kind could be read from it. Both
+    boards' sealed wires (the host's draws for the joining board, the joining board's adds), of
+    three whole games, all of one length; and each opens to its card."""
+    lengths: dict[int, set[str]] = {}
+    for seed in (2, 6, 7):
+        host, joiner = pair()
+        crossed = play_to_the_end(host, joiner, random.Random(seed))
+        sealed = [w for w in crossed if w.sealed]
+        assert {w.board for w in sealed} == {"a", "b"}, "both boards sealed cards"
+        for wire in sealed:
+            receiver = joiner if wire.board == "a" else host
+            lengths.setdefault(len(wire.sealed), set()).add(receiver.text(wire.seq))
+    assert len(lengths) == 1, {n: sorted(texts) for n, texts in lengths.items()}
+    assert len(next(iter(lengths.values()))) > 3  # many cards, of several kinds, in that one length
+
+
 def test_a_forged_hidden_draw_passes_in_play_and_is_caught_at_the_end() -> None:
     host, joiner = pair()
     play_to_the_end(host, joiner, random.Random(3), forge_at=20)  # the host gives its seat a card the secret did not

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,15 +26,30 @@ LOG_LINES = 30
 
 
 def parse_names(payload: bytes | str) -> list[str] | None:
-    """A ``names`` payload: a JSON list of at most 8 strings of at most 40 characters; else None."""
+    """A ``names`` payload (:func:`read_names`); None for one that is not."""
+    try:
+        return read_names(payload)
+    except ValueError:
+        return None
+
+
+def read_names(payload: bytes | str) -> list[str]:
+    """A ``names`` payload: a JSON list of at most 8 strings of at most 40 characters, none with a
+    control character (a NUL, a newline, an escape: a name is drawn on pages and written in logs as
+    it is); ``ValueError`` says in one line what it is not."""
+    shape = f"names: a JSON list of at most {MAX_NAMES} strings of at most {MAX_NAME_LENGTH} characters"
     try:
         names = json.loads(payload)
     except (ValueError, UnicodeDecodeError):
-        return None
+        raise ValueError(shape) from None
     if not isinstance(names, list) or len(names) > MAX_NAMES:
-        return None
+        raise ValueError(shape)
     if not all(isinstance(n, str) and len(n) <= MAX_NAME_LENGTH for n in names):
-        return None
+        raise ValueError(shape)
+    for i, name in enumerate(names):
+        bad = next((ch for ch in name if unicodedata.category(ch) == "Cc"), None)
+        if bad is not None:
+            raise ValueError(f"names: name {i + 1} holds the control character U+{ord(bad):04X}")
     return [n.strip() for n in names]
 
 

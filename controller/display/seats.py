@@ -22,7 +22,7 @@ from aiohttp import web
 from controller.display.broker import BrokerLink
 from controller.display.config import DisplayConfig
 from controller.display.hall import Hall
-from controller.display.model import MAX_NAMES, BoardModel, parse_names
+from controller.display.model import BoardModel, read_names
 from controller.display.streams import Streams, Subscriber, sse
 
 PLAY_ANSWER_S = 10.0  # how long a seat page waits for the service's answer to its move
@@ -135,9 +135,10 @@ class Seats:
         return f"{self.config.base_topic}/{board}/names"
 
     def keep_names(self) -> None:
-        """The names are ours to keep: a broker that restarted without its retained messages gets them back."""
+        """The names are ours to keep: a broker that restarted without its retained messages gets them back
+        (for the boards the display knows: stray names for a board that publishes no state are not kept)."""
         for model in self.boards.values():
-            if model.names:
+            if model.names and model.state is not None:
                 self.broker.publish(self._names_topic(model.board), json.dumps(model.names), retain=True)
 
     # -- the pages' requests --------------------------------------------------------------------
@@ -153,9 +154,14 @@ class Seats:
         if not secrets.compare_digest(request.query.get("key", ""), self.config.pair_key):
             raise web.HTTPForbidden(text="setting names needs the operator's key")
         board = request.match_info["board"]
-        names = parse_names(await request.read())
-        if names is None:
-            raise web.HTTPBadRequest(text=f"names: a JSON list of at most {MAX_NAMES} short strings")
+        model = self.boards.get(board)
+        if model is None or model.state is None:  # names for no board would be published and kept for nothing
+            raise web.HTTPNotFound(text=f"names: no board {board!r} (the display knows the boards that publish "
+                                        "a state)")
+        try:
+            names = read_names(await request.read())
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
         if not self.broker.ready:
             raise web.HTTPServiceUnavailable(text="the MQTT broker is not reachable")
         # Through the broker, like any client's names: the page changes when the message comes back.

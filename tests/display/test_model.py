@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from controller.display.model import BoardModel, describe, parse_names
+from controller.display.model import BoardModel, describe, parse_names, read_names
 from controller.display.render import board_svg
 from controller.gameclock import GameClock
 from controller.games import game_names, get_game
@@ -77,8 +77,11 @@ def test_missed_events_come_back_from_the_recent_window_once_each() -> None:
 
 def test_names_are_a_short_list_of_short_strings() -> None:
     assert parse_names(b'["Ana", " Bo "]') == ["Ana", "Bo"]
-    for bad in (b"{}", b'"Ana"', b"[1]", b"not json", b'["' + b"x" * 41 + b'"]', b"[" + b'"a",' * 8 + b'"a"]'):
+    for bad in (b"{}", b'"Ana"', b"[1]", b"not json", b'["' + b"x" * 41 + b'"]', b"[" + b'"a",' * 8 + b'"a"]',
+                b'["A\\u0000na"]', b'["Ana", "B\\no"]', b'["\\u001b[2J"]', b'["Ana\\u007f"]', b'["Ana\\u0085"]'):
         assert parse_names(bad) is None, bad
+    with pytest.raises(ValueError, match=r"^names: name 2 holds the control character U\+000A$"):
+        read_names(b'["Ana", "B\\no"]')
 
 
 def test_events_in_words_use_the_names_and_keep_choices_private() -> None:

@@ -57,9 +57,7 @@ def test_player_names_need_the_operators_key(broker: Broker) -> None:
             return answers
 
     try:
-        wait_until(
-            lambda: display.call(lambda: display.display.broker.up), "the display to reach the broker", timeout=15.0
-        )
+        board_is_there(display, broker.port, "k1")
         (none, wrong, right) = in_a_thread(post_all)
         assert none == wrong == (403, "setting names needs the operator's key")
         assert right[0] == 200, right
@@ -67,6 +65,56 @@ def test_player_names_need_the_operators_key(broker: Broker) -> None:
         # its one connection, so the refused ones would have come before.
         published = names.wait_for(lambda m: m[0] == "arbitro/k1/names")
         assert json.loads(published[1]) == ["Ana", "Bo"]
+    finally:
+        names.close()
+        display.stop()
+
+
+def board_is_there(display: Any, port: int, board: str) -> None:
+    """``board`` publishes a state, and the display (connected to the broker) knows it."""
+    wait_until(lambda: display.call(lambda: display.display.broker.up), "the display to reach the broker", timeout=15.0)
+    client = Listener(port, [])
+    try:
+        state = public_states("contigo", board, 1, seed=1)[0]
+        client.client.publish(f"arbitro/{board}/state", json.dumps(state), qos=1, retain=True).wait_for_publish(10)
+    finally:
+        client.close()
+    known: Callable[[], bool] = lambda: display.call(  # noqa: E731
+        lambda: getattr(display.display.boards.get(board), "state", None) is not None)
+    wait_until(known, f"the display to know board {board}", timeout=15.0)
+
+
+def test_names_with_a_control_character_or_for_a_board_that_is_not_there_are_refused(broker: Broker) -> None:
+    """Issue 35.8: a name holding a NUL, a newline or an escape is refused in one line; names for a
+    board the display does not know (it publishes no state) are refused, and nothing is published
+    or kept for it."""
+    display = start_display(broker.port)
+    names = Listener(broker.port, ["arbitro/+/names"])
+    key = display.display.config.pair_key
+
+    async def post(board: str, listed: list[str]) -> tuple[int, str]:
+        async with aiohttp.ClientSession() as http, \
+                http.post(f"{display.url}api/board/{board}/names?key={key}", data=json.dumps(listed)) as answer:
+            return answer.status, await answer.text()
+
+    async def post_all() -> list[tuple[int, str]]:
+        return [await post(board, listed) for board, listed in (
+            ("n9", ["Ana", "B\x00o"]), ("n9", ["Ana\nroot: ok"]), ("n9", ["\x1b[31mAna"]), ("n9", ["Ana\x85"]),
+            ("ghost", ["Ana", "Bo"]), ("n9", ["Ana", "Bo"]))]
+
+    try:
+        board_is_there(display, broker.port, "n9")
+        answers = in_a_thread(post_all)
+        assert answers[:5] == [(400, "names: name 2 holds the control character U+0000"),
+                               (400, "names: name 1 holds the control character U+000A"),
+                               (400, "names: name 1 holds the control character U+001B"),
+                               (400, "names: name 1 holds the control character U+0085"),
+                               (404, "names: no board 'ghost' (the display knows the boards that publish a state)")]
+        assert answers[5][0] == 200, answers[5]
+        # The display publishes in order on its one connection: the refused ones would have come first.
+        first = names.wait_for(lambda m: m[0].endswith("/names"))
+        assert first[0] == "arbitro/n9/names" and json.loads(first[1]) == ["Ana", "Bo"], first
+        assert display.call(lambda: "ghost" not in display.display.boards)  # nothing kept for it
     finally:
         names.close()
         display.stop()
