@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.record import ChanceCheck, Record
+    from controller.games.record import ChanceCheck, Match, Record
     from controller.journal import Journal
 
 
@@ -211,7 +211,37 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"{record.game}: {len(record.actions)} actions replayed, {over}; winners {state.winners()}, "
           f"scores {list(state.scores())}")
     print(_fairness(record, list(checks.values())))
+    print(_computer_moves(record, match))
     return 0
+
+
+def _computer_moves(record: Record, match: Match) -> str:
+    """Every computer player's move checked, once the secret its decisions are keyed by is revealed:
+    the move its level takes from its seat's views and ``decision_seed`` (``CliError`` naming the
+    first that is not). Its words for ``arbitro replay``."""
+    import random
+
+    from controller import players
+    from controller.seats import seat_of
+    from controller.seats.computer import decision_seed
+
+    seats = [seat_of(text) for text in record.seats]
+    moves = [i for i, state in enumerate(match.history[:-1]) if 0 <= state.current_player < len(seats)
+             and seats[state.current_player].decides
+             and state.player_of(state.action_from_text(record.actions[i])) == state.current_player]
+    if not moves:
+        return "computer players: none"
+    for i in moves:
+        key = record.keys[max((k for j, k in record.drawn.items() if j < i), default=0)]
+        if key.secret is None:
+            return f"computer players: {len(moves)} moves, checked once the secret is revealed (the game is in play)"
+        state, p = match.history[i], match.history[i].current_player
+        decision = players.decide(record.game, record.options, state.public_view(), state.private_view(p), p,
+                                  seats[p].level, random.Random(decision_seed(key.secret, i)))
+        if decision.text != record.actions[i]:
+            raise CliError(f"action {i + 1} ({record.actions[i]}) is not the move of seat {p}'s computer player "
+                           f"({seats[p].text}): its level and seed give {decision.text}")
+    return f"computer players: {len(moves)} of {len(moves)} moves are the ones their level and seed give"
 
 
 def _chance_told(c: ChanceCheck) -> str:

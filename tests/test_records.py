@@ -189,3 +189,35 @@ def test_arbitro_replay_of_a_short_secret_says_so_in_one_line(tmp_path: Path) ->
                           capture_output=True, text=True, timeout=60)
     assert "Traceback" not in done.stderr and done.returncode == 1, done.stderr[-3000:]
     assert done.stderr.count("\n") == 1 and "its secret has 15 bytes" in done.stderr
+
+
+def test_replay_checks_every_computer_move_against_its_level_and_seed(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 35: once the secret is revealed, ``arbitro replay`` works out every computer player's
+    move from its seat's views and ``decision_seed``, and names one that is not the computer's."""
+    from tests.test_seats import bot_game, decide
+    from tests.test_session import show
+
+    s, outcome = bot_game("contigo", ["bot:easy", "bot:easy"])
+    for _ in range(12):
+        decide(s, outcome)
+        show(s, s.expected_view())
+        outcome = s.judge()
+    assert s.request("resign", {"player": 0}).answer == (True, {"resigned": 0})
+    data = s.match.record.to_dict(over=True)
+    code, out, err = replay(tmp_path, data, capsys)
+    moves = sum(1 for text in s.match.public_log if not text.startswith(("start", "first")))
+    assert code == 0, err
+    assert "computer players: " in out and "moves are the ones their level and seed give" in out
+    # Another legal move put in place of the computer's last one: named.
+    match = s.match
+    last = max(i for i, state in enumerate(match.history[:-1]) if state.current_player >= 0)
+    state = match.history[last]
+    other = next(state.action_to_text(a) for a in state.legal_actions()
+                 if state.action_to_text(a) != match.record.actions[last])
+    changed = {**data, "actions": [*data["actions"][:last], other], "over": False}
+    changed["fair"] = {**data["fair"], "keys": [{**k, "drawn": [i for i in k["drawn"] if i < last]}
+                                                 for k in data["fair"]["keys"]]}
+    code, _, err = replay(tmp_path, changed, capsys)
+    assert code == 1 and f"action {last + 1} ({other}) is not the move of seat" in err, err
+    assert moves > 10

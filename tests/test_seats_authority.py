@@ -17,7 +17,7 @@ from controller.games import CHANCE, get_game
 from controller.games.chance import seed_secret
 from controller.games.record import ChanceKey, Match, Record
 from controller.remote import JoinCode, Sync, Wire, digest
-from controller.session import Outcome, Session
+from controller.session import Decide, Outcome, Session
 from tests.test_ghost_moves import JEOCINCO_BEFORE_DISPUTE
 from tests.test_seats import decide
 from tests.test_session import session_for, show, verdict_of
@@ -93,16 +93,24 @@ def test_a_table_players_own_bridge_is_taken_while_a_seat_away_is_to_act(away: s
     assert s.state.current_player == actor
 
 
-def test_a_computers_lit_move_stays_lit_when_a_table_player_lays_his_bridge_meanwhile() -> None:
+def test_a_lit_move_away_and_a_table_players_bridge_meanwhile() -> None:
+    """A table player lays his bridge while an away seat's move is lit: a phone's move stays lit
+    (still the seat's to play); a computer is asked again at the new position (its decision replays
+    from the position and the seed it was taken at)."""
     s, _actor, _owner, bridge, asked = seated("table", "bot:easy")
-    told = decide(s, asked)
+    decide(s, asked)
     assert s.expected is not None
-    lit = s.expected.text
     judged = put(s, with_bridge(s, bridge))
     assert verdict_of(judged) == "applied", s.verdict
-    assert told is not None and s.expected is not None and s.expected.text == lit  # still to carry out
+    assert s.expected is None and [e for e in judged.effects if isinstance(e, Decide)]  # asked afresh
+    s, actor, _owner, bridge, _ = seated("table", "phone")
+    state = s.state
+    move = next(state.action_to_text(a) for a in state.own_actions() if state.physical_changes(a))
+    assert s.request("play", {"seat": actor, "secret": s.seat_secrets[actor], "action": move}).answer is not None
+    assert s.expected is not None and s.expected.text == move
+    assert verdict_of(put(s, with_bridge(s, bridge))) == "applied"
+    assert s.expected is not None and s.expected.text == move  # still to carry out
     assert verdict_of(put(s, s.expected_view())) == "applied"
-
 
 def test_a_remote_board_refuses_a_wire_of_its_own_players_bridge_and_takes_the_other_boards() -> None:
     """Board a hosts, b joins; b's player to act. A wire from b of a's player's bridge stops the game

@@ -242,9 +242,11 @@ class AwaySeats(TableGame):
 
     def _still_to_carry_out(self, expected: Expected) -> None:
         """A table player's own move was taken while another seat's move was lit (a bridge laid out of
-        turn): the lit move stays to carry out when it is still that seat's to play, else it goes
-        (a computer is asked again; a phone plays again)."""
-        if self.over or self.expected is not None or self.state.current_player != expected.player:
+        turn): a phone's or the other board's lit move stays to carry out when it is still that seat's
+        to play; a computer is asked again, at the new position (each decision replays from the
+        position and the seed it was taken at: ``arbitro replay`` checks them)."""
+        if self.over or self.expected is not None or self.state.current_player != expected.player or \
+                self.parts[expected.player].decides:
             return
         try:
             self.state.apply(self.state.action_from_text(expected.text))
