@@ -20,7 +20,7 @@ from controller.mqtt import set_nodelay
 
 log = logging.getLogger("arbitro.display")
 
-TOPICS = ("state", "events", "events/recent", "status", "names", "player/+", "response/play")
+TOPICS = ("state", "events", "events/recent", "status", "names", "player/+", "response/play", "response/consent")
 """What the display subscribes to, under ``<base>/<board>/``."""
 
 

@@ -198,6 +198,23 @@ class Seats:
         move = await _action(request)
         if not isinstance(move, str):
             raise web.HTTPBadRequest(text="expected {\"action\": TEXT}")
+        return await self._ask_service(board, seat, "play", {"action": move})
+
+    async def consent(self, request: web.Request) -> web.Response:
+        """A phone seat's answer to a takeback asked across a chance outcome it has seen
+        (``docs/rules/takebacks.md``): sent as ``request/consent`` with the seat's secret."""
+        board, seat = self.allowed(request)
+        try:
+            agree = (await request.json())["agree"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise web.HTTPBadRequest(text="expected {\"agree\": true or false}") from exc
+        if not isinstance(agree, bool):
+            raise web.HTTPBadRequest(text="expected {\"agree\": true or false}")
+        return await self._ask_service(board, seat, "consent", {"agree": agree})
+
+    async def _ask_service(self, board: str, seat: int, command: str, fields: dict[str, Any]) -> web.Response:
+        """A phone seat's request to its board's service, carrying the seat's secret (from its
+        ``player/<n>`` topic, never given to the page); the service's answer, coded, to the page."""
         model = self.boards.get(board)
         secret = model.secret(seat) if model is not None else None
         if secret is None:
@@ -206,8 +223,8 @@ class Seats:
             raise web.HTTPServiceUnavailable(text="the MQTT broker is not reachable")
         request_id = f"display-{secrets.token_hex(8)}"
         answer = self.answers[request_id] = asyncio.get_running_loop().create_future()
-        body = {"id": request_id, "seat": seat, "secret": secret, "action": move}
-        self.broker.publish(f"{self.config.base_topic}/{board}/request/play", json.dumps(body))
+        body = {"id": request_id, "seat": seat, "secret": secret, **fields}
+        self.broker.publish(f"{self.config.base_topic}/{board}/request/{command}", json.dumps(body))
         try:
             result = await asyncio.wait_for(answer, PLAY_ANSWER_S)
         except TimeoutError:
@@ -217,7 +234,7 @@ class Seats:
         return web.json_response({k: v for k, v in result.items() if k != "id"})
 
     def answered(self, payload: bytes) -> None:
-        """The service answered a ``play`` request: the page that sent it gets the answer."""
+        """The service answered a ``play`` or ``consent`` request: the page that sent it gets the answer."""
         try:
             answer = json.loads(payload)
         except ValueError:

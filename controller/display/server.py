@@ -115,7 +115,7 @@ class Display:
         if not topic.startswith(base):
             return
         board, _, kind = topic[len(base):].partition("/")
-        if kind == "response/play":
+        if kind in ("response/play", "response/consent"):
             self.seats.answered(payload)
             return
         model = self.boards.get(board)
@@ -178,6 +178,7 @@ class Display:
         app.router.add_post(f"/api/board/{BOARD_ID}/pair/{SEAT}", seats.pair)
         app.router.add_post(f"/api/board/{BOARD_ID}/seat/{SEAT}/play", seats.play)
         app.router.add_post(f"/api/board/{BOARD_ID}/seat/{SEAT}/move", seats.move)
+        app.router.add_post(f"/api/board/{BOARD_ID}/seat/{SEAT}/consent", seats.consent)
         app.router.add_static("/static/", STATIC)
         return app
 

@@ -486,6 +486,9 @@ class Session(RemoteGame):
             private["moves"] = self.phone_moves(player) if mine else []
         if self.expected is not None and self.expected.hint and self.expected.player == player:
             private["hint"] = self.expected.text  # a hidden move's hint is told here alone
+        asked = self.asked_back
+        if asked is not None and player in asked.waits - asked.gave:  # its consent is asked (request consent)
+            private["takeback"] = {"move": self._taken_back_move()}
         return private
 
     def scene(self) -> LedScene:

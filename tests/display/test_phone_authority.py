@@ -178,3 +178,29 @@ def test_the_acl_keeps_a_seats_secret_and_the_play_request_from_every_other_acco
     finally:
         for client in readers.values():
             client.close()
+
+
+def test_a_takeback_across_a_seen_outcome_is_agreed_on_the_seats_phones_through_the_display(
+        secured: Secured, display: RunningDisplay, boards: tuple[Service, Service]) -> None:
+    """Issue 35: the undo of who starts (a chance outcome both phones have seen) waits for each
+    phone seat's consent, which its page gives through the display (the seat's secret added there);
+    a spectator's page cannot give it. The last consent makes the takeback, marked in the record."""
+    here, _ = boards
+    new_game(secured[0].port, here, BOARD, 7, display)
+    seen = here.read(lambda s: s.match.public_log[-1])  # who starts: drawn, and seen by everyone
+    desk = login(secured[0].port, "operator", [], reply_topic=f"arbitro/{BOARD}/response/desk-{uuid.uuid4().hex}")
+    try:
+        refused = desk.request(f"arbitro/{BOARD}", "undo", {})
+    finally:
+        desk.close()
+    assert refused["ok"] is False and refused["code"] == "table.needs_consent", refused
+    pages = [pair(display, BOARD, p) for p in (0, 1)]
+    shown = first_event(move_url(pages[0]).replace("/move?", "/events?"), "seat")
+    assert shown["private"]["takeback"]["move"] == seen
+    spectator = f"{display.url}api/board/{BOARD}/seat/0/consent"
+    assert post(spectator, {"agree": True})[0] == 403
+    status, first = post(move_url(pages[0]).replace("/move?", "/consent?"), {"agree": True})
+    assert status == 200 and first == {"command": "consent", "ok": True, "result": {"waiting": [1]}}, first
+    status, last = post(move_url(pages[1]).replace("/move?", "/consent?"), {"agree": True})
+    assert status == 200 and isinstance(last, dict) and last["ok"] and last["result"]["consent"] == [0, 1], last
+    assert here.read(lambda s: s.match.record.takebacks)[-1]["consent"] == [0, 1]

@@ -411,10 +411,22 @@ function seat() {
     $("choices").replaceChildren(...(p.choices || []).map((c) => el("li", {}, c)));
     $("choices-box").hidden = !(p.choices && p.choices.length);
     $("nothing").hidden = hand.length > 0 || sequence.length > 0 || p.cards === "physical";
+    // A takeback across a chance outcome this seat has seen waits for its consent (docs/rules/takebacks.md).
+    $("takeback-box").hidden = !p.takeback;
+    if (p.takeback) {
+      $("takeback-move").textContent = t("display.seat.takeback_move",
+        "Taking back {move} needs your consent: the chance outcome after it has been seen.", { move: p.takeback.move });
+    }
     offer = d.offer || [];
     $("play").hidden = offer.length === 0;
     drawOffer();
     taps.draw(d);
+  }
+
+  for (const [button, agree] of [["takeback-yes", true], ["takeback-no", false]]) {
+    $(button).addEventListener("click", () => fetch(`${base}/consent?token=${encodeURIComponent(token)}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ agree }),
+    }));
   }
 
   function drawOffer() {
