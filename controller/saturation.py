@@ -9,12 +9,13 @@ game, compares such a channel as "at least": it sees a board as its sensors can 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 Ceiling = Mapping[str, int]
 """Channels whose sensor reads no higher than a count, with that count: a reading of it means "that
 many or more"."""
 
-NO_CEILING: Ceiling = {}
+NO_CEILING: Ceiling = MappingProxyType({})  # read-only: a default shared by every table and move
 
 
 def seen_changes(changes: dict[str, int], view: Mapping[str, int], ceiling: Ceiling) -> dict[str, int]:

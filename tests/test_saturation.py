@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from controller.config import Config
-from controller.referee import board_diff
+from controller.move_table import board_diff
 from controller.saturation import seen_changes
 from controller.service import Service
 from controller.session import Session
@@ -145,3 +145,40 @@ def test_a_referee_not_told_of_the_ceiling_misjudges_a_full_pit() -> None:
     move from or into a pit holding more."""
     taken = play_through_saturating_sensors({"win": "five"}, 2, 3, 600, TOP, told=False)
     assert taken["wrong (a pit at or beyond the sensor's top)"] == 1, taken
+
+
+def test_computer_players_moves_carried_out_at_a_table_with_full_pits_are_taken() -> None:
+    """A computer player's move the table carries out is compared as the sensors show it: taken
+    once the board shows it, and a move between full pits (nothing a sensor can see) on ``confirm``.
+    The LEDs light only what the sensors can show still to be done. Sensors counting to 3 make
+    such moves common; the moves are random legal ones, handed in as the computer's decisions."""
+    top = 3
+    s = session_for("contigo", seed=4, options={"win": "five"})
+    s.new_game("contigo", {"win": "five"}, 2, 4, ["bot:easy", "bot:easy"])  # the board as it was: set up
+    ceiling = dict.fromkeys(calibrated().sensing_max(), top)
+    s.referee.sensing(ceiling)
+    rng, taken = random.Random(4), Counter[str]()
+    for _ in range(300):
+        state = s.state
+        if s.over:
+            break
+        if state.current_player < 0:
+            s.request("roll", {})
+            continue
+        action = rng.choice(state.legal_actions())
+        text, after = state.action_to_text(action), state.apply(action)
+        s.decided(len(s.match.record.actions), text)
+        scene = s.scene()
+        shown = {c for c, _ in board_diff(saturated(state.physical_view(), ceiling), after.physical_view(), ceiling)}
+        assert set(scene.lift) | set(scene.place) == shown  # a full pit staying full is not lit
+        show(s, saturated(after.physical_view(), ceiling))
+        verdict = s.judge().verdict
+        assert verdict is not None
+        if verdict.kind == "progress":
+            assert verdict.actions == (text,) and not shown, verdict  # nothing to see: the table confirms
+            s.button("confirm")
+        else:
+            assert verdict.kind == "applied", verdict
+        assert s.state.to_text() == after.to_text()
+        taken[verdict.kind] += 1
+    assert taken["applied"] >= 100 and taken["progress"] >= 5, taken
