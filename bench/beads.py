@@ -203,11 +203,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 games = 2  # to the turn limit: minutes each
             jobs += [(variant, level, seed, seed <= args.judged) for seed in range(1, games + 1)]
     rows: dict[tuple[str, str], Tally] = {}
+    by_level: dict[tuple[str, str], Tally] = {}
     total = Tally()
     with ProcessPoolExecutor(args.jobs) as pool:
         for variant_label, level, tally in pool.map(_job, jobs):
             rows.setdefault((variant_label, level), Tally()).add(tally)
+            by_level.setdefault(("all", level), Tally()).add(tally)
             total.add(tally)
+    rows.update(by_level)
     rows[("all", "all")] = total
     print(table(rows))
     print()

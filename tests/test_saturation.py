@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from controller.config import Config
+from controller.games import State
 from controller.move_table import board_diff
 from controller.saturation import seen_changes
 from controller.service import Service
@@ -88,6 +90,21 @@ def choose(s: Session, text: str) -> bool:
     return True
 
 
+def random_moves(s: Session, seed: int, moves: int) -> Iterator[tuple[State, str, State]]:
+    """Up to ``moves`` random legal moves of the game at ``s``'s table, chance rolled with the
+    button: (the state, the move's text, the state it makes), each once the one before is taken."""
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = s.state
+        if s.over:
+            return
+        if state.current_player < 0:
+            s.request("roll", {})
+            continue
+        action = rng.choice(state.legal_actions())
+        yield state, state.action_to_text(action), state.apply(action)
+
+
 def play_through_saturating_sensors(options: dict[str, Any], players: int, seed: int, moves: int, top: int, *,
                                     told: bool = True) -> Counter[str]:
     """Random legal moves at a table whose pits read no higher than ``top`` (``told``: the referee
@@ -98,16 +115,8 @@ def play_through_saturating_sensors(options: dict[str, Any], players: int, seed:
     ceiling = dict.fromkeys(calibrated().sensing_max(), top)
     if told:
         s.referee.sensing(ceiling)  # as the service does once it wires the board up
-    rng, taken = random.Random(seed), Counter[str]()
-    for _ in range(moves):
-        state = s.state
-        if s.over:
-            break
-        if state.current_player < 0:
-            s.request("roll", {})
-            continue
-        action = rng.choice(state.legal_actions())
-        text, after = state.action_to_text(action), state.apply(action)
+    taken = Counter[str]()
+    for state, text, after in random_moves(s, seed, moves):
         full = any(v >= top for c, v in {**state.physical_view(), **after.physical_view()}.items()
                    if c.startswith("pit:"))
         show(s, saturated(after.physical_view(), ceiling))
@@ -157,16 +166,8 @@ def test_computer_players_moves_carried_out_at_a_table_with_full_pits_are_taken(
     s.new_game("contigo", {"win": "five"}, 2, 4, ["bot:easy", "bot:easy"])  # the board as it was: set up
     ceiling = dict.fromkeys(calibrated().sensing_max(), top)
     s.referee.sensing(ceiling)
-    rng, taken = random.Random(4), Counter[str]()
-    for _ in range(300):
-        state = s.state
-        if s.over:
-            break
-        if state.current_player < 0:
-            s.request("roll", {})
-            continue
-        action = rng.choice(state.legal_actions())
-        text, after = state.action_to_text(action), state.apply(action)
+    taken = Counter[str]()
+    for state, text, after in random_moves(s, 4, 300):
         s.decided(len(s.match.record.actions), text)
         scene = s.scene()
         shown = {c for c, _ in board_diff(saturated(state.physical_view(), ceiling), after.physical_view(), ceiling)}
