@@ -42,8 +42,9 @@ VARIANTS: tuple[Variant, ...] = (
 """The alignment game's bead moves (any count, any distance) at 2 and 4 players, the forms and the
 longer line that make games longer, and the capture game's spreads."""
 
-GAMES = {RANDOM: 200, "easy": 30, "medium": 10, "hard": 4}
-"""Seeded games per variant and level (hard 4-player games run to the turn limit: 2 of them)."""
+GAMES = {RANDOM: 100, "easy": 12, "medium": 4, "hard": 2}
+"""Seeded games per variant and level (hard 4-player games run to the turn limit, minutes each:
+one of them); a run of about 20 minutes on two busy cores."""
 
 BEYOND = (8, 12, 16)
 TOPS = (6, 8, 10, 12, 56)
@@ -190,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--levels", default=",".join(GAMES), help="seats' levels (random: random play)")
     parser.add_argument("--games", type=int, help="games per variant and level (default: " +
                         ", ".join(f"{k} {n}" for k, n in GAMES.items()) + ")")
-    parser.add_argument("--judged", type=int, default=20, help="games per row whose moves the referee judges")
+    parser.add_argument("--judged", type=int, default=10, help="games per row whose moves the referee judges")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--quick", action="store_true", help="one random game per variant: checks the command")
     args = parser.parse_args(argv)
@@ -200,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for level in levels:
             games = 1 if args.quick else args.games or GAMES[level]
             if level == "hard" and variant[2] == 4 and not args.games:
-                games = 2  # to the turn limit: minutes each
+                games = 1  # to the turn limit: minutes each
             jobs += [(variant, level, seed, seed <= args.judged) for seed in range(1, games + 1)]
     rows: dict[tuple[str, str], Tally] = {}
     by_level: dict[tuple[str, str], Tally] = {}
