@@ -35,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from controller.games.base import CHANCE, State
+from controller.games.base import CHANCE, Action, State
 from controller.games.registry import game_names, get_game
 from controller.players import decide
 from controller.players.search import decisions
@@ -90,16 +90,17 @@ class Played:
     hard_times: tuple[float, ...]
 
 
-def play(variant: Variant, seats: Sequence[str], seed: int, watch: Callable[[State], None] | None = None) -> Played:
+def play(variant: Variant, seats: Sequence[str], seed: int,
+         watch: Callable[[Action | None, State], None] | None = None) -> Played:
     """A whole game, ``seats[p]`` a level or ``random``; chance and random play from ``seed``.
-    ``watch`` sees every position, the first and each after an action (``bench.beads``)."""
+    ``watch`` sees every position, the first (action None) and each after its action (``bench.beads``)."""
     game, options, n = variant
     state = get_game(game).new_state(options, n)
     table = random.Random(seed)
     minds = [random.Random(seed * 100 + p) for p in range(n)]
     times: list[float] = []
     if watch is not None:
-        watch(state)
+        watch(None, state)
     while not state.is_terminal():
         p = state.current_player
         if p == CHANCE:
@@ -114,7 +115,7 @@ def play(variant: Variant, seats: Sequence[str], seed: int, watch: Callable[[Sta
                 times.append(time.thread_time() - start)
         state = state.apply_legal(action)
         if watch is not None:
-            watch(state)
+            watch(action, state)
     return Played(tuple(state.returns()), tuple(rank(state, p) for p in range(n)), by_limit(game, state),
                   tuple(times))
 

@@ -10,12 +10,14 @@ verdict on a sensed board, what the table is told and what the LEDs show. Pure: 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from controller.games import Channel, ChannelKind, State
 from controller.games.base import Message, Phrase
 from controller.ledview import LedScene, game_colours
+from controller.move_table import board_diff
 from controller.referee import Verdict, shortest_turn
+from controller.saturation import NO_CEILING, Ceiling
 
 CARRY_OUT = Phrase("table.carry_out", "{who} plays {move}: carry it out on the board")
 CARRY_OUT_COUNTS = Phrase("table.carry_out_counts", "{who} plays {move}: {steps}")
@@ -31,7 +33,8 @@ Describe = Callable[[Mapping[str, int], Mapping[str, int]], tuple[Message, ...]]
 @dataclass(frozen=True)
 class CarryOut:
     """``player``'s move ``text`` (its record text; ``move``, what everyone may see of it), decided
-    by ``who`` for the table to carry out: the board shows ``before`` now and ``after`` once done."""
+    by ``who`` for the table to carry out: the board shows ``before`` now and ``after`` once done,
+    as sensors reading no higher than ``ceiling`` show them (``controller.saturation``)."""
 
     player: int
     text: str
@@ -39,23 +42,26 @@ class CarryOut:
     who: Message
     before: Mapping[str, int]
     after: Mapping[str, int]
+    ceiling: Ceiling = field(default_factory=lambda: NO_CEILING)
 
     @classmethod
-    def of(cls, state: State, player: int, text: str, who: Message) -> CarryOut:
+    def of(cls, state: State, player: int, text: str, who: Message, ceiling: Ceiling = NO_CEILING) -> CarryOut:
         action = state.action_from_text(text)
         return cls(player, text, state.public_action_text(action), who, state.physical_view(),
-                   state.apply(action).physical_view())
+                   state.apply(action).physical_view(), ceiling)
 
     def judge(self, sensed: Mapping[str, int]) -> Verdict | None:
         """The board as it was (``in_sync``), the move done (``applied``, for the session to take),
         a step on the way to it, each changed channel between the two (``progress``), or None:
-        something else, for the referee to judge (a table player's own move) or to refuse."""
-        board = {c: sensed.get(c, 0) for c in self.before}
-        if board == self.before:
-            return Verdict("in_sync")
-        if board == self.after:
+        something else, for the referee to judge (a table player's own move) or to refuse. A move
+        no sensor can show (beads between full pits) is ``progress`` naming it: ``confirm`` takes it."""
+        differing = sorted(c for c, _ in board_diff(self.before, sensed, self.ceiling))
+        if not differing:
+            unseen = self.after != self.before and not board_diff(self.before, self.after, self.ceiling)
+            return Verdict("progress", (self.move,)) if unseen else Verdict("in_sync")
+        if not board_diff(self.after, sensed, self.ceiling):
             return Verdict("applied", (self.move,))
-        differing = [c for c in self.before if board[c] != self.before[c]]
+        board = {c: sensed.get(c, 0) for c in self.before}
         if all(min(self.before[c], self.after[c]) <= board[c] <= max(self.before[c], self.after[c])
                for c in differing):
             return Verdict("progress", channels=tuple(sorted(differing)))
@@ -63,7 +69,7 @@ class CarryOut:
 
     def refused(self, sensed: Mapping[str, int], describe: Describe) -> Verdict:
         """A board that is neither the move nor on the way to it: what the seat played, and what differs."""
-        return Verdict("violation", channels=tuple(sorted(c for c in self.after if sensed.get(c, 0) != self.after[c])),
+        return Verdict("violation", channels=tuple(sorted(c for c, _ in board_diff(self.after, sensed, self.ceiling))),
                        said=PLAYED(who=self.who, move=self.move, what=describe(self.after, sensed)))
 
     def said(self, channels: list[Channel], label: Callable[[str], str]) -> Message:
@@ -81,14 +87,13 @@ class CarryOut:
     def scene(self, state: State, sensed: Mapping[str, int], channels: Mapping[str, Channel],
               violation: tuple[str, ...] = ()) -> LedScene:
         """The LEDs: what to lift blinking, where to put it steady (a pit lit as long as it lacks
-        beads), the rings to turn, in the player's colour."""
+        beads, as far as its sensor tells), the rings to turn, in the player's colour."""
         lift: list[str] = []
         place: list[str] = []
         turns = []
-        for channel, value in self.after.items():
-            now = sensed.get(channel, 0)
-            if now == value:
-                continue
+        board = {c: sensed.get(c, 0) for c in self.after}
+        for channel, value in board_diff(board, self.after, self.ceiling):  # a full pit staying full is not lit
+            now = board[channel]
             if channels[channel].kind == ChannelKind.OFFSET:
                 turns.append((channel, shortest_turn(now, value, channels[channel].maximum + 1)))
             else:
@@ -98,7 +103,8 @@ class CarryOut:
                         place=tuple(sorted(place)))
 
 
-def waiting(who: Message, before: Mapping[str, int], sensed: Mapping[str, int], describe: Describe) -> Verdict:
+def waiting(who: Message, before: Mapping[str, int], sensed: Mapping[str, int], describe: Describe,
+            ceiling: Ceiling = NO_CEILING) -> Verdict:
     """A seat played away is to act and its move has not come yet: the board is to stay as it is."""
-    return Verdict("violation", channels=tuple(sorted(c for c in before if sensed.get(c, 0) != before[c])),
+    return Verdict("violation", channels=tuple(sorted(c for c, _ in board_diff(before, sensed, ceiling))),
                    said=WAIT_FOR(who=who, what=describe(before, sensed)))

@@ -5,10 +5,12 @@ use, or a few actions at a time while the loop is idle."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import TypeVar
 
 from controller.games import State
 from controller.games.base import Action
+from controller.saturation import NO_CEILING, Ceiling, seen_changes
 
 V = TypeVar("V")
 
@@ -20,13 +22,15 @@ class MoveTable:
     """One state's view and the legal actions the board may make there (``from_board``), indexed by
     what they change, built on first use; or, for a lazy referee, a step at a time (:meth:`build`)."""
 
-    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_from_board", "_legal", "_silent", "lit", "state",
-                 "view")
+    __slots__ = ("_built", "_by_channel", "_by_diff", "_chans", "_from_board", "_legal", "_silent", "ceiling", "lit",
+                 "state", "view")
 
-    def __init__(self, state: State, view: dict[str, int], from_board: frozenset[int] | None = None) -> None:
+    def __init__(self, state: State, view: dict[str, int], from_board: frozenset[int] | None = None,
+                 ceiling: Ceiling = NO_CEILING) -> None:
         self.state = state  # kept so the cache key (its id) is not reused while the entry lives
         self.view = view
         self._from_board = from_board
+        self.ceiling = ceiling  # pits that read full beyond a count: the diffs are as the sensors see them
         self._legal: list[Action] | None = None  # the legal actions, once asked for
         self._built = 0  # how many of them are indexed
         self._by_diff: dict[Diff, list[Action]] = {}
@@ -47,9 +51,9 @@ class MoveTable:
                 if self.state.current_player >= 0 else []
         legal = self._legal
         end = len(legal) if budget is None else min(len(legal), self._built + budget)
-        changes = self.state.physical_changes
+        changes, view, ceiling = self.state.physical_changes, self.view, self.ceiling
         for action in legal[self._built:end]:
-            d = frozenset(changes(action).items())
+            d = frozenset((seen_changes(changes(action), view, ceiling) if ceiling else changes(action)).items())
             if not d:
                 self._silent.append(action)
                 continue
@@ -99,9 +103,13 @@ def remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None:
         cache.popitem(last=False)
 
 
-def board_diff(view: dict[str, int], sensed: dict[str, int]) -> Diff:
+def board_diff(view: Mapping[str, int], sensed: Mapping[str, int], ceiling: Ceiling = NO_CEILING) -> Diff:
     """Where the ``sensed`` board differs from ``view`` (an unsensed channel reads 0): a set
-    difference of items, so a board's hundreds of channels are compared in C on every reading."""
+    difference of items, so a board's hundreds of channels are compared in C on every reading.
+    A channel of ``ceiling`` reading its ceiling agrees with any count of at least that many."""
     if sensed.keys() != view.keys():
         sensed = {c: sensed.get(c, 0) for c in view}
-    return frozenset(sensed.items() - view.items())
+    diff = sensed.items() - view.items()
+    if ceiling and diff:
+        return frozenset(seen_changes(dict(diff), view, ceiling).items())
+    return frozenset(diff)

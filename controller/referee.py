@@ -30,6 +30,7 @@ from controller.games import CHANCE, Channel, ChannelKind, State, get_game
 from controller.games.base import Action, Message, Phrase, find_action
 from controller.games.record import Match
 from controller.move_table import Diff, MoveTable, board_diff, from_board, remember
+from controller.saturation import NO_CEILING, Ceiling, seen_changes
 
 Redo = tuple[tuple[str, bool], ...]
 """Actions a takeback undid, to be done again: (record text, drawn from the chance secret)."""
@@ -143,6 +144,7 @@ class Referee:
         self.corrected: list[str] | None = None
         """The public texts the last :meth:`judge` took back to correct a ghost (the last first), or None."""
         self._last_diff: tuple[dict[str, int], dict[str, int], Diff] | None = None  # (view, board, diff)
+        self.ceiling: Ceiling = NO_CEILING  # pits whose sensors read full beyond a count (:meth:`sensing`)
         self.lazy = False
         """True in the service: a move table is built a step at a time (:data:`MAX_INDEX_STEP` legal
         actions), the first when it is first asked for and the rest by :meth:`prepare`, which the loop
@@ -156,6 +158,13 @@ class Referee:
     def expected(self) -> dict[str, int]:
         return self._view(self.state)
 
+    def sensing(self, ceiling: Ceiling) -> None:
+        """The board's sensors read no higher than ``ceiling`` (``controller.saturation``); the loop says
+        so as it wires the board up. Move tables built otherwise are built again."""
+        if ceiling != self.ceiling:
+            self.ceiling, self._last_diff = dict(ceiling), None
+            self._tables.clear()
+
     def _diff(self, view: dict[str, int], sensed: dict[str, int]) -> Diff:
         """``board_diff`` of the current view, kept for the board it was worked out for: the loop asks
         whether a reading is a clean move, then judges that same board (comparing two boards costs
@@ -163,7 +172,7 @@ class Referee:
         last = self._last_diff
         if last is not None and last[0] is view and last[1] == sensed:
             return last[2]
-        diff = board_diff(view, sensed)
+        diff = board_diff(view, sensed, self.ceiling)
         self._last_diff = (view, dict(sensed), diff)
         return diff
 
@@ -181,7 +190,7 @@ class Referee:
         if entry is not None and entry.state is state:
             self._tables.move_to_end(id(state))
             return entry
-        entry = MoveTable(state, self._view(state), self.from_board)
+        entry = MoveTable(state, self._view(state), self.from_board, self.ceiling)
         remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
         if self.lazy:
             entry.build(MAX_INDEX_STEP)
@@ -331,7 +340,7 @@ class Referee:
             if j == here or state.current_player < 0 or since + j < floor:
                 continue  # (below the floor: back over a chance outcome seen, which needs consent)
             view = state.physical_view()
-            diff = board_diff(view, sensed)
+            diff = board_diff(view, sensed, self.ceiling)
             found: tuple[Action, ...] = ()
             if not diff and j < here:
                 return None  # an earlier position itself: a takeback's business, not a correction
@@ -435,9 +444,9 @@ class Referee:
             if silent:  # silent before the first action (a dispute, "done"): asked about only a few times
                 seconds = [a for a in seconds if a not in silent or self._ask_quiet()]
             room = MAX_CHAIN_ACTIONS - self.scanned
-            changes = nxt.physical_changes
+            changes, view, ceiling = nxt.physical_changes, moves.view, self.ceiling
             for i, second in enumerate(seconds[:room]):
-                if changes(second) == want:
+                if seen_changes(changes(second), view, ceiling) == want:
                     self.scanned += i + 1
                     return [(first, second)]
             self.scanned += min(len(seconds), room)
@@ -466,8 +475,7 @@ class Referee:
             found.append(legal)
             after = after.apply(legal)
         # The views of states off the game are not cached: the referee keeps none of them.
-        now = after.physical_view()
-        if any(now[c] != want.get(c, v) for c, v in state.physical_view().items()):
+        if board_diff(after.physical_view(), {**state.physical_view(), **want}, self.ceiling):
             return None
         return tuple(found)
 
@@ -480,7 +488,7 @@ class Referee:
         if len(sequence) == 1:
             moves = self._moves(self.state)
         elif len(sequence) == 2 and not self.state.physical_changes(sequence[0]):
-            moves = MoveTable(self.state.apply(sequence[0]), self._view(self.state), self.from_board)
+            moves = MoveTable(self.state.apply(sequence[0]), self._view(self.state), self.from_board, self.ceiling)
         else:
             return False
         rarest = min((c for c, _ in sensed_diff), key=lambda c: len(moves.touching(c)))
@@ -531,7 +539,7 @@ class Referee:
             if earlier.current_player < 0:
                 continue
             view = self._view(earlier)  # the view alone: no move table is built for it
-            if all(sensed.get(c, 0) == v for c, v in view.items()):
+            if not board_diff(view, sensed, self.ceiling):
                 return back
         return 0
 
@@ -593,7 +601,7 @@ class Referee:
         """What differs between the board ``expected`` and the one ``sensed``: a clause per place
         (the first six, and how many more)."""
         parts = []
-        differing = sorted(c for c, want in expected.items() if sensed.get(c, 0) != want)
+        differing = sorted(c for c, _ in board_diff(expected, sensed, self.ceiling))
         for c in differing[:6]:  # the first six; the rest are only counted
             want, got = expected[c], sensed.get(c, 0)
             kind = self.channels[c].kind

@@ -313,7 +313,9 @@ class Service:
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, TakeBoard):  # the strip sized for the game's board
             self.session.referee.lazy = True  # the next move table is built while the loop is idle, off a move's path
-            self.strip.resize(self.wiring.take(effect.game).led_count)
+            layout = self.wiring.take(effect.game)
+            self.session.referee.sensing(layout.sensing_max())  # a full pit reads "that many or more"
+            self.strip.resize(layout.led_count)
         elif isinstance(effect, CalibrateRings):
             if self.inputs is not None:
                 self.inputs.calibrate(effect.offsets)

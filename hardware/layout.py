@@ -25,7 +25,8 @@ sensors, in ADC units of ``read_u16()`` (0..65535)::
 
 ``levels`` are each value's reading minus the empty reading, measured on one channel of the
 kind; every channel of that kind gets its own zero plus those levels, cut half way between
-neighbouring levels (``analog_cal``). The firmware applies the thresholds (``board_config``).
+neighbouring levels (``analog_cal``). The firmware applies the thresholds (``board_config``); a
+pit holding more beads than the highest count level reads as that count (``sensing_max``).
 
 Logical channels come from the game (``Game.channels``); sensor channels are the MCU's flat index.
 Offset channels (Scriptorium's ring encoders) are read on the Pi's GPIO, not by the MCU.
@@ -159,6 +160,16 @@ class Layout:
             thresholds = tuple(max(0, min(65535, (a + b + 1) // 2)) for (a, _), (b, _) in itertools.pairwise(points))
             out.append((thresholds, tuple(v for _, v in points)))
         return out
+
+    def sensing_max(self) -> dict[str, int]:
+        """The highest count each ``count`` channel can read (``controller.saturation``): a pit
+        holding more reads as the highest count calibrated; none for an uncalibrated layout."""
+        levels = self.calibration.get("count", {}).get("levels", {})
+        zeros = self.calibration.get("zero", {})
+        if not levels:
+            return {}
+        top = max(int(value) for value in levels)
+        return {name: top for name, s in self.sensor_of.items() if self.kind_of_sensor(s) == "count" and name in zeros}
 
     def board_config(self) -> dict[str, Any]:
         """The firmware's ``board_config`` names for this layout (``firmware_bridge.boardconfig``).

@@ -5,6 +5,7 @@ and Jeocinco's networks worked out once for the positions that share them."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from controller.games.jeocinco import position as jeocinco_position
 from controller.games.record import Match
 from controller.move_table import board_diff
 from controller.referee import Referee
+from controller.saturation import NO_CEILING
 
 
 def test_a_board_diff_is_every_channel_that_differs_an_unsensed_one_reading_zero() -> None:
@@ -153,9 +155,10 @@ def counting_board_diffs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     compared: list[int] = []
     diff = board_diff  # as the referee calls it, by its own name
 
-    def counted(view: dict[str, int], sensed: dict[str, int]) -> frozenset[tuple[str, int]]:
+    def counted(view: dict[str, int], sensed: dict[str, int],
+                ceiling: Mapping[str, int] = NO_CEILING) -> frozenset[tuple[str, int]]:
         compared.append(1)
-        return diff(view, sensed)
+        return diff(view, sensed, ceiling)
 
     monkeypatch.setattr(referee, "board_diff", counted)
     return compared

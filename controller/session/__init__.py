@@ -287,7 +287,10 @@ class Session(RemoteGame):
                         self.event("choice", player=self.state.current_player, action=options[self.choice],
                                    index=self.choice, of=len(options))
             elif name == "confirm" and self._away_to_play():
-                raise IllegalAction("confirm", NO_CHOICE())
+                carry = self.carry()  # only a lit move no sensor can show (beads between full pits) is confirmed
+                if carry is None or self.verdict != Verdict("progress", (carry.move,)):
+                    raise IllegalAction("confirm", NO_CHOICE())
+                self._apply_text(carry.text, by="button")
             elif name == "confirm":
                 options = self.choices()
                 if not options:

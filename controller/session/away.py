@@ -211,7 +211,8 @@ class AwaySeats(TableGame):
             return None
         if self._carry is None or self._carry[0] is not state or self._carry[1] != expected:
             who = COMPUTER() if expected.hint else self.parts[expected.player].said()
-            self._carry = (state, expected, CarryOut.of(state, expected.player, expected.text, who))
+            self._carry = (state, expected, CarryOut.of(state, expected.player, expected.text, who,
+                                                        self.referee.ceiling))
         return self._carry[2]
 
     def expected_view(self) -> dict[str, int]:
@@ -238,7 +239,7 @@ class AwaySeats(TableGame):
         if carry is not None:
             return carry.refused(self.sensed, self.referee.describe)
         return waiting(self.parts[self.state.current_player].said(), self.referee.expected(), self.sensed,
-                       self.referee.describe)
+                       self.referee.describe, self.referee.ceiling)
 
     def _still_to_carry_out(self, expected: Expected) -> None:
         """A table player's own move was taken while another seat's move was lit (a bridge laid out of

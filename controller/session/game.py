@@ -15,6 +15,7 @@ from controller.games import CHANCE, ChannelKind, Game, IllegalAction, State, ge
 from controller.games.base import Message, Phrase
 from controller.games.chance import SCHEME
 from controller.games.record import Match
+from controller.move_table import board_diff
 from controller.referee import Redo, Referee, Verdict
 from controller.remote import Sync, Wire
 from controller.seats import Seat, seat_of, seats_for
@@ -228,10 +229,10 @@ class TableGame(ABC):
         return state.current_player >= 0 and self.parts[state.current_player].at_table
 
     def sensed_matches(self) -> bool:
-        return all(self.sensed.get(c, 0) == v for c, v in self.referee.expected().items())
+        return not board_diff(self.referee.expected(), self.sensed, self.referee.ceiling)
 
     def differing(self) -> tuple[str, ...]:
-        return tuple(sorted(c for c, v in self.referee.expected().items() if self.sensed.get(c, 0) != v))
+        return tuple(sorted(c for c, _ in board_diff(self.referee.expected(), self.sensed, self.referee.ceiling)))
 
     def _after_action(self) -> None:
         self.expected = None  # carried out, or passed by (a hint not taken)
