@@ -1,6 +1,8 @@
 """Hands at human pace, through the real loop (simulated sensor board on a pty, the service, its
-LEDs and buttons): a piece that slides over other slots, rests on one, straddles two, a sensor that
-chatters at an empty legal slot, a piece picked up and put back. In every game the referee records
+LEDs and buttons): a piece that slides over other slots (quickly, or resting just under the commit
+window on each), rests on one, straddles two; a sensor that chatters at an empty legal slot (a few
+ms, or for up to a second at 4-60 ms periods); a piece picked up and put back; a hand-over that the
+board reports in one scan. In every game the referee records
 exactly the moves the hands meant: none invented, none missed, and nothing told that was only on
 the way (a move held longer than the commit window is corrected, with its ``corrected`` event).
 
@@ -23,6 +25,9 @@ from tests.support.table import Table
 
 COMMIT_MS = SensorsConfig().commit_ms  # the default: what the hands of a person need
 SCRIPTS = ("slide", "rest", "long rest", "straddle", "chatter", "put back")
+SLOW_SCRIPTS = ("slow slide", "long chatter", "hand-over")
+"""Issue 35's hands: a slide resting just under the commit window on each slot it passes, a sensor
+chattering for up to a second, a hand-over the board reports in one scan."""
 
 CONFIGURATIONS: dict[str, list[tuple[dict[str, Any], int]]] = {
     "contigo": [({}, 2), ({"game": "capture"}, 2)],
@@ -97,11 +102,15 @@ class Hand:
     def run(self, script: str) -> None:
         """Carry out the move by ``script``."""
         r = self.rng.uniform
+        if script == "hand-over":  # what is lifted and what is put down change in one scan
+            self.set({**self.lifts, **self.puts})
+            return
         self.set(self.lifts)
-        if script in ("slide", "rest", "long rest"):
-            for _ in range(1 if script != "slide" else self.rng.randint(1, 3)):
+        if script in ("slide", "rest", "long rest", "slow slide"):
+            for _ in range(self.rng.randint(1, 3) if script in ("slide", "slow slide") else 1):
                 self.set(self.stray)  # over a slot on the way, or resting there
                 self.hold(r(0.005, 0.1) if script == "slide" else r(0.08, 0.12) if script == "rest"
+                          else 0.8 * COMMIT_MS / 1000 if script == "slow slide"  # just under the window
                           else 2.5 * COMMIT_MS / 1000)
                 self.set(self.back(self.stray))
                 self.hold(r(0.0, 0.03))
@@ -118,6 +127,14 @@ class Hand:
                 self.hold(r(0.004, 0.008))
                 self.set(self.back(self.stray))
                 self.hold(r(0.004, 0.008))
+        elif script == "long chatter":  # an empty legal slot's sensor chatters for up to a second
+            period, until = r(0.004, 0.06), time.monotonic() + r(0.25, 1.0)
+            while time.monotonic() < until:
+                self.set(self.stray)
+                self.hold(period / 2)
+                self.set(self.back(self.stray))
+                self.hold(period / 2)
+            self.set(self.puts)
         elif script == "put back":  # picked up (or put down), then back as it was, then the move
             first = self.lifts or self.puts
             self.set(self.back(self.lifts))
@@ -130,8 +147,9 @@ class Hand:
 
 
 class Seen:
-    """The sensor readings the loop took (channel, value), with the loop's clock: how long the board
-    really showed something, whatever the machine's load did to the hands' timing."""
+    """The sensor readings the loop took (channel, value), with the sensor board's clock, as the
+    referee judges them (the loop's clock where a reading has none): how long the board really showed
+    something, whatever the machine's load did to the hands' timing."""
 
     def __init__(self, table: Table) -> None:
         self.service = table.service
@@ -142,16 +160,21 @@ class Seen:
         def seen(channel: str, value: int) -> Outcome:
             outcome = sense(channel, value)
             if outcome.sensed:
-                self.readings.append((self.service.clock(), channel, value))
+                self.readings.append((self.now(), channel, value))
             return outcome
 
         session.sense = seen  # type: ignore[method-assign]
+
+    def now(self) -> float:
+        """The sensor board's clock in seconds (read inside the loop), else the loop's."""
+        mcu = self.service.sensor_now
+        return mcu / 1000 if mcu is not None else self.service.clock()
 
     def longest(self, since: int, spot: dict[str, int], start: dict[str, int]) -> float:
         """The longest the board stood still showing ``spot`` among the readings from ``since`` on."""
         values, longest = dict(start), 0.0
         readings = self.readings[since:]
-        ends = [t for t, _, _ in readings[1:]] + [self.service.call(self.service.clock)]
+        ends = [t for t, _, _ in readings[1:]] + [self.service.call(self.now)]
         for (_, channel, value), end, (t, _, _) in zip(readings, ends, readings, strict=True):
             values[channel] = value
             if all(values.get(c) == v for c, v in spot.items()):
@@ -159,7 +182,8 @@ class Seen:
         return longest
 
 
-def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, trials: int) -> Tally:
+def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, trials: int,
+                   scripts: tuple[str, ...] = SCRIPTS) -> Tally:
     tally = Tally()
     rng = random.Random(seed)
     with Table(game, options=options, players=players, seed=seed, commit_ms=COMMIT_MS) as table:
@@ -180,7 +204,7 @@ def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, 
             if not hand.stray:  # nowhere to stray: not a test of anything
                 table.play(action)
                 continue
-            script = SCRIPTS[n % len(SCRIPTS)]
+            script = scripts[n % len(scripts)]
             n += 1
             text = state.action_to_text(action)
             before, told_before, read_before = table.moves, len(events), len(seen.readings)
@@ -226,6 +250,21 @@ def test_hands_at_human_pace_invent_nothing_and_miss_nothing(game: str, options:
     assert not tally.invented, f"{summary}; invented {tally.invented}"
     assert not tally.missed, f"{summary}; missed {tally.missed}"
     assert not tally.told, f"{summary}; told though only on the way {tally.told}"
+
+
+@pytest.mark.parametrize(("game", "options", "players"), GAMES,
+                         ids=[f"{g}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, o, _ in GAMES])
+def test_slow_slides_long_chatter_and_hand_overs_tell_nothing_taken_back(game: str, options: dict[str, Any],
+                                                                         players: int) -> None:
+    """Issue 35: no slot passed over for less than the window is told, however many in a row; a
+    chattering sensor tells nothing; a hand-over in one scan is judged as the final board only."""
+    tally = play_by_script(game, options, players, seed=5, trials=2 * len(SLOW_SCRIPTS), scripts=SLOW_SCRIPTS)
+    assert set(tally.scripts) == set(SLOW_SCRIPTS)
+    summary = f"{game} {options}: {tally.intended} moves meant, scripts {tally.scripts}"
+    assert not tally.invented, f"{summary}; invented {tally.invented}"
+    assert not tally.missed, f"{summary}; missed {tally.missed}"
+    assert not tally.told, f"{summary}; told though only on the way {tally.told}"
+    assert tally.corrected == 0, f"{summary}; a rest under the window was taken and corrected"
 
 
 def test_the_commit_window_is_configured_and_checked() -> None:
