@@ -119,6 +119,9 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
     """The service for ``config``; ``sensor_url`` overrides ``sensors.url`` (the demo's simulated board)."""
     layout = load_layout(config.board.layout or config.board.game)
     check_pins(config, layout)
+    if config.remote.peer and not config.remote.address:  # allowed, but only the other board's bridge links them
+        log.warning("remote: peer %s has no address here: this board does not bridge to it, so the other "
+                    "board's [remote] address must reach this board's broker (docs/remote.md)", config.remote.peer)
     if sensor_url is not None:
         config.sensors.url = sensor_url
     mqtt = MqttBridge(config.mqtt, config.board.id, client_id=mqtt_client_id,

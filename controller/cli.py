@@ -316,7 +316,7 @@ class _Version(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="arbitro", description="Referee for physical tabletop games.")
     parser.add_argument("--version", action=_Version)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")  # none: said in main, after unknown options
     p = sub.add_parser("games", help="list the games and their variant options")
     p.set_defaults(func=_games)
 
@@ -369,7 +369,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)  # an unknown option is named as such ("unrecognized arguments: --verison")
+    if args.command is None:
+        parser.error("a COMMAND is needed (arbitro --help lists them and says what each does)")
     try:
         return int(args.func(args) or 0)
     except CliError as exc:

@@ -183,6 +183,11 @@ class Config:
             raise ConfigError(f"sound.voice: must be 'off' or 'on', got {self.sound.voice!r}")
         if not 0 <= self.sound.pin <= 27:
             raise ConfigError(f"sound.pin: must be a GPIO on the Pi's header (0..27), got {self.sound.pin}")
+        if self.remote.address:
+            host, _, port = self.remote.address.rpartition(":")
+            if not host or not port.isdigit() or not 0 < int(port) < 65536:
+                raise ConfigError(f"remote.address: {self.remote.address!r} is not HOST:PORT of the other board's "
+                                  "broker (for example table13.local:8883)")
         if self.remote.peer:
             check_topic_name("remote.peer", self.remote.peer, BOARD_ID_MAX, levels=False)
             if self.remote.peer == b.id:

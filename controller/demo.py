@@ -434,6 +434,8 @@ def _run(args: argparse.Namespace) -> int:
     broker = _broker_address(args.broker) if args.broker else ("127.0.0.1", 1883)
     if args.pace < 0:
         raise DemoError(f"--pace {args.pace}: must be 0 or more seconds", 2)
+    if args.click and args.seat is None:
+        raise DemoError("--click plays a seat by clicking on its page: name the seat with --seat N", 2)
     for name in games:  # refuse what does not fit before anything starts
         players = demo_config(name, broker=broker, seed=args.seed, players=args.players,
                               board_id=board_id).board.num_players

@@ -3,6 +3,7 @@ never a traceback: each test runs the real ``arbitro`` command."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -236,3 +237,33 @@ def test_remote_bridge_prints_the_bridge_of_the_configuration(tmp_path: Path,
     assert main(["remote-bridge", "--config", str(config)]) == 2
     assert "[remote] peer and address" in capsys.readouterr().err
 
+
+
+def test_what_was_silently_accepted_is_one_line_now(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 38: an unknown option is named as such; a remote bridge address that is no HOST:PORT
+    is refused; --click without --seat is refused; a peer with no address is warned about."""
+    import logging
+
+    from controller.app import build_service
+    from controller.cli import main
+    from controller.config import Config, ConfigError
+    from controller.demo import add_arguments, run
+
+    with pytest.raises(SystemExit):
+        main(["--verison"])
+    assert "unrecognized arguments: --verison" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([])
+    assert "a COMMAND is needed" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match=r"remote\.address: 'nonsense' is not HOST:PORT"):
+        Config.from_dict({"board": {"id": "a"}, "remote": {"peer": "b", "address": "nonsense"}})
+    demo = argparse.ArgumentParser()
+    add_arguments(demo)
+    assert run(demo.parse_args(["--click", "--headless", "--no-display"])) == 2
+    assert "--click plays a seat by clicking on its page: name the seat with --seat N" in capsys.readouterr().err
+    config = Config.from_dict({"board": {"id": "a"}, "remote": {"peer": "b"}, "mqtt": {"enabled": False},
+                               "sensors": {"url": "none"}, "inputs": {"enabled": False}, "leds": {"backend": "sim"}})
+    with caplog.at_level(logging.WARNING, logger="arbitro"):
+        build_service(config)
+    assert any("peer b has no address here" in r.getMessage() for r in caplog.records)

@@ -6,6 +6,7 @@ import argparse
 import os
 import ssl
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from controller.display.config import DisplayConfig
@@ -63,6 +64,17 @@ def check_ca_file(path: str, option: str) -> None:
         raise argparse.ArgumentTypeError(f"{option} {path}: {exc.strerror}") from exc
 
 
+def check_public_url(url: str) -> None:
+    """``--public-url``: empty (the page's own address), or an http(s) address with a host, where
+    phones reach this server; anything else is one line at start-up."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"--public-url {url}: not an http:// or https:// address of this server "
+                                         "(for example http://192.168.1.20:8080)")
+
+
 def config_from(args: argparse.Namespace) -> DisplayConfig:
     """The display's configuration; an ``ArgumentTypeError`` names the option that does not fit."""
     from controller.config import ConfigError, check_topic_name
@@ -78,6 +90,7 @@ def config_from(args: argparse.Namespace) -> DisplayConfig:
         check_topic_name("--base-topic", args.base_topic, 256)
     except ConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
+    check_public_url(args.public_url)
     if args.max_pages < 1 or not args.stuck_after > 0:
         raise argparse.ArgumentTypeError("--max-pages must be at least 1 and --stuck-after more than 0")
     return DisplayConfig(broker_host=broker_host, broker_port=broker_port, username=args.username,

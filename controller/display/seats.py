@@ -9,12 +9,14 @@ phone's page stops at once (docs/display.md, "Seats")."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import queue
 import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from aiohttp import web
@@ -178,8 +180,12 @@ class Seats:
         if request.method == "POST":
             self.renew_token(board, seat)
         url = self.url(board, seat, self.config.public_url or f"{request.scheme}://{request.host}")
-        qr = segno.make(url, error="m").svg_inline(scale=4, border=2)
-        return web.json_response({"url": url, "qr": qr}, headers={"Cache-Control": "no-store"})
+        qr = segno.make(url, error="m").svg_inline(scale=4, border=QUIET_ZONE)
+        answer = {"url": url, "qr": qr}
+        if loopback(url):  # a phone across the room reaches no loopback address: say so beside the code
+            answer["warning"] = (f"{urlsplit(url).hostname} is this machine's own address: a phone cannot reach it; "
+                                 "start the display with --public-url and the address phones reach it at")
+        return web.json_response(answer, headers={"Cache-Control": "no-store"})
 
     async def play(self, request: web.Request) -> web.Response:
         board, seat = self.allowed(request)
@@ -243,6 +249,20 @@ class Seats:
         waiting = self.answers.get(request_id) if isinstance(request_id, str) else None
         if waiting is not None and not waiting.done():
             waiting.set_result(answer)
+
+
+QUIET_ZONE = 4  # modules of white around a QR code, as the QR specification asks
+
+
+def loopback(url: str) -> bool:
+    """``url`` names this machine's own loopback address (which no phone reaches)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 async def _action(request: web.Request) -> object:

@@ -3,7 +3,9 @@ nobody else's; a wrong token gets 403 and nothing else; a new code shuts the old
 
 from __future__ import annotations
 
+import argparse
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -110,3 +112,37 @@ def test_pairing_a_seat_the_board_does_not_have_is_refused(broker: Broker, displ
         assert code == 404
     finally:
         service.stop()
+
+
+def test_a_pairing_code_has_the_specs_quiet_zone_and_warns_of_an_address_no_phone_reaches(
+        broker: Broker, display: RunningDisplay) -> None:
+    """Issue 38: opened on the Pi itself, the code would send phones to 127.0.0.1: the answer says
+    so beside it; the QR code keeps the 4 modules of white around it the QR specification asks."""
+    import segno
+
+    from controller.display.seats import loopback
+
+    service = mqtt_service("contigo", "q1", broker.port, seed=1)
+    try:
+        deadline = time.monotonic() + 10
+        while get(f"{display.url}api/board/q1/pair/0?key={display.display.config.pair_key}")[0] != 200:
+            assert time.monotonic() < deadline, "the display never saw board q1"
+            time.sleep(0.02)  # poll interval
+        answer = json.loads(get(f"{display.url}api/board/q1/pair/0?key={display.display.config.pair_key}")[1])
+        assert loopback(answer["url"]) and "a phone cannot reach it" in answer["warning"]
+        size = segno.make(answer["url"], error="m").symbol_size(scale=4, border=4)
+        assert f'width="{size[0]}"' in answer["qr"] and f'height="{size[1]}"' in answer["qr"]
+    finally:
+        service.stop()
+    assert not loopback("http://192.168.1.20:8080/board/q1") and loopback("http://localhost:8080/")
+
+
+def test_a_public_url_that_is_no_address_is_one_line_at_start_up() -> None:
+    from controller.display.cli import add_arguments, config_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for bad in ("notaurl", "ftp://pi:8080", "http://", "http://pi:8080/?x=1"):
+        with pytest.raises(argparse.ArgumentTypeError, match="--public-url"):
+            config_from(parser.parse_args(["--public-url", bad]))
+    assert config_from(parser.parse_args(["--public-url", "http://192.168.1.20:8080"])).public_url

@@ -339,7 +339,7 @@ function board() {
       box.append(el("div", { class: "paired" }, t("display.board.pair_key", "Only the operator's link (with its key) pairs phones to seats.")));
       return;
     }
-    const { url, qr } = await answer.json();
+    const { url, qr, warning } = await answer.json();
     const code = el("div", { class: "qr" });
     code.innerHTML = qr;
     const renew = el("button", { type: "button" }, t("display.board.renew", "new code (the old one stops working)"));
@@ -347,7 +347,9 @@ function board() {
     const hide = el("button", { type: "button" }, t("display.board.hide", "hide"));
     hide.addEventListener("click", () => { box.querySelector(".paired")?.remove(); });
     box.querySelector(".paired")?.remove();
-    box.append(el("div", { class: "paired" }, code, el("a", { href: url, class: "seat-link" }, url), el("br"), renew, hide));
+    const far = warning ? el("p", { class: "warning" }, t("display.board.loopback",
+      "Phones cannot reach this address (this machine's own): start the display with --public-url and the address phones reach it at.")) : "";
+    box.append(el("div", { class: "paired" }, code, el("a", { href: url, class: "seat-link" }, url), far, el("br"), renew, hide));
   }
 }
 
