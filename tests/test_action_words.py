@@ -10,11 +10,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from controller.demo import play_game
 from controller.games import CHANCE, game_names, get_game
 from controller.games.base import Message, State
 from controller.games.words import CHANCE as IN_NOTATION
 from controller.games.words import PLAYS
 from controller.i18n import People, say
+from controller.localbroker import Broker
+from tests.support.mqttc import Listener
 
 SPANISH = re.compile(r"\b(mueve|cuentas?|ficha|sale|dados?|coloca|disputa|torre|puente|elige|pentágono|rojo|azul"
                      r"|verde|amarillo|naranja|violeta|marrón|jugador|gira|círculo|centro|izquierda|derecha|norte"
@@ -93,3 +96,41 @@ def test_a_game_that_says_nothing_of_its_own_says_the_notation() -> None:
     from tests.support.toy import GAME  # a game of the tests: no words module
 
     assert GAME.action_words("a1", 0) == PLAYS(player="player 0", action="a1")
+
+
+def told_words(game: str, language: str, broker: Broker) -> tuple[list[str], set[str]]:
+    """A whole game of ``game`` played by the demo (computer players, the table simulated) with the
+    board in ``language``: every action said in words on MQTT (events' ``action_words``, the
+    states' ``last_action_words``), and the notation they stand beside."""
+    board = f"words-{language}-{game}"
+    listener = Listener(broker.port, [f"arbitro/{board}/events", f"arbitro/{board}/state"])
+    try:
+        final = play_game(game, broker=("127.0.0.1", broker.port), seed=2, players=None, seat=None, pace=0,
+                          headless=True, max_actions=3000, board_id=board, language=language, bots="easy")
+        events = listener.json_on(f"arbitro/{board}/events")
+        states = listener.json_on(f"arbitro/{board}/state")
+    finally:
+        listener.close()
+    assert final["over"]
+    about = [e for e in events if e["type"] in ("action", "chance", "expected", "hint", "choice")]
+    assert about and all("action_words" in e for e in about)
+    said = [e["action_words"]["text"] for e in about]
+    said += [e["text"] for e in events if e["type"] in ("action", "chance")]  # what the event itself says
+    last = [s for s in states if s["last_action"] is not None]
+    assert sum("last_action_words" in s for s in last) >= len(last) - 2  # all but a state told before its event
+    said += [s["last_action_words"]["text"] for s in last if "last_action_words" in s]
+    notation = {e.get("action", e.get("outcome", "")) for e in about} | {s["last_action"] for s in last}
+    return said, notation
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_whole_spanish_game_says_its_moves_in_spanish_and_an_english_one_in_english(game: str,
+                                                                                       broker: Broker) -> None:
+    said, notation = told_words(game, "es", broker)
+    english = notation_words(notation)
+    for text in said:
+        assert not set(re.findall(r"\b[a-z]{3,}\b", text.lower())) & english, text
+        assert not re.search(r"\bplayer \d|jugador 0\b", text) and not SYMBOLS.search(text), text
+    said, _ = told_words(game, "en", broker)
+    for text in said:
+        assert not SPANISH.search(text) and not re.search(r"\bjugador\b", text), text
