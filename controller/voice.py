@@ -2,8 +2,9 @@
 ``espeak-ng`` (started as a process: it has no Python binding) in the board's language.
 
 :func:`announcement` is pure: what is said for one published event, or None. It says the event's
-``text`` where the event carries one (rendered in the board's language), else its own short
-sentence from the event's fields. Only public events are said, so the voice tells the table
+``text`` where the event carries one (rendered in the board's language: a move or a roll in its
+game's words, ``Game.action_words``, never its notation), else its own short sentence from the
+event's fields. Only public events are said, so the voice tells the table
 nothing a display may not show.
 
 :class:`Voice` speaks on its own thread and never blocks the service's loop. While it speaks, at
