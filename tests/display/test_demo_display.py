@@ -40,7 +40,7 @@ def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move
         assert json.loads(played[1])["by"] == "board"  # the click moved pieces on the simulated board
 
         page.goto(board_url)
-        expect(page.locator("#moves")).to_contain_text(move)
+        expect(page.locator(f'#moves li[title="{move}"]').first).to_be_attached()  # said in words; the notation
     finally:
         demo.send_signal(signal.SIGINT)
         _out, err = demo.communicate(timeout=90)  # slow to stop under load, never hanging

@@ -111,7 +111,7 @@ def test_a_spectator_delay_holds_the_board_page_back(broker: Broker, page: Page)
     try:
         page.goto(f"{display.url}board/d1")
         expect(page.locator("#delay")).to_have_text("shown 0.8 s late")
-        expect(page.locator("#turn")).to_contain_text("Waiting for a roll")
+        expect(page.locator("#turn")).to_contain_text("Waiting for chance")
         start = time.monotonic()
         assert operator.request("arbitro/d1", "roll", {})["ok"]
         expect(page.locator("#move-count")).to_have_text("1")
