@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.display.render import board_svg, channel_points, player_colours
+from controller.i18n import action_words
 
 MAX_NAMES = 8
 MAX_NAME_LENGTH = 40
@@ -221,4 +222,11 @@ class BoardModel:
                 "status": self.status,
                 "colour": colours[n] if n < len(colours) else None,
                 "svg": self.picture()[0] if self.state else None,
-                "xy": channel_points(str(s.get("game", "")), sorted(taps))}
+                "xy": channel_points(str(s.get("game", "")), sorted(taps)),
+                "said": said_moves(str(s.get("game", "")), n, [m["action"] for m in (private or {}).get("moves", ())])}
+
+
+def said_moves(game: str, seat: int, texts: list[str]) -> dict[str, dict[str, Any]]:
+    """Seat ``seat``'s moves in words (``Game.action_words``): notation -> code and params, for the
+    seat page's buttons in its own language (the notation stays what is sent)."""
+    return {text: action_words(game, text, seat).to_json() for text in texts}

@@ -398,6 +398,7 @@ function seat() {
   });
   $("filter").addEventListener("input", drawOffer);
   let myTurn = false;
+  let seatSaid = {}, seatNames = [], seatPlayers = [];  // the offered moves in words, and who is who
   for (const wake of ["pointerdown", "keydown"]) document.addEventListener(wake, wakeAudio, { once: true });
   const taps = tapper(base, token);
 
@@ -423,6 +424,7 @@ function seat() {
     $("choices-box").hidden = !(p.choices && p.choices.length);
     $("nothing").hidden = hand.length > 0 || sequence.length > 0 || p.cards === "physical";
     offer = d.offer || [];
+    [seatSaid, seatNames, seatPlayers] = [d.said, d.names, d.players];
     $("play").hidden = offer.length === 0;
     drawOffer();
     taps.draw(d);
@@ -430,9 +432,10 @@ function seat() {
 
   function drawOffer() {
     const words = $("filter").value.trim().toLowerCase();
-    const shown = offer.filter((m) => m.toLowerCase().includes(words)).slice(0, 200);
+    const said = (move) => saidMove((seatSaid || {})[move], move, seatNames, seatPlayers);
+    const shown = offer.filter((m) => m.toLowerCase().includes(words) || said(m).toLowerCase().includes(words)).slice(0, 200);
     $("offer").replaceChildren(...shown.map((move) => {
-      const b = el("button", { type: "button" }, move);
+      const b = el("button", { type: "button", "data-action": move, title: move }, said(move));
       b.addEventListener("click", async () => {
         const answer = await fetch(`${base}/play?token=${encodeURIComponent(token)}`, {
           method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: move }),
@@ -453,7 +456,7 @@ function seat() {
 // target; tapping it offers each of them as a button below the picture.
 const TAP_PX = 44;  // a target's size, as display.css draws it
 function tapper(base, token) {
-  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "", crowd = [];
+  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "", crowd = [], inWords = (action) => action;
 
   const needs = (move) => new Map(move.taps);
   const fits = (move) => [...tapped].every(([c, n]) => n <= (needs(move).get(c) || 0));
@@ -463,6 +466,7 @@ function tapper(base, token) {
   function draw(d) {
     const p = d.private || {};
     xy = d.xy || {};
+    inWords = (action) => saidMove((d.said || {})[action], action, d.names, d.players);  // a move in words
     const next = Array.isArray(p.moves) ? p.moves : [];
     const key = JSON.stringify(next.map((m) => m.action));
     if (key !== movesKey) { movesKey = key; tapped = new Map(); crowd = []; if (next.length) note = ""; }
@@ -511,7 +515,7 @@ function tapper(base, token) {
     // moves no picture can show (a card from the hand, a place the picture does not draw): buttons.
     const offered = tapped.size ? open.filter(made) : moves.filter((m) => !placed(m));
     $("tap-moves").replaceChildren(...offered.map((move) => {
-      const b = el("button", { type: "button", "data-action": move.action }, move.action);
+      const b = el("button", { type: "button", "data-action": move.action, title: move.action }, inWords(move.action));
       b.addEventListener("click", () => send(move.action));
       return b;
     }));
@@ -536,7 +540,7 @@ function tapper(base, token) {
 
   async function send(action) {
     tapped = new Map();
-    note = t("display.seat.sending", "Sending {move}…", { move: action });
+    note = t("display.seat.sending", "Sending {move}…", { move: inWords(action) });
     redraw();
     const answer = await fetch(`${base}/move?token=${encodeURIComponent(token)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action }),
@@ -544,7 +548,7 @@ function tapper(base, token) {
     const text = await answer.text();
     let reply;
     try { reply = JSON.parse(text); } catch { reply = { ok: false, error: text || String(answer.status) }; }
-    note = reply.ok ? t("display.seat.played", "You played {move}: it is lit on the board for the table to carry out.", { move: reply.result.action })
+    note = reply.ok ? t("display.seat.played_words", "Played: {move}. It is lit on the board for the table to carry out.", { move: inWords(reply.result.action) })
       : t("display.seat.refused", "Not played: {reason}", { reason: (reply.code && say(reply.code, reply.params || {})) || reply.error || answer.status });
     document.body.dataset.played = reply.ok ? action : "";
     redraw();
