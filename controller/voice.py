@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import LANGUAGES, word
+
 log = logging.getLogger("arbitro")
 
 PROGRAM = "espeak-ng"
@@ -55,16 +57,18 @@ def announcement(event: Mapping[str, Any], state: Mapping[str, Any], language: s
     winners = event["winners"] if kind == "game_over" else state["winners"]
     if not winners:
         return words["nobody"]
-    names = [player_words(state, p, words) for p in winners]
+    names = [player_words(state, p, words, language) for p in winners]
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + words["and"] + names[-1]
     return words["won" if len(names) == 1 else "won_many"].format(names=joined)
 
 
-def player_words(state: Mapping[str, Any], player: int, words: Mapping[str, str]) -> str:
-    """The game's name for ``player``, else "player n" counted from 1."""
+def player_words(state: Mapping[str, Any], player: int, words: Mapping[str, str], language: str) -> str:
+    """The game's name for ``player`` (a colour said in ``language``), else "player n" counted from 1."""
     players = state.get("players") or []
     name = players[player].get("name") if player < len(players) else None
-    return str(name) if name and not str(name).startswith("player ") else words["player"].format(n=player + 1)
+    if not name or str(name).startswith("player "):
+        return words["player"].format(n=player + 1)
+    return word(str(name), language) if language in LANGUAGES else str(name)
 
 
 def speech_command(program: str, language: str, wav: Path | None = None) -> list[str]:
