@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from controller import schemas
 from controller.demo import play_game
 from controller.games import CHANCE, game_names, get_game
 from controller.games.base import Message, State
@@ -112,6 +113,10 @@ def told_words(game: str, language: str, broker: Broker) -> tuple[list[str], set
     finally:
         listener.close()
     assert final["over"]
+    for event in events:  # as docs/mqtt.md's schemas say
+        schemas.validator("event").validate(event)
+    for published in states:
+        schemas.validator("state").validate(published)
     about = [e for e in events if e["type"] in ("action", "chance", "expected", "hint", "choice")]
     assert about and all("action_words" in e for e in about)
     said = [e["action_words"]["text"] for e in about]
