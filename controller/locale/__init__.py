@@ -5,11 +5,12 @@ compiled from it, and ``controller/display/static/i18n.json`` is the same catalo
 display's pages. Both are shipped (nothing imports Babel at run time: it is the ``locale`` extra, in
 the ``test`` extra too), built by ``python -m controller.locale`` (which also extracts
 ``arbitro.pot`` and merges new texts into the ``.po`` files); ``python -m controller.locale --check``
-fails when any of them is out of date or a text has no Spanish (the tests run it).
+fails when any of them is out of date or a text has no Spanish (the tests run it). Each ``.po`` has
+a header with its plural forms (:data:`PLURAL_FORMS`), so gettext's own ``msgfmt --check`` takes it.
 
 What is extracted: every ``Phrase(code, template)`` of the Python code (msgctxt = the code, msgid =
 the English template), every ``Plural(code, singular, plural)`` (msgid and msgid_plural: gettext's
-plural forms, ``npgettext``), every ``t(code, template)`` of ``display.js``, and every
+plural forms, ``npgettext``), every ``t(code, template)`` and ``tn(code, singular, plural)`` of ``display.js``, and every
 ``data-t="code"`` element of the display's pages (its English text is the msgid).
 """
 
