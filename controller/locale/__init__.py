@@ -10,8 +10,9 @@ a header with its plural forms (:data:`PLURAL_FORMS`), so gettext's own ``msgfmt
 
 What is extracted: every ``Phrase(code, template)`` of the Python code (msgctxt = the code, msgid =
 the English template), every ``Plural(code, singular, plural)`` (msgid and msgid_plural: gettext's
-plural forms, ``npgettext``), every ``t(code, template)`` and ``tn(code, singular, plural)`` of ``display.js``, and every
-``data-t="code"`` element of the display's pages (its English text is the msgid).
+plural forms, ``npgettext``), every ``t(code, template)`` and ``tn(code, singular, plural)`` of
+``display.js``, and every ``data-t="code"`` element of the display's pages (its English text is
+the msgid).
 """
 
 from __future__ import annotations
