@@ -64,9 +64,3 @@ def test_every_announcement_is_said_in_words_the_voice_can_say(game: str) -> Non
         assert text and not SYMBOLS.search(text) and not SPANISH.search(text), (code, text)
         assert phonemes(text, "en"), (code, text)
 
-
-@pytest.mark.parametrize(("language", "said"), [("es", "Gana rojo"), ("en", "red wins")])
-def test_a_winner_with_no_text_is_said_by_his_colour_in_the_voices_language(language: str, said: str) -> None:
-    state = {"players": [{"name": "red"}, {"name": "player 1"}]}
-    assert announcement({"type": "game_over", "winners": [0]}, state, language) == said
-    assert announcement({"type": "game_over", "winners": [1]}, state, language) in ("Gana jugador 2", "player 2 wins")
