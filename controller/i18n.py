@@ -171,8 +171,10 @@ CHOICE = Phrase("event.choice", "choice {index} of {of}: {action}")
 RESIGNS = Phrase("event.resign", "{player} resigns")
 
 
-def event_message(event: Mapping[str, Any], people: People, language: str) -> Message:
-    """What an event (as the session queued it) says, as a message."""
+def event_message(event: Mapping[str, Any], people: People, language: str,
+                  movers: Mapping[int, int | None] | None = None) -> Message:
+    """What an event (as the session queued it) says, as a message; ``movers`` (move number -> who
+    made it) says an undone move in words."""
     kind = event["type"]
     if event.get("code") in VOCABULARY:  # said by the referee, the table or the rules engine (an announcement)
         return message_of(event["code"], event.get("params", {}))
@@ -187,6 +189,9 @@ def event_message(event: Mapping[str, Any], people: People, language: str) -> Me
     if kind == "takeback":
         return TAKEBACK(actions=", ".join(event["actions"]))
     if kind == "undo":
+        undone = event["move"] + 1  # the move taken back (chance steps after it go with it)
+        if movers is not None and undone in movers:
+            return UNDO(action=action_words(str(event.get("game", "")), str(event["action"]), movers[undone]))
         return UNDO(action=event["action"])
     if kind == "game_over":
         winners = [people[w] for w in event.get("winners", [])]
@@ -232,11 +237,12 @@ def said_json(message: Message, language: str, people: People | None) -> dict[st
     return {**as_json(message), "text": say(message, language, people)}
 
 
-def speak_event(event: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
+def speak_event(event: Mapping[str, Any], people: People, language: str,
+                movers: Mapping[int, int | None] | None = None) -> dict[str, Any]:
     """An event as published: its ``text`` in ``language``, with the ``code`` and ``params`` it
     was said from (a display renders them in its own); a ``message`` it had is that text. An event
     about one action also says it in words, beside its notation: ``action_words``."""
-    message = event_message(event, people, language)
+    message = event_message(event, people, language, movers)
     text = say(message, language, people)
     out = {**event, "text": text, **as_json(message)}
     if "message" in event:

@@ -230,8 +230,9 @@ class Teller:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
         now = round(self.wall_clock(), 3)
         people = self.people()  # said at the edge, in the board's language
-        stamped = [{**speak_event(event, people, self.language), "time": now} for event in events]
+        stamped = []
         for event in events:
+            stamped.append({**speak_event(event, people, self.language, self._movers), "time": now})
             if event["type"] in ("action", "chance"):  # the state's last action is said with its mover
                 move = event["move"]  # a few back, for an undo; none ahead (an undo, a new game)
                 self._movers = {**{m: p for m, p in self._movers.items() if move - MOVERS_KEPT < m < move},

@@ -16,7 +16,7 @@ from controller.games import CHANCE, game_names, get_game
 from controller.games.base import Message, State
 from controller.games.words import CHANCE as IN_NOTATION
 from controller.games.words import PLAYS
-from controller.i18n import People, say
+from controller.i18n import People, say, speak_event
 from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
@@ -139,3 +139,10 @@ def test_a_whole_spanish_game_says_its_moves_in_spanish_and_an_english_one_in_en
     said, _ = told_words(game, "en", broker)
     for text in said:
         assert not SPANISH.search(text) and not re.search(r"\bjugador\b", text), text
+
+
+def test_an_undone_move_is_said_in_words_when_its_mover_is_known() -> None:
+    spanish = People(("rojo", "azul"), "es")
+    undo = {"type": "undo", "game": "contigo", "move": 4, "action": "beads s-c>s-e 2"}
+    assert speak_event(undo, spanish, "es", {5: 0})["text"] == "deshecho: rojo mueve 2 cuentas de s-c a s-e"
+    assert speak_event(undo, spanish, "es", {4: 1})["text"] == "deshecho: beads s-c>s-e 2"  # who made it: unknown
