@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.games.base import COLOUR_HEX, VOCABULARY, Message, Param, Phrase, PlayerInfo, Say
+from controller.games.words import notation
 
 LANGUAGES: Final = ("es", "en")
 """The languages arbitro speaks: Spanish (the players' and the seed texts'), English (the code's)."""
@@ -159,8 +160,6 @@ NOTICE = Phrase("event.notice", "{message}")
 """A service notice told in plain text (the journal, the sensor board's wiring): for the operator."""
 LINK_UP = Phrase("event.link_up", "the sensor board is connected")
 LINK_DOWN = Phrase("event.link_down", "the sensor board is disconnected: {reason}")
-PLAYS = Phrase("event.action", "{player} plays {action}")
-CHANCE = Phrase("event.chance", "chance gives {outcome}")
 TAKEBACK = Phrase("event.takeback", "taken back from the board: {actions}")
 UNDO = Phrase("event.undo", "{action} undone")
 RESOLVED = Phrase("event.resolved", "the board is right again")
@@ -172,8 +171,10 @@ CHOICE = Phrase("event.choice", "choice {index} of {of}: {action}")
 RESIGNS = Phrase("event.resign", "{player} resigns")
 
 
-def event_message(event: Mapping[str, Any], people: People, language: str) -> Message:
-    """What an event (as the session queued it) says, as a message."""
+def event_message(event: Mapping[str, Any], people: People, language: str,
+                  movers: Mapping[int, int | None] | None = None) -> Message:
+    """What an event (as the session queued it) says, as a message; ``movers`` (move number -> who
+    made it) says an undone move in words."""
     kind = event["type"]
     if event.get("code") in VOCABULARY:  # said by the referee, the table or the rules engine (an announcement)
         return message_of(event["code"], event.get("params", {}))
@@ -183,15 +184,14 @@ def event_message(event: Mapping[str, Any], people: People, language: str) -> Me
         return NOTICE(message=event["message"])
     if kind == "link":
         return LINK_UP() if event.get("up") else LINK_DOWN(reason=event.get("reason", ""))
-    if kind == "action":
-        player = event.get("player")
-        who = people[player] if isinstance(player, int) and player >= 0 else say(NOBODY(), language)
-        return PLAYS(player=who, action=event["action"])
-    if kind == "chance":
-        return CHANCE(outcome=event["outcome"])
+    if kind in ("action", "chance"):
+        return event_words(event)
     if kind == "takeback":
         return TAKEBACK(actions=", ".join(event["actions"]))
     if kind == "undo":
+        undone = event["move"] + 1  # the move taken back (chance steps after it go with it)
+        if movers is not None and undone in movers:
+            return UNDO(action=action_words(str(event.get("game", "")), str(event["action"]), movers[undone]))
         return UNDO(action=event["action"])
     if kind == "game_over":
         winners = [people[w] for w in event.get("winners", [])]
@@ -202,27 +202,66 @@ def event_message(event: Mapping[str, Any], people: People, language: str) -> Me
 
         return NEW_GAME(game=get_game(event["game"]).title, count=event["num_players"])
     if kind == "choice":
-        return CHOICE(index=event["index"] + 1, of=event["of"], action=event["action"])
+        return CHOICE(index=event["index"] + 1, of=event["of"], action=event_words(event))
     if kind == "resign":
         return RESIGNS(player=people[event["player"]])
     return RESOLVED()
 
 
-def speak_event(event: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
+WITH_AN_ACTION: Final = ("action", "chance", "expected", "hint", "choice")
+"""The events about one action (its notation in ``action``, or ``outcome`` for chance): said in words too."""
+
+
+def action_words(game: str, text: str, player: int | None) -> Message:
+    """The public action ``text`` of ``game`` in words (``Game.action_words``): ``player``'s move, or
+    None for a chance outcome; the notation itself for a game the registry does not know."""
+    from controller.games import get_game  # the registry imports every engine: only when asked
+
+    try:
+        return get_game(game).action_words(text, player)
+    except KeyError:
+        return notation(text, player)
+
+
+def event_words(event: Mapping[str, Any]) -> Message:
+    """What an event about one action (:data:`WITH_AN_ACTION`) says of it, in words."""
+    if event["type"] == "chance":
+        return action_words(str(event.get("game", "")), str(event["outcome"]), None)
+    player = event.get("player")
+    return action_words(str(event.get("game", "")), str(event["action"]), player if isinstance(player, int) else None)
+
+
+def said_json(message: Message, language: str, people: People | None) -> dict[str, Any]:
+    """A message for MQTT: its ``code`` and ``params`` (for a display to say in its language) and
+    its ``text`` in ``language``."""
+    return {**as_json(message), "text": say(message, language, people)}
+
+
+def speak_event(event: Mapping[str, Any], people: People, language: str,
+                movers: Mapping[int, int | None] | None = None) -> dict[str, Any]:
     """An event as published: its ``text`` in ``language``, with the ``code`` and ``params`` it
-    was said from (a display renders them in its own); a ``message`` it had is that text."""
-    message = event_message(event, people, language)
+    was said from (a display renders them in its own); a ``message`` it had is that text. An event
+    about one action also says it in words, beside its notation: ``action_words``."""
+    message = event_message(event, people, language, movers)
     text = say(message, language, people)
     out = {**event, "text": text, **as_json(message)}
     if "message" in event:
         out["message"] = text
+    if event["type"] in WITH_AN_ACTION and ("action" in event or "outcome" in event):
+        out["action_words"] = said_json(event_words(event), language, people)
     return out
 
 
-def speak_state(state: Mapping[str, Any], people: People, language: str) -> dict[str, Any]:
+def speak_state(state: Mapping[str, Any], people: People, language: str,
+                movers: Mapping[int, int | None] | None = None) -> dict[str, Any]:
     """A public state as published: what its violation, set-up and notes say, in ``language``
-    (with code and params)."""
+    (with code and params); its ``last_action`` in words too (``last_action_words``), where
+    ``movers`` (move number -> who made it, None: chance) tells who made it."""
     out = {**state, "language": language}
+    last, moves = state.get("last_action"), state.get("moves")
+    if last is not None and movers is not None and isinstance(moves, int) and moves in movers:
+        words = action_words(str(state.get("game", "")), str(last), movers[moves])
+        out["last_action_words"] = said_json(words, language, people)
     for key in ("violation", "setup"):
         marked = state.get(key)
         if marked is not None and "code" in marked:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from controller.remote_link import RemoteLink
 
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
+MOVERS_KEPT = 16  # the last moves whose mover the teller remembers (to say the state's last action after undos)
 
 
 MOST_SEATS: Final = 6
@@ -79,6 +80,7 @@ class Teller:
         self.retry_at: float | None = None  # while the journal cannot be written: when to try again
         self.resumed_serial = 0  # the session's game resumed from the journal (0: none): its clock resumes
         self._events: list[dict[str, Any]] = []  # waiting for the journal
+        self._movers: dict[int, int | None] = {}  # the last moves told: who made each (None: chance), to say them
         self._public: dict[str, Any] | None = None  # the last public and private states, to tell
         self._private: tuple[dict[str, Any] | None, ...] = ()
         self._told: dict[str, Any] | None = None  # the last public state published
@@ -224,13 +226,20 @@ class Teller:
             self._state_time = max(self.wall_clock(), self._game_clock.started_at)
             self._game_clock.observe(state["turn"], state["over"], self._state_time)
         return speak_state({**state, "seq": self._state_seq, "time": round(self._state_time, 3),
-                            "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language)
+                            "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language,
+                           self._movers)
 
     def _send(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
         now = round(self.wall_clock(), 3)
         people = self.people()  # said at the edge, in the board's language
-        stamped = [{**speak_event(event, people, self.language), "time": now} for event in events]
+        stamped = []
+        for event in events:
+            stamped.append({**speak_event(event, people, self.language, self._movers), "time": now})
+            if event["type"] in ("action", "chance"):  # the state's last action is said with its mover
+                move = event["move"]  # a few back, for an undo; none ahead (an undo, a new game)
+                self._movers = {**{m: p for m, p in self._movers.items() if move - MOVERS_KEPT < m < move},
+                                move: event.get("player") if event["type"] == "action" else None}
         if stamped and self.mqtt is not None:
             self.mqtt.publish_events(stamped)
         for event in stamped:

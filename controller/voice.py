@@ -2,8 +2,9 @@
 ``espeak-ng`` (started as a process: it has no Python binding) in the board's language.
 
 :func:`announcement` is pure: what is said for one published event, or None. It says the event's
-``text`` where the event carries one (rendered in the board's language), else its own short
-sentence from the event's fields. Only public events are said, so the voice tells the table
+``text`` where the event carries one (rendered in the board's language: a move or a roll in its
+game's words, ``Game.action_words``, never its notation), else its own short sentence from the
+event's fields. Only public events are said, so the voice tells the table
 nothing a display may not show.
 
 :class:`Voice` speaks on its own thread and never blocks the service's loop. While it speaks, at
@@ -22,6 +23,8 @@ from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from controller.i18n import LANGUAGES, word
 
 log = logging.getLogger("arbitro")
 
@@ -54,16 +57,18 @@ def announcement(event: Mapping[str, Any], state: Mapping[str, Any], language: s
     winners = event["winners"] if kind == "game_over" else state["winners"]
     if not winners:
         return words["nobody"]
-    names = [player_words(state, p, words) for p in winners]
+    names = [player_words(state, p, words, language) for p in winners]
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + words["and"] + names[-1]
     return words["won" if len(names) == 1 else "won_many"].format(names=joined)
 
 
-def player_words(state: Mapping[str, Any], player: int, words: Mapping[str, str]) -> str:
-    """The game's name for ``player``, else "player n" counted from 1."""
+def player_words(state: Mapping[str, Any], player: int, words: Mapping[str, str], language: str) -> str:
+    """The game's name for ``player`` (a colour said in ``language``), else "player n" counted from 1."""
     players = state.get("players") or []
     name = players[player].get("name") if player < len(players) else None
-    return str(name) if name and not str(name).startswith("player ") else words["player"].format(n=player + 1)
+    if not name or str(name).startswith("player "):
+        return words["player"].format(n=player + 1)
+    return word(str(name), language) if language in LANGUAGES else str(name)
 
 
 def speech_command(program: str, language: str, wav: Path | None = None) -> list[str]:

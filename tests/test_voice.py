@@ -50,8 +50,9 @@ def espeak() -> str:
     ({"type": "action", "action": "c3-c5"}, "en", "Move c3-c5"),
     ({"type": "chance", "outcome": "4"}, "es", "Sale 4"),
     ({"type": "violation", "message": "a piece is missing at c4"}, "en", "Attention: a piece is missing at c4"),
-    ({"type": "game_over", "winners": [0]}, "es", "Gana red"),
-    ({"type": "game_over", "winners": [0, 1]}, "es", "Ganan red y jugador 2"),
+    ({"type": "game_over", "winners": [0]}, "es", "Gana rojo"),  # the state's "red", said in the voice's language
+    ({"type": "game_over", "winners": [0]}, "en", "red wins"),
+    ({"type": "game_over", "winners": [0, 1]}, "es", "Ganan rojo y jugador 2"),
     ({"type": "game_over", "winners": []}, "en", "Nobody wins"),
     ({"type": "violation", "message": "a piece is missing at c4", "text": "falta una pieza en c4"}, "es",
      "falta una pieza en c4"),  # an event rendered in the board's language is said as it is

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.display.render import board_svg, channel_points, player_colours
+from controller.i18n import action_words
 
 MAX_NAMES = 8
 MAX_NAME_LENGTH = 40
@@ -96,6 +97,7 @@ class BoardModel:
     status_since: float | None = None
     names: list[str] = field(default_factory=list)
     moves: dict[int, str] = field(default_factory=dict)  # move number -> public action text
+    said: dict[int, dict[str, Any]] = field(default_factory=dict)  # move number -> its words' code and params
     log: list[str] = field(default_factory=list)
     run: str | None = None  # the service run whose events these are (from events/recent)
     last_seq: int = 0  # the last event taken, in that run
@@ -108,15 +110,23 @@ class BoardModel:
         before = self.state
         if before is None or self._new_game(before, state):
             self.moves.clear()
+            self.said.clear()
         self.state = state
         moves = int(state.get("moves") or 0)
         self._forget_after(moves)  # an undo or a takeback
         if moves and state.get("last_action") is not None:
             self.moves[moves] = str(state["last_action"])
+            self._said(moves, state.get("last_action_words"))
 
     def _forget_after(self, moves: int) -> None:
         for n in [n for n in self.moves if n > moves]:
             del self.moves[n]
+            self.said.pop(n, None)
+
+    def _said(self, move: int, words: Any) -> None:
+        """The words a move is said in (``action_words``): a page says them in its own language."""
+        if isinstance(words, dict) and "code" in words:
+            self.said[move] = {"code": words["code"], "params": words.get("params", {})}
 
     @staticmethod
     def _new_game(before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -132,11 +142,13 @@ class BoardModel:
         kind, move = event.get("type"), event.get("move")
         if kind == "new_game":
             self.moves.clear()
+            self.said.clear()
         elif kind in ("undo", "takeback") and isinstance(move, int):
             self._forget_after(move)
         elif kind in ("action", "chance") and isinstance(move, int):
             # Two actions judged at once come as two events but one state: keep both texts.
             self.moves[move] = str(event.get("action", event.get("outcome")))
+            self._said(move, event.get("action_words"))
         line = describe(event, self.names)
         if line:
             self.log = [*self.log[-(LOG_LINES - 1):], line]
@@ -195,7 +207,7 @@ class BoardModel:
             "svg": svg,
             "colours": colours,
             "names": self.names,
-            "moves": [[n, self.moves[n]] for n in sorted(self.moves)][-300:],
+            "moves": [[n, self.moves[n], self.said.get(n)] for n in sorted(self.moves)][-300:],
             "log": self.log,
             "clock": (self.state or {}).get("clock"),
             "status": self.status,
@@ -226,4 +238,11 @@ class BoardModel:
                 "status": self.status,
                 "colour": colours[n] if n < len(colours) else None,
                 "svg": self.picture()[0] if self.state else None,
-                "xy": channel_points(str(s.get("game", "")), sorted(taps))}
+                "xy": channel_points(str(s.get("game", "")), sorted(taps)),
+                "said": said_moves(str(s.get("game", "")), n, [m["action"] for m in (private or {}).get("moves", ())])}
+
+
+def said_moves(game: str, seat: int, texts: list[str]) -> dict[str, dict[str, Any]]:
+    """Seat ``seat``'s moves in words (``Game.action_words``): notation -> code and params, for the
+    seat page's buttons in its own language (the notation stays what is sent)."""
+    return {text: action_words(game, text, seat).to_json() for text in texts}

@@ -24,7 +24,7 @@ from aiohttp import web
 from controller.display.broker import BrokerLink
 from controller.display.config import DisplayConfig
 from controller.display.hall import Hall
-from controller.display.model import BoardModel, read_names
+from controller.display.model import BoardModel, read_names, said_moves
 from controller.display.streams import Streams, Subscriber, sse
 
 PLAY_ANSWER_S = 10.0  # how long a seat page waits for the service's answer to its move
@@ -116,6 +116,7 @@ class Seats:
         model = self.boards.get(board) or BoardModel(board)
         data = model.seat(seat)
         data["offer"] = self.seat_play.offered(board, seat) if self.seat_play is not None else None
+        data["said"].update(said_moves(str((model.state or {}).get("game", "")), seat, data["offer"] or []))
         return json.dumps(data)
 
     def push(self, board: str, seat: int) -> None:

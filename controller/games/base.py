@@ -59,6 +59,7 @@ from controller.games.messages import announcement as announcement
 from controller.games.messages import in_english as in_english
 from controller.games.messages import said as said
 from controller.games.messages import svg_said as svg_said
+from controller.games.words import notation
 
 CHANCE: Final = -1
 """``current_player`` at a chance node (dice, shuffles, draws, who starts)."""
@@ -612,6 +613,11 @@ class Game(ABC):
         """What a display says beside :meth:`picture`, from ``public_view`` alone: the dice, the
         cards shown, a dispute, a clock (MQTT's ``state.notes``). None unless the game says."""
         return []
+
+    def action_words(self, text: str, player: int | None) -> Message:
+        """The public action ``text`` said in words (events, pages, the voice; the notation stays the
+        record): ``player``'s move, or a chance outcome (None). The notation unless the game says."""
+        return notation(text, player)
 
     def channel_label(self, channel: str) -> str:
         """How people name the place of a sensor channel, in the game's own notation (what a

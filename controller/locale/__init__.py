@@ -5,12 +5,14 @@ compiled from it, and ``controller/display/static/i18n.json`` is the same catalo
 display's pages. Both are shipped (nothing imports Babel at run time: it is the ``locale`` extra, in
 the ``test`` extra too), built by ``python -m controller.locale`` (which also extracts
 ``arbitro.pot`` and merges new texts into the ``.po`` files); ``python -m controller.locale --check``
-fails when any of them is out of date or a text has no Spanish (the tests run it).
+fails when any of them is out of date or a text has no Spanish (the tests run it). Each ``.po`` has
+a header with its plural forms (:data:`PLURAL_FORMS`), so gettext's own ``msgfmt --check`` takes it.
 
 What is extracted: every ``Phrase(code, template)`` of the Python code (msgctxt = the code, msgid =
 the English template), every ``Plural(code, singular, plural)`` (msgid and msgid_plural: gettext's
-plural forms, ``npgettext``), every ``t(code, template)`` of ``display.js``, and every
-``data-t="code"`` element of the display's pages (its English text is the msgid).
+plural forms, ``npgettext``), every ``t(code, template)`` and ``tn(code, singular, plural)`` of
+``display.js``, and every ``data-t="code"`` element of the display's pages (its English text is
+the msgid).
 """
 
 from __future__ import annotations
@@ -41,8 +43,11 @@ JSON_CATALOGUE = STATIC / "i18n.json"
 MQTT_DOC = CONTROLLER.parent / "docs" / "mqtt.md"
 CODES_BEGIN = "<!-- codes: begin (written by python -m controller.locale) -->\n"
 CODES_END = "<!-- codes: end -->"
-KEYWORDS = {"Phrase": ((1, "c"), 2), "Plural": ((1, "c"), 2, 3), "t": ((1, "c"), 2)}
+KEYWORDS = {"Phrase": ((1, "c"), 2), "Plural": ((1, "c"), 2, 3), "t": ((1, "c"), 2), "tn": ((1, "c"), 2, 3)}
 BUILT_AT = datetime(2026, 1, 1, tzinfo=UTC)  # the catalogues' header dates: a rebuild changes no byte
+PLURAL_FORMS = "nplurals=2; plural=(n != 1);"
+"""Spanish and English alike: a form for 1, one for every other number (gettext's rule for both;
+Babel's CLDR data would give Spanish a third, for millions, that no translator writes)."""
 _HTML_TEXT = re.compile(r'data-t="([\w.]+)"[^>]*>([^<]+)<')
 
 
@@ -80,10 +85,23 @@ def extract() -> Catalog:
     return template
 
 
-def _render_po(catalog: Catalog) -> bytes:
+def _render_po(catalog: Catalog, header: bool = False) -> bytes:
+    """A ``.po`` (with its header: ``msgfmt --check`` asks for one) or the ``.pot`` (without)."""
     out = io.BytesIO()
-    write_po(out, catalog, width=100, omit_header=True, sort_output=True, no_location=True)
-    return out.getvalue()
+    write_po(out, catalog, width=100, omit_header=not header, sort_output=True, no_location=True)
+    # which Babel built it is no part of the catalogue: a rebuild with another changes no byte
+    return re.sub(rb'"Generated-By: [^"]*"\n', b"", out.getvalue())
+
+
+def with_plurals(catalog: Catalog, language: str) -> Catalog:
+    """``catalog`` with :data:`PLURAL_FORMS` and its header's words (a translator's ``.po``)."""
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS)]
+    catalog.header_comment = f"# arbitro's texts in {'Spanish' if language == 'es' else 'English'}.\n" \
+                             "# Built by python -m controller.locale: translators edit the msgstr lines."
+    catalog.last_translator = catalog.language_team = "arbitro"
+    catalog.project, catalog.version, catalog.msgid_bugs_address = "arbitro", "1", "arbitro's issues"
+    catalog.fuzzy = False  # the header itself: a fuzzy one is a draft to gettext
+    return catalog
 
 
 def _render_mo(catalog: Catalog) -> bytes:
@@ -94,13 +112,14 @@ def _render_mo(catalog: Catalog) -> bytes:
 
 def read(language: str) -> Catalog:
     with po_path(language).open("rb") as f:
-        return read_po(f, locale=language, domain=DOMAIN)
+        return with_plurals(read_po(f, locale=language, domain=DOMAIN), language)
 
 
 def updated(language: str, template: Catalog) -> Catalog:
     """The ``.po`` of ``language`` with the texts of ``template`` (new ones untranslated, gone ones dropped)."""
     path = po_path(language)
-    catalog = read(language) if path.exists() else Catalog(locale=language, domain=DOMAIN, charset="utf-8")
+    catalog = read(language) if path.exists() else with_plurals(
+        Catalog(locale=language, domain=DOMAIN, charset="utf-8"), language)
     catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
     catalog.creation_date = catalog.revision_date = BUILT_AT
@@ -120,8 +139,7 @@ def translated_forms(message: Message) -> list[str]:
 
 def json_catalogue(catalogs: dict[str, Catalog]) -> bytes:
     """``{language: {code: template}}`` for ``display.js`` (English: the msgid); a text said by a
-    number has its forms as a list, in its language's CLDR order: the form for 1 first, the one for
-    most other numbers last (Spanish has one more, for millions)."""
+    number has its forms as a list (:data:`PLURAL_FORMS`): the form for 1, then the one for others."""
     table: dict[str, dict[str, str | list[str]]] = {}
     for language, catalog in catalogs.items():
         table[language] = {}
@@ -139,7 +157,7 @@ def built() -> dict[Path, bytes]:
     files = {HERE / f"{DOMAIN}.pot": _render_po(template), JSON_CATALOGUE: json_catalogue(catalogs),
              MQTT_DOC: mqtt_doc(catalogs["es"])}
     for language, catalog in catalogs.items():
-        files[po_path(language)] = _render_po(catalog)
+        files[po_path(language)] = _render_po(catalog, header=True)
         files[po_path(language).with_suffix(".mo")] = _render_mo(catalog)
     return files
 

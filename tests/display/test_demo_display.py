@@ -34,13 +34,14 @@ def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move
         page.goto(seat_url)
         offer = page.locator("#offer button")
         expect(offer.first).to_be_visible(timeout=20_000)  # once the bots have played up to seat 0's turn
-        move = offer.first.inner_text()
+        move = offer.first.get_attribute("data-action")  # the notation; the button says it in words
+        assert move and offer.first.inner_text() != move
         offer.first.click()
         played = events.wait_for(lambda m: json.loads(m[1]).get("action") == move)
         assert json.loads(played[1])["by"] == "board"  # the click moved pieces on the simulated board
 
         page.goto(board_url)
-        expect(page.locator("#moves")).to_contain_text(move)
+        expect(page.locator(f'#moves li[title="{move}"]').first).to_be_attached()  # said in words; the notation
     finally:
         demo.send_signal(signal.SIGINT)
         _out, err = demo.communicate(timeout=90)  # slow to stop under load, never hanging

@@ -51,6 +51,10 @@ def shows(tab: Page, page: str, language: str) -> None:
     else:
         expect(tab.get_by_role("heading", name=heading)).to_be_visible()
         expect(tab.locator("#turn" if page == "board" else "#whose")).to_have_text(turn)
+    if page == "board":  # the move list says the moves in words, the notation their title (issue 36)
+        first = tab.locator("#moves li").first
+        expect(first).to_have_text(re.compile(r"^empieza (rojo|azul)$" if language == "es" else r"^(red|blue) starts$"))
+        expect(first).to_have_attribute("title", re.compile(r"^start (red|blue)$"))
     assert not re.search(r"\bplayer \d\b|jugador 0\b", tab.locator("body").inner_text())  # people, not indices
 
 

@@ -53,6 +53,22 @@ def test_the_move_list_follows_actions_undo_and_a_new_game() -> None:
     assert m.moves == {}
 
 
+def test_the_move_list_keeps_each_move_in_words_beside_its_notation() -> None:
+    m = BoardModel("b")
+    said = {"code": "contigo.say.move", "params": {"player": "player 0", "src": "c3", "dst": "c5"}, "text": "rojo …"}
+    m.on_state({**state(1, 1), "last_action": "c3-c5", "last_action_words": said})
+    m.on_event({"type": "chance", "move": 2, "outcome": "start red", "seq": 1,
+                "action_words": {"code": "game.say.starts", "params": {"player": "player 0"}, "text": "empieza rojo"}})
+    assert m.snapshot()["moves"] == [[1, "c3-c5", {"code": "contigo.say.move", "params": said["params"]}],
+                                     [2, "start red", {"code": "game.say.starts", "params": {"player": "player 0"}}]]
+    m.on_event({"type": "undo", "action": "start red", "move": 1, "seq": 2})
+    assert list(m.said) == [1]  # an undone move is forgotten with its words
+    # a phone seat's moves, said in words for its buttons (the notation is what it sends)
+    m.private[0] = {"moves": [{"action": "beads s-c>s-e 2", "taps": []}]}
+    assert m.seat(0)["said"] == {"beads s-c>s-e 2": {"code": "contigo.say.beads", "params": {
+        "player": "player 0", "count": "2", "src": "s-c", "dst": "s-e"}}}
+
+
 def event(seq: int, kind: str, move: int, **data: object) -> dict[str, Any]:
     return {"seq": seq, "type": kind, "game": "contigo", "move": move, "time": 1.0, **data}
 
@@ -114,7 +130,7 @@ def test_a_spectator_delay_holds_the_board_page_back(broker: Broker, page: Page)
     try:
         page.goto(f"{display.url}board/d1")
         expect(page.locator("#delay")).to_have_text("shown 0.8 s late")
-        expect(page.locator("#turn")).to_contain_text("Waiting for a roll")
+        expect(page.locator("#turn")).to_contain_text("Waiting for chance")
         start = time.monotonic()
         assert operator.request("arbitro/d1", "roll", {})["ok"]
         expect(page.locator("#move-count")).to_have_text("1")

@@ -53,6 +53,17 @@ function t(code, english, params = {}) {
   return fill(words[code] ?? english, params);
 }
 
+function tn(code, one, other, params) {
+  // A text of the page said by a number (params.count): its forms, the one for 1 first, the other last.
+  const forms = words[code] ?? [one, other];
+  return fill(Array.isArray(forms) ? forms[Number(params.count) === 1 ? 0 : forms.length - 1] : forms, params);
+}
+
+function saidMove(said, text, names, players) {
+  // A move in words (an event's action_words, the state's last_action_words), else its notation.
+  return (said && said.code ? say(said.code, said.params || {}, names, players) : null) ?? text;
+}
+
 function say(code, params, names, players) {
   // What the service said (an event's or a violation's code and params), in the page's language.
   const said = (v) => {
@@ -187,8 +198,7 @@ function hall() {
       const next = cards.get(sorted[sorted.indexOf(line.board) + 1]);
       $("boards").insertBefore(card, next || null);
       $("empty").hidden = true;
-      $("count").textContent = cards.size === 1 ? t("display.hall.one_board", "1 board")
-        : t("display.hall.boards", "{count} boards", { count: cards.size });
+      $("count").textContent = tn("display.hall.boards", "{count} board", "{count} boards", { count: cards.size });
     }
     const thumb = card.querySelector(".thumb img") || card.querySelector(".thumb").appendChild(el("img", { alt: "" }));
     if (thumb.getAttribute("src") !== line.thumb) thumb.src = line.thumb; // by reference: fetched once per version
@@ -198,8 +208,9 @@ function hall() {
     if (line.over) who = winners.length ? t("display.hall.won", "game over: {winners} won", { winners: winners.join(", ") })
       : t("display.hall.nobody_won", "game over: nobody won");
     else if (line.turn !== null && line.turn !== undefined) who = t("display.to_play", "{player} to play", { player: playerName(line.names, line.turn, line.players) });
-    else who = t("display.hall.waiting", "waiting for a roll or draw");
-    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${t("display.moves", "{count} moves", { count: line.moves })}`);
+    else who = t("display.hall.waiting", "waiting for chance (dice, a card, who starts)");
+    const moves = tn("display.moves", "{count} move", "{count} moves", { count: line.moves });
+    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${moves}`);
     if (line.violation) meta.append(" ", el("span", { class: "badge" }, t("display.hall.violation", "violation")));
     statuses[line.board] = line.status;
     mark(line.board, card);
@@ -261,7 +272,7 @@ function board() {
     } else if (s.turn !== null) {
       turn = t("display.to_play", "{player} to play", { player: who(s.turn) });
     } else {
-      turn = t("display.board.waiting_roll", "Waiting for a roll or a draw (press roll)");
+      turn = t("display.board.waiting_chance", "Waiting for chance: dice, a card or who starts");
     }
     $("turn").textContent = turn;
 
@@ -270,7 +281,7 @@ function board() {
     const marked = (m) => say(m.code, m.params, snap.names, s.players) ?? m.message; // in the page's language
     if (s.violation) { verdict.textContent = t("display.board.not_right", "Not right: {message}", { message: marked(s.violation) }); }
     else if (s.setup) { verdict.textContent = t("display.board.set_up", "Set up: {message}", { message: marked(s.setup) }); verdict.classList.add("setup"); }
-    else if (s.ambiguous) { verdict.textContent = t("display.board.ambiguous", "{count} moves fit the board: pick one with next and confirm.", { count: s.ambiguous }); verdict.classList.add("setup"); }
+    else if (s.ambiguous) { verdict.textContent = tn("display.board.ambiguous", "{count} move fits the board: pick it with next and confirm.", "{count} moves fit the board: pick one with next and confirm.", { count: s.ambiguous }); verdict.classList.add("setup"); }
     verdict.hidden = !(s.violation || s.setup || s.ambiguous);
 
     $("dice").replaceChildren(...dice(s, snap.names).map((line) => el("p", {}, line)));
@@ -297,7 +308,7 @@ function board() {
     const moveKey = JSON.stringify(snap.moves.slice(-1)) + snap.moves.length;
     if ($("moves").dataset.key !== moveKey) {
       $("moves").dataset.key = moveKey;
-      $("moves").replaceChildren(...snap.moves.map(([n, text]) => el("li", { value: n }, text)));
+      $("moves").replaceChildren(...snap.moves.map(([n, text, said]) => el("li", { value: n, title: text }, saidMove(said, text, snap.names, s.players))));
       $("moves").scrollTop = $("moves").scrollHeight;
     }
     $("log").replaceChildren(...(snap.log.length ? snap.log : [t("display.board.quiet", "nothing out of the ordinary")]).map((line) => el("li", {}, line)));
@@ -357,8 +368,8 @@ function dice(s, names) {
   // What the game says beside its picture (its notes: dice, cards, a dispute, a clock), then chance.
   const out = [];
   for (const note of s.notes || []) out.push(say(note.code, note.params, names, s.players) ?? note.message);
-  if (s.pending_chance) out.push(t("display.dice.pending", "Pending: {count} possible outcomes", { count: s.pending_chance.outcomes.length }));
-  if (s.last_action) out.push(t("display.dice.last", "Last: {action}", { action: s.last_action }));
+  if (s.pending_chance) out.push(tn("display.dice.pending", "Pending: {count} possible outcome", "Pending: {count} possible outcomes", { count: s.pending_chance.outcomes.length }));
+  if (s.last_action) out.push(t("display.dice.last", "Last: {action}", { action: saidMove(s.last_action_words, s.last_action, names, s.players) }));
   const r = s.remote;  // a game on two boards (docs/remote.md): where the next move is made or carried out
   if (r) {
     const other = r.here === r.host ? r.joiner : r.host;
@@ -389,6 +400,7 @@ function seat() {
   });
   $("filter").addEventListener("input", drawOffer);
   let myTurn = false;
+  let seatSaid = {}, seatNames = [], seatPlayers = [];  // the offered moves in words, and who is who
   for (const wake of ["pointerdown", "keydown"]) document.addEventListener(wake, wakeAudio, { once: true });
   const taps = tapper(base, token);
 
@@ -400,7 +412,7 @@ function seat() {
     $("title").replaceChildren(el("span", { class: "swatch", style: `background:${d.colour || "#ccc"}` }), ` ${name} · ${decodeURIComponent(id)}`);
     document.title = `arbitro · ${name}`;
     $("whose").textContent = d.over ? t("display.seat.over", "The game is over.") : d.turn === d.seat ? t("display.seat.your_turn", "Your turn!")
-      : d.turn === null ? t("display.seat.waiting", "Waiting for a roll or a draw.")
+      : d.turn === null ? t("display.seat.waiting_chance", "Waiting for chance: dice, a card or who starts.")
         : t("display.seat.to_play", "{player} to play.", { player: playerName(d.names, d.turn, d.players) });
     const p = d.private || {};
     const hand = (p.hand || []).map((c) => words[`word.${c}`] ?? c);
@@ -420,6 +432,7 @@ function seat() {
         "Taking back {move} needs your consent: the chance outcome after it has been seen.", { move: p.takeback.move });
     }
     offer = d.offer || [];
+    [seatSaid, seatNames, seatPlayers] = [d.said, d.names, d.players];
     $("play").hidden = offer.length === 0;
     drawOffer();
     taps.draw(d);
@@ -433,9 +446,10 @@ function seat() {
 
   function drawOffer() {
     const words = $("filter").value.trim().toLowerCase();
-    const shown = offer.filter((m) => m.toLowerCase().includes(words)).slice(0, 200);
+    const said = (move) => saidMove((seatSaid || {})[move], move, seatNames, seatPlayers);
+    const shown = offer.filter((m) => m.toLowerCase().includes(words) || said(m).toLowerCase().includes(words)).slice(0, 200);
     $("offer").replaceChildren(...shown.map((move) => {
-      const b = el("button", { type: "button" }, move);
+      const b = el("button", { type: "button", "data-action": move, title: move }, said(move));
       b.addEventListener("click", async () => {
         const answer = await fetch(`${base}/play?token=${encodeURIComponent(token)}`, {
           method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: move }),
@@ -456,7 +470,7 @@ function seat() {
 // target; tapping it offers each of them as a button below the picture.
 const TAP_PX = 44;  // a target's size, as display.css draws it
 function tapper(base, token) {
-  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "", crowd = [];
+  let moves = [], movesKey = "", tapped = new Map(), xy = {}, note = "", crowd = [], inWords = (action) => action;
 
   const needs = (move) => new Map(move.taps);
   const fits = (move) => [...tapped].every(([c, n]) => n <= (needs(move).get(c) || 0));
@@ -466,6 +480,7 @@ function tapper(base, token) {
   function draw(d) {
     const p = d.private || {};
     xy = d.xy || {};
+    inWords = (action) => saidMove((d.said || {})[action], action, d.names, d.players);  // a move in words
     const next = Array.isArray(p.moves) ? p.moves : [];
     const key = JSON.stringify(next.map((m) => m.action));
     if (key !== movesKey) { movesKey = key; tapped = new Map(); crowd = []; if (next.length) note = ""; }
@@ -514,7 +529,7 @@ function tapper(base, token) {
     // moves no picture can show (a card from the hand, a place the picture does not draw): buttons.
     const offered = tapped.size ? open.filter(made) : moves.filter((m) => !placed(m));
     $("tap-moves").replaceChildren(...offered.map((move) => {
-      const b = el("button", { type: "button", "data-action": move.action }, move.action);
+      const b = el("button", { type: "button", "data-action": move.action, title: move.action }, inWords(move.action));
       b.addEventListener("click", () => send(move.action));
       return b;
     }));
@@ -539,7 +554,7 @@ function tapper(base, token) {
 
   async function send(action) {
     tapped = new Map();
-    note = t("display.seat.sending", "Sending {move}…", { move: action });
+    note = t("display.seat.sending", "Sending {move}…", { move: inWords(action) });
     redraw();
     const answer = await fetch(`${base}/move?token=${encodeURIComponent(token)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action }),
@@ -547,7 +562,7 @@ function tapper(base, token) {
     const text = await answer.text();
     let reply;
     try { reply = JSON.parse(text); } catch { reply = { ok: false, error: text || String(answer.status) }; }
-    note = reply.ok ? t("display.seat.played", "You played {move}: it is lit on the board for the table to carry out.", { move: reply.result.action })
+    note = reply.ok ? t("display.seat.played_words", "Played: {move}. It is lit on the board for the table to carry out.", { move: inWords(reply.result.action) })
       : t("display.seat.refused", "Not played: {reason}", { reason: (reply.code && say(reply.code, reply.params || {})) || reply.error || answer.status });
     document.body.dataset.played = reply.ok ? action : "";
     redraw();

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import Channel, ChannelKind, Game, Message, Options, Say, in_english
-from controller.games.contigo import picture, views
+from controller.games.contigo import picture, views, words
 from controller.games.contigo.board import OPTIONS, PIT_NAMES, SQUARE_NAMES, TOTAL_BEADS, validate
 from controller.games.contigo.state import ContigoState, new_state, state_from_text
 
@@ -58,6 +58,9 @@ class ContigoGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where channel ``name`` sits in :meth:`picture`'s coordinates (None: not a channel)."""
         return picture.channel_xy(name)
+
+    def action_words(self, text: str, player: int | None) -> Message:
+        return words.action_words(text, player)
 
     def notes(self, public_view: dict[str, Any]) -> list[Message]:
         return views.notes(public_view)

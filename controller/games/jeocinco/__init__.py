@@ -22,7 +22,7 @@ from controller.games.base import (
     in_english,
 )
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco import picture, views
+from controller.games.jeocinco import picture, views, words
 from controller.games.jeocinco.position import from_text, initial
 from controller.games.jeocinco.rules import TIE_CAP, Facts
 from controller.games.jeocinco.state import JeocincoState
@@ -71,6 +71,9 @@ class JeocincoGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where a channel sits in :meth:`picture` (None for a name that is not a channel)."""
         return picture.channel_xy(name)
+
+    def action_words(self, text: str, player: int | None) -> Message:
+        return words.action_words(text, player)
 
     def notes(self, public_view: dict[str, Any]) -> list[Message]:
         return views.notes(public_view)

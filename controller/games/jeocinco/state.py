@@ -58,6 +58,10 @@ class JeocincoState(State):
         c = self.position.colours[player]
         return B.COLOUR_NAMES[c] if c >= 0 else None
 
+    def player_name(self, player: int) -> str:
+        """His colour once he has chosen his pentagons (people are named by colour, issue 36)."""
+        return self.player_colour(player) or super().player_name(player)
+
     def returns(self) -> list[float]:
         return rules.returns(self.position)
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.games.base import Channel, ChannelKind, Game, Message, Option, Options, Say, canonical, in_english
-from controller.games.scriptorium import picture, views
+from controller.games.scriptorium import picture, views, words
 from controller.games.scriptorium.board import CENTRE, ENCODER_CHANNELS, HUB, RINGS, SPACE_CHANNELS, N
 from controller.games.scriptorium.position import (
     NOBODY,
@@ -72,6 +72,9 @@ class ScriptoriumGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where a channel sits in :meth:`picture`'s coordinates (None: not drawn)."""
         return picture.channel_xy(name)
+
+    def action_words(self, text: str, player: int | None) -> Message:
+        return words.action_words(text, player)
 
     def notes(self, public_view: dict[str, Any]) -> list[Message]:
         return views.notes(public_view)

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from controller.games.base import Channel, Game, Message, Option, Options, Say, canonical, in_english
 from controller.games.serpientes import board as B
-from controller.games.serpientes import picture, views
+from controller.games.serpientes import picture, views, words
 from controller.games.serpientes.position import initial_position, read_position
 from controller.games.serpientes.state import SerpientesState
 
@@ -80,6 +80,9 @@ class SerpientesGame(Game):
     def channel_xy(self, name: str) -> tuple[float, float] | None:
         """Where the channel ``name`` sits in :meth:`picture`."""
         return picture.channel_xy(name)
+
+    def action_words(self, text: str, player: int | None) -> Message:
+        return words.action_words(text, player)
 
     def notes(self, public_view: dict[str, Any]) -> list[Message]:
         return views.notes(public_view)

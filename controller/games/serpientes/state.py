@@ -77,6 +77,10 @@ class SerpientesState(State):
     def player_colour(self, player: int) -> ColourName:
         return B.SNAKE_COLOURS[player]
 
+    def player_name(self, player: int) -> str:
+        """His snake's colour (people are named by colour, issue 36)."""
+        return B.SNAKE_COLOURS[player]
+
     def scores(self) -> list[float]:
         return rules.scores(self.position)
 

@@ -1,0 +1,148 @@
+"""A game says its actions in words (issue 36, point 1): every action and chance outcome of every
+game, said from the catalogue in Spanish with the seed texts' terms and in English, never in the
+notation's English words (the notation stays the record and what a player types)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from controller import schemas
+from controller.demo import play_game
+from controller.games import CHANCE, game_names, get_game
+from controller.games.base import Message, State
+from controller.games.words import CHANCE as IN_NOTATION
+from controller.games.words import PLAYS
+from controller.i18n import People, say, speak_event
+from controller.localbroker import Broker
+from tests.support.mqttc import Listener
+
+SPANISH = re.compile(r"\b(mueve|cuentas?|ficha|sale|dados?|coloca|disputa|torre|puente|elige|pentágono|rojo|azul"
+                     r"|verde|amarillo|naranja|violeta|marrón|jugador|gira|círculo|centro|izquierda|derecha|norte"
+                     r"|oeste|palote|carta|roba|añade|secuencia|empieza|termina|turno|chinche|coge|deja|espacios?)\b")
+"""Spanish words of the actions said (what an English text must not hold)."""
+SYMBOLS = re.compile(r"[>~*+=]")
+"""The notation's symbols (``beads n-a>n-c 2``, ``bridge A~B``, ``roll *+``): never in words."""
+
+
+def notation_words(texts: set[str]) -> set[str]:
+    """The words of the notation (``beads``, ``roll``, ``half``): its letters-only tokens of three or
+    more (places, pits and slots, ``c3``, ``n-a``, ``C3N``, are no words and stay as they are)."""
+    return {w for text in texts for w in re.findall(r"\b[a-z]{3,}\b", text.lower())}
+
+
+def said_kinds(game: str, seed: int = 1, steps: int = 400) -> Iterator[tuple[str, int | None]]:
+    """Every action and chance outcome legal along seeded random games of every variant of
+    ``game``, each as its public and its full text, with who makes it (None: chance)."""
+    engine = get_game(game)
+    rng = random.Random(seed)
+    for options, players in engine.configurations():
+        state: State = engine.new_state(options, players)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            for action in rng.sample(legal, min(len(legal), 24)):
+                player = None if state.current_player == CHANCE else state.player_of(action)
+                yield state.public_action_text(action), player
+                yield state.action_to_text(action), player
+            state = state.apply(rng.choice(legal))
+
+
+def people(language: str) -> People:
+    return People.of([{"index": i, "name": f"player {i}", "colour": "#000000"} for i in range(6)], language)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_action_and_outcome_of_a_game_is_said_in_words_in_each_language(game: str) -> None:
+    engine = get_game(game)
+    said = dict.fromkeys(said_kinds(game))
+    notation = notation_words({text for text, _ in said})
+    codes = set()
+    for text, player in said:
+        words: Message = engine.action_words(text, player)
+        codes.add(words.code)
+        assert words.code not in (PLAYS.code, IN_NOTATION.code), text  # said by the game, not its notation
+        spanish, english = say(words, "es", people("es")), say(words, "en", people("en"))
+        assert not set(re.findall(r"\b[a-z]{3,}\b", spanish.lower())) & notation, (text, spanish)
+        assert not SYMBOLS.search(spanish) and not SYMBOLS.search(english), (text, spanish, english)
+        assert not re.search(r"\bplayer \d|jugador 0\b", spanish), (text, spanish)  # people from 1
+        assert not SPANISH.search(english) and not re.search(r"\bjugador\b", english), (text, english)
+        assert " " not in text or text not in english, (text, english)  # not the notation said again
+    assert len(codes) >= 6  # every kind of action has its own words
+
+
+@pytest.mark.parametrize(("game", "text", "player", "spanish", "english"), [
+    ("contigo", "beads s-c>s-e 2", 0, "rojo mueve 2 cuentas de s-c a s-e", "red moves 2 beads from s-c to s-e"),
+    ("contigo", "take n-f 1", 1, "azul coge una cuenta de n-f", "blue takes one bead from n-f"),
+    ("contigo", "start green", None, "empieza verde", "green starts"),
+    ("scriptorium", "roll orange", None, "sale naranja en el dado de colores", "the colour die gives orange"),
+    ("scriptorium", "turn inner left 3", 0, "el círculo interior gira a la izquierda 3 espacios",
+     "the inner ring turns to the left 3 spaces"),
+    ("serpientes", "draw", None, "se roba una carta", "a card is drawn"),
+    ("serpientes", "step left", 1, "azul mueve un palote a la izquierda", "blue moves a stick to the left"),
+    ("jeocinco", "colour E", 2, "verde elige el pentágono este", "green chooses the east pentagon"),
+    ("jeocinco", "roll *+", None, "sale el comodín y más uno en los dados", "the dice give the wildcard and plus one"),
+])
+def test_the_words_of_the_issue(game: str, text: str, player: int | None, spanish: str, english: str) -> None:
+    words = get_game(game).action_words(text, player)
+    assert say(words, "es", People(("rojo", "azul", "verde", "amarillo"), "es")) == spanish
+    assert say(words, "en", People(("red", "blue", "green", "yellow"), "en")) == english
+
+
+def test_a_game_that_says_nothing_of_its_own_says_the_notation() -> None:
+    from tests.support.toy import GAME  # a game of the tests: no words module
+
+    assert GAME.action_words("a1", 0) == PLAYS(player="player 0", action="a1")
+
+
+def told_words(game: str, language: str, broker: Broker) -> tuple[list[str], set[str]]:
+    """A whole game of ``game`` played by the demo (computer players, the table simulated) with the
+    board in ``language``: every action said in words on MQTT (events' ``action_words``, the
+    states' ``last_action_words``), and the notation they stand beside."""
+    board = f"words-{language}-{game}"
+    listener = Listener(broker.port, [f"arbitro/{board}/events", f"arbitro/{board}/state"])
+    try:
+        final = play_game(game, broker=("127.0.0.1", broker.port), seed=2, players=None, seat=None, pace=0,
+                          headless=True, max_actions=3000, board_id=board, language=language, bots="easy")
+        events = listener.json_on(f"arbitro/{board}/events")
+        states = listener.json_on(f"arbitro/{board}/state")
+    finally:
+        listener.close()
+    assert final["over"]
+    for event in events:  # as docs/mqtt.md's schemas say
+        schemas.validator("event").validate(event)
+    for published in states:
+        schemas.validator("state").validate(published)
+    about = [e for e in events if e["type"] in ("action", "chance", "expected", "hint", "choice")]
+    assert about and all("action_words" in e for e in about)
+    said = [e["action_words"]["text"] for e in about]
+    said += [e["text"] for e in events if e["type"] in ("action", "chance")]  # what the event itself says
+    last = [s for s in states if s["last_action"] is not None]
+    assert sum("last_action_words" in s for s in last) >= len(last) - 2  # all but a state told before its event
+    said += [s["last_action_words"]["text"] for s in last if "last_action_words" in s]
+    notation = {e.get("action", e.get("outcome", "")) for e in about} | {s["last_action"] for s in last}
+    return said, notation
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_whole_spanish_game_says_its_moves_in_spanish_and_an_english_one_in_english(game: str,
+                                                                                       broker: Broker) -> None:
+    said, notation = told_words(game, "es", broker)
+    english = notation_words(notation)
+    for text in said:
+        assert not set(re.findall(r"\b[a-z]{3,}\b", text.lower())) & english, text
+        assert not re.search(r"\bplayer \d|jugador 0\b", text) and not SYMBOLS.search(text), text
+    said, _ = told_words(game, "en", broker)
+    for text in said:
+        assert not SPANISH.search(text) and not re.search(r"\bjugador\b", text), text
+
+
+def test_an_undone_move_is_said_in_words_when_its_mover_is_known() -> None:
+    spanish = People(("rojo", "azul"), "es")
+    undo = {"type": "undo", "game": "contigo", "move": 4, "action": "beads s-c>s-e 2"}
+    assert speak_event(undo, spanish, "es", {5: 0})["text"] == "deshecho: rojo mueve 2 cuentas de s-c a s-e"
+    assert speak_event(undo, spanish, "es", {4: 1})["text"] == "deshecho: beads s-c>s-e 2"  # who made it: unknown
