@@ -11,8 +11,6 @@ import threading
 from collections.abc import Callable
 
 from controller.ports import Call, Post
-from controller.seats import seat_of
-from controller.seats.base import Ask
 from controller.session import Decide
 
 log = logging.getLogger("arbitro")
@@ -28,8 +26,8 @@ def decide_apart(ask: Decide, post: Post, decided: Answer, failed: Answer) -> No
 
 def _decide(ask: Decide, post: Post, decided: Answer, failed: Answer) -> None:
     try:
-        text = seat_of(ask.decider).decide(Ask(ask.game, ask.options, ask.public_view, ask.private_view, ask.seat,
-                                               ask.seed), random.Random(ask.seed))
+        seat, given = ask.decision()
+        text = seat.decide(given, random.Random(ask.seed))
     except Exception as exc:  # warned at the table; `next` asks again
         log.exception("the computer player of seat %d could not decide", ask.seat)
         error = type(exc).__name__  # its kind only: an exception's text could tell what the seat holds

@@ -1,5 +1,5 @@
 """Imports flow one way (issue 20): no circle among arbitro's modules; inside each game package
-``board <- actions <- position <- rules <- views <- state <- __init__``, with ``picture <- board``;
+``board <- actions <- position <- rules <- views <- state <- words <- __init__``, with ``picture <- board``;
 engines (``controller/games/**``) free of I/O, clocks, randomness and the rest of arbitro; the pure
 session free of the hardware side; the display reaching a game only through the registry; the
 hardware side free of the controller; no source file over the house's 650 lines.
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("controller", "firmware_bridge", "hardware")
 GAMES_PACKAGE = "controller.games"
 
-LAYERS = ("board", "actions", "position", "rules", "views", "state", "__init__")
+LAYERS = ("board", "actions", "position", "rules", "views", "state", "words", "__init__")
 """A game package's modules, lowest first: each imports only modules before it in its package."""
 PICTURE_MAY_IMPORT = frozenset({"board"})
 """The picture hangs off the board alone (it draws the public view, not the engine's state)."""

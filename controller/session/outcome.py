@@ -12,6 +12,8 @@ from controller.games.base import Message
 from controller.i18n import as_json
 from controller.ledview import LedScene
 from controller.referee import Verdict
+from controller.seats import Seat, seat_of
+from controller.seats.base import Ask
 
 
 def told(said: Message | None) -> dict[str, Any]:
@@ -66,6 +68,11 @@ class Decide:
     seed: str
     hint: bool = False  # a hint the seat's player asked for, not a computer player's move
     decider: str = ""  # the seat text of who decides (``controller.seats``): the seat's own, or a hint's computer
+
+    def decision(self) -> tuple[Seat, Ask]:
+        """Who decides, and what it is given to decide from (``Seat.decide``, off the loop)."""
+        return seat_of(self.decider), Ask(self.game, self.options, self.public_view, self.private_view, self.seat,
+                                          self.seed)
 
 
 Effect = TakeBoard | CalibrateRings | RequestSnapshot | Decide
