@@ -99,5 +99,6 @@ def test_no_module_outside_the_seats_compares_a_seat_kind() -> None:
 def test_the_check_finds_a_planted_comparison(tmp_path: Path) -> None:
     planted = tmp_path / "planted.py"
     planted.write_text('def f(seat: str, seats: list[str], fair: dict[str, int]) -> bool:\n'
-                       '    return seat == "phone" or seat.startswith("bot:") or "remote" in seats or "table" in fair\n')
+                       '    return seat == "phone" or seat.startswith("bot:") or "remote" in seats\n'
+                       'def g(fair: dict[str, int]) -> bool:\n    return "table" in fair\n')
     assert len(seat_kind_comparisons(planted)) == 3
