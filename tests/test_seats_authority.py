@@ -70,8 +70,10 @@ def with_bridge(s: Session, bridge: str) -> dict[str, int]:
     return state.apply(state.action_from_text(bridge)).physical_view()
 
 
-@pytest.mark.parametrize("away", ["phone", "bot:easy"])
+@pytest.mark.parametrize("away", ["phone", "bot:easy", "remote"])
 def test_a_bridge_of_a_player_who_sits_away_laid_at_the_table_is_refused_and_spends_nothing(away: str) -> None:
+    """At board b, a bridge of a player board a seats (``remote`` here), a phone's or a computer's,
+    laid by hands at this table: refused, nothing spent (board a's side: the wire test below)."""
     s, actor, _owner, bridge, _ = seated(away, "table")
     before = s.state.to_text()
     judged = put(s, with_bridge(s, bridge))
