@@ -46,6 +46,13 @@ class JeocincoState(State):
     def phase(self) -> str:
         return self.position.phase
 
+    def winning_actions(self) -> list[Action]:
+        pos = self.position
+        # five joined towers need four before the action; the round limit ends only the last round
+        if pos.round + 1 < pos.max_rounds and all(pos.tower_count(p) < 4 for p in range(pos.players)):
+            return []
+        return super().winning_actions()
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.position.phase
         if phase == "roll":
