@@ -48,8 +48,9 @@ class JeocincoState(State):
 
     def winning_actions(self) -> list[Action]:
         pos = self.position
-        # five joined towers need four before the action; the round limit ends only the last round
-        if pos.round + 1 < pos.max_rounds and all(pos.tower_count(p) < 4 for p in range(pos.players)):
+        # five joined towers need four before the action; the round limit ends only the last turn
+        last_turn = pos.round + 1 >= pos.max_rounds and pos.turn + 1 >= pos.players
+        if not last_turn and all(pos.tower_count(p) < 4 for p in range(pos.players)):
             return []
         return super().winning_actions()
 
