@@ -154,9 +154,10 @@ def _rank(node: _Node | None, me: int) -> tuple[float, int, float]:
     return (proven, node.visits, node.value / node.visits if node.visits else -math.inf)
 
 
-TACTICS_WORK = 6000
-"""How many positions :func:`tactics` may look at before it trusts the search with the rest: the
-worst case (every move of a player's turn answered by a win) is rare and would be slow."""
+TACTICS_WORK = 2000
+"""How many positions :func:`tactics` may look at before it trusts the search with the rest: about
+all the bead moves after eighteen Contigo pawn moves. The worst case (every move of a player's turn
+answered by a win) is rare and would be slow."""
 
 
 def tactics(model: Model, state: State, own: list[Action]) -> list[Action]:
