@@ -79,15 +79,7 @@ class JeocincoState(State):
             return False
         if p not in base:
             base[p] = networks(pos.pieces[p], pos.bridges)
-        nets = joined_by(base[p], 1 << slot, pos.pieces[p] | 1 << slot, pos.bridges)
-        for pent in towers:  # as rules.five_towers: a tower joins the networks that touch it
-            joined = 0
-            for net, _ in nets:
-                if net & pent:
-                    joined |= net
-            if sum(1 for r in towers if r & joined) >= 5:
-                return True
-        return False
+        return rules.five_joined(towers, joined_by(base[p], 1 << slot, pos.pieces[p] | 1 << slot, pos.bridges))
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.position.phase
