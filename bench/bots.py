@@ -38,9 +38,13 @@ from typing import Any
 from controller.games.base import CHANCE, Action, State
 from controller.games.registry import game_names, get_game
 from controller.players import decide
-from controller.players.search import decisions
+from controller.players.search import Model, decisions, tactics
 
 RANDOM = "random"
+GREEDY = "greedy"
+"""The one-ply reference player (issue 37): it takes a win at once, else plays at random among the
+actions that hand no opponent a winning reply another action prevents (``search.tactics``: in
+Contigo the pawn and bead move of one turn planned together)."""
 
 Variant = tuple[str, dict[str, Any], int]
 
@@ -108,6 +112,8 @@ def play(variant: Variant, seats: Sequence[str], seed: int,
             action = table.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
         elif seats[p] == RANDOM:
             action = table.choice(decisions(state))
+        elif seats[p] == GREEDY:
+            action = greedy(game, state, p, table)
         else:
             start = time.thread_time()
             action = decide(game, options, state.public_view(), state.private_view(p), p, seats[p], minds[p]).action
@@ -118,6 +124,20 @@ def play(variant: Variant, seats: Sequence[str], seed: int,
             watch(action, state)
     return Played(tuple(state.returns()), tuple(rank(state, p) for p in range(n)), by_limit(game, state),
                   tuple(times))
+
+
+def greedy(game: str, state: State, p: int, rng: random.Random) -> Any:
+    """The greedy reference's action, from what seat ``p`` sees (``Game.state_seen_by``)."""
+    engine = get_game(game)
+    seen = engine.state_seen_by(state.public_view(), state.private_view(p), p)
+    model = Model(seen, p, hidden=engine.hides_information(seen.options))
+    return rng.choice(tactics(model, seen, decisions(seen)))
+
+
+def elo(share: float) -> float:
+    """The Elo difference a share of points scored against one opponent means (clamped at 1 %)."""
+    s = min(0.99, max(0.01, share))
+    return 400 * math.log10(s / (1 - s))
 
 
 def rank(final: State, p: int) -> float:
@@ -210,11 +230,15 @@ def row(cell: Cell, results: Sequence[Played]) -> tuple[str, str, str, str, str]
                 f"{own}/{len(results)}", f"[{lo:.0%}, {hi:.0%}]", verdict(lo, own / len(results), hi, ENDINGS_TARGET))
     seats = [g % n for g in range(len(results))]
     wins = sum(r.returns[s] > 0 for r, s in zip(results, seats, strict=True))
+    at_limit = sum(r.returns[s] > 0 and r.limited for r, s in zip(results, seats, strict=True))
     draws = sum(r.returns[s] == 0 for r, s in zip(results, seats, strict=True))
     lo, hi = wilson(wins, len(results))
     share = wins / len(results)
-    here = f"{wins}/{len(results)} won ({share:.0%}){f', {draws} drawn' if draws else ''}"
-    against = "random play" if cell.others == RANDOM else cell.others
+    here = (f"{wins}/{len(results)} won ({share:.0%}; {wins - at_limit} by the game's own end, {at_limit} at its "
+            f"limit){f', {draws} drawn' if draws else ''}")
+    if n == 2:
+        here += f", Elo {elo(share):+.0f} [{elo(lo):+.0f}, {elo(hi):+.0f}]"
+    against = {RANDOM: "random play", GREEDY: "the greedy reference"}.get(cell.others, cell.others)
     figure = f"{name}: {cell.focus} against {against}"
     if cell.kind == "versus":
         fair = 1 / n
@@ -223,6 +247,8 @@ def row(cell: Cell, results: Sequence[Played]) -> tuple[str, str, str, str, str]
     target = SHARE_TARGETS.get((game, cell.focus))
     if game == "jeocinco" and n == 2:
         target = {"hard": 0.9, "easy": 0.7}.get(cell.focus)
+    if cell.others == GREEDY:  # issue 37: hard wins 80 % of the skill games' 2-player games, else the fair share
+        target = 0.8 if cell.focus == "hard" and n == 2 and game in ("contigo", "jeocinco") else None
     if game == "serpientes":
         mean, rlo, rhi = mean_interval([r.ranks[s] for r, s in zip(results, seats, strict=True)])
         fair_rank = (n + 1) / 2
@@ -264,11 +290,12 @@ def memory(variant: Variant, seed: int) -> tuple[float, float]:
 
 
 def cells(variants: Sequence[Variant], levels: Sequence[str], games: int | None, pairs: Sequence[tuple[str, str]],
-          versus_games: int, endings_games: int) -> list[Cell]:
+          versus_games: int, endings_games: int, opponents: Sequence[str] = (RANDOM,)) -> list[Cell]:
     out: list[Cell] = []
     for v in variants:
         count = games if games is not None else GAMES[v[0]]
-        out += [Cell("strength", v, level, RANDOM, count, 1000) for level in levels if count]
+        out += [Cell("strength", v, level, against, count, 1000) for level in levels for against in opponents
+                if count]
     firsts: dict[str, Variant] = {}
     for v in variants:
         firsts.setdefault(v[0], v)
@@ -283,6 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="seeded games per strength cell (default: per game, "
                                                   + ", ".join(f"{g} {k}" for g, k in GAMES.items()) + "; 0: none)")
     parser.add_argument("--levels", default="easy,hard", help="levels to play against random play, comma-separated")
+    parser.add_argument("--against", default=RANDOM, help="the references the levels play, comma-separated: "
+                                                           "random, greedy (default random)")
     parser.add_argument("--versus", action="append", metavar="STRONGER,WEAKER",
                         help="a head-to-head of two levels on each game's first variant (repeatable; default "
                              "medium,easy and hard,medium)")
@@ -307,7 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         firsts = [v for v in variants if not (v[0] in seen or seen.add(v[0]))]  # type: ignore[func-returns-value]
         variants = [(game, {**options, **QUICK_LIMITS[game]}, n) for game, options, n in firsts]
         games, versus_games, endings = 1, 1, 1
-    plan = cells(variants, args.levels.split(","), games, pairs, versus_games, endings)
+    opponents = args.against.split(",")
+    if not set(opponents) <= {RANDOM, GREEDY}:
+        parser.error("--against takes random and greedy")
+    plan = cells(variants, args.levels.split(","), games, pairs, versus_games, endings, opponents)
     started, cpu_started = time.time(), time.process_time()
     load = os.getloadavg()
     print(f"bench.bots: {len(plan)} cells, {sum(c.games for c in plan)} games, {args.jobs} jobs, "

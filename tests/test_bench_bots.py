@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from bench.bots import VARIANTS, label, main, verdict, wilson
+from bench.bots import VARIANTS, elo, greedy, label, main, verdict, wilson
 from controller.games.registry import all_games
 
 
@@ -45,3 +47,26 @@ def test_versus_takes_two_levels(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--quick", "--versus", "hard"])
     assert "STRONGER,WEAKER" in capsys.readouterr().err
+
+
+def test_elo_is_zero_at_an_even_score_and_two_hundred_at_three_in_four() -> None:
+    assert elo(0.5) == pytest.approx(0.0)
+    assert elo(0.76) == pytest.approx(200, abs=1)
+    assert elo(1.0) == elo(0.99)  # a clean sweep is clamped, not infinite
+
+
+def test_a_quick_run_against_the_greedy_reference_counts_endings_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--quick", "--game", "contigo", "--jobs", "1", "--levels", "easy", "--against", "random,greedy",
+                 "--versus-games", "0", "--endings", "0"]) == 0
+    out = capsys.readouterr().out
+    first = label(VARIANTS[0]) + " turn_limit=12"
+    assert f"{first}: easy against the greedy reference |" in out and f"{first}: easy against random play |" in out
+    assert "by the game's own end" in out and "at its limit" in out and "Elo" in out
+
+
+def test_the_greedy_reference_takes_a_win_at_once() -> None:
+    from tests.players.tactics import positions, wins
+
+    for k, state in enumerate(positions("contigo", {}, 2, "win", 5, 100, 50)):
+        me = state.current_player
+        assert greedy("contigo", state, me, random.Random(k)) in wins(state)

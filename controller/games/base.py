@@ -349,6 +349,15 @@ class State(ABC):
         fast path of a search or a referee that took it from that list). Engines write this and
         :meth:`why_illegal`; :meth:`apply` checks, then calls it."""
 
+    def winning_actions(self) -> list[Action]:
+        """The legal actions that end the game at once won by whoever takes them (a computer
+        player's tactics: take one, leave an opponent none). Every action is tried; engines with a
+        cheaper way (or none to try) say so."""
+        if self.current_player < 0:
+            return []
+        return [a for a in self.legal_actions()
+                if (after := self.apply_legal(a)).is_terminal() and self.player_of(a) in after.winners()]
+
     def why_illegal(self, action: object) -> Message:
         """Why ``action`` is not legal here, in the rules' words (called only for an action that is
         not one of :meth:`legal_actions`). Engines say more than this default."""

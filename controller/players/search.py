@@ -70,6 +70,10 @@ class Model:
         """The actions the search weighs at a decision: :func:`decisions`."""
         return decisions(state)
 
+    def winning(self, state: State) -> list[Action]:
+        """The legal actions that win at once for whoever takes them (``State.winning_actions``)."""
+        return state.winning_actions()
+
     def rollout_action(self, state: State, actions: Sequence[Action], rng: random.Random) -> Action:
         """The action a rollout takes at a decision (uniformly random unless a game says better)."""
         return actions[rng.randrange(len(actions))]
@@ -98,7 +102,7 @@ def contest(points: Sequence[float], scale: float) -> list[float]:
 
 
 class _Node:
-    __slots__ = ("actions", "available", "children", "mover", "value", "visits")
+    __slots__ = ("actions", "available", "children", "mover", "outcome", "to_act", "value", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # who chose the edge into this node (CHANCE for an outcome)
@@ -107,6 +111,10 @@ class _Node:
         self.value = 0.0  # the sum of the mover's values over the visits
         self.available = 0
         self.actions: list[Action] | None = None  # an open game's legal list, worked out once
+        self.to_act = CHANCE  # who chooses among the children (an open game's decision)
+        self.outcome: tuple[float, ...] | None = None
+        """The returns this node is proven to lead to (MCTS-Solver, open games): a terminal state, a
+        decision with a child that wins for its chooser, or one whose children are all proven."""
 
 
 @dataclass(frozen=True)
@@ -119,27 +127,72 @@ class Result:
 def search(model: Model, budget: Budget, rng: random.Random, cap_seconds: float) -> Result:
     """The seat's action: the most visited of the root's children after ``budget.iterations``."""
     root_state = model.state
-    own = model.decisions(root_state)
+    own = tactics(model, root_state, model.decisions(root_state))
     if len(own) == 1:
         return Result(own[0], 0)
     root = _Node(CHANCE)
+    root.to_act = root_state.current_player
+    if not model.hidden:
+        root.actions = own
     deadline = time.thread_time() + cap_seconds
     done = 0
     for done in range(1, budget.iterations + 1):
-        _iterate(model, root, model.determinize(rng), budget, rng)
-        if done % 8 == 0 and time.thread_time() > deadline:
-            break
-    best = max(own, key=lambda a: _rank(root.children.get(model.observation(root_state, a))))
+        _iterate(model, root, model.determinize(rng), budget, rng, set(own))
+        if root.outcome is not None or (done % 8 == 0 and time.thread_time() > deadline):
+            break  # proven: more iterations would not change the choice
+    me = root_state.current_player
+    best = max(own, key=lambda a: _rank(root.children.get(model.observation(root_state, a)), me))
     return Result(best, done)
 
 
-def _rank(node: _Node | None) -> tuple[int, float]:
+def _rank(node: _Node | None, me: int) -> tuple[float, int, float]:
+    """A root child's rank: proven value first (a proven win above all, a proven loss below every
+    child not proven), then visits, then the mean value."""
     if node is None:
-        return (0, -math.inf)
-    return (node.visits, node.value / node.visits if node.visits else -math.inf)
+        return (0.0, 0, -math.inf)
+    proven = 0.0 if node.outcome is None else node.outcome[me]
+    return (proven, node.visits, node.value / node.visits if node.visits else -math.inf)
 
 
-def _iterate(model: Model, root: _Node, state: State, budget: Budget, rng: random.Random) -> None:
+TACTICS_WORK = 2000
+"""How many positions :func:`tactics` may look at before it trusts the search with the rest: about
+all the bead moves after eighteen Contigo pawn moves. The worst case (every move of a player's turn
+answered by a win) is rare and would be slow."""
+
+
+def tactics(model: Model, state: State, own: list[Action]) -> list[Action]:
+    """The actions worth searching at a decision: those that win at once, if any; else those after
+    which no opponent has a winning reply, when some are (the player's further actions of the same
+    turn included: Contigo's bead move after the pawn move). In a hidden game only the wins, and
+    only those that win whatever the others hold cannot be told from the seat's view, so none."""
+    me = state.current_player
+    wins = [a for a in model.winning(state) if state.player_of(a) == me]
+    if wins:
+        return wins
+    if model.hidden:
+        return own
+    work = [TACTICS_WORK]
+    safe = [a for a in own if not _hands_over(model, state.apply_legal(a), me, 1, work)]
+    return safe or own
+
+
+def _hands_over(model: Model, state: State, me: int, depth: int, work: list[int]) -> bool:
+    """Whether ``state`` (after one of ``me``'s actions) lets another player win at once, whatever
+    ``me`` does for up to ``depth`` more actions of his turn. Unknown (False) past the work left."""
+    work[0] -= 1
+    if state.is_terminal():
+        return bool(state.winners()) and me not in state.winners()
+    if state.current_player == CHANCE or work[0] <= 0:
+        return False
+    if any(state.player_of(a) != me for a in model.winning(state)):
+        return True
+    if state.current_player != me or depth == 0:
+        return False
+    return all(_hands_over(model, state.apply_legal(a), me, depth - 1, work) for a in model.decisions(state))
+
+
+def _iterate(model: Model, root: _Node, state: State, budget: Budget, rng: random.Random,
+             allowed: set[Action]) -> None:
     path = [root]
     node = root
     expanded = False
@@ -152,30 +205,61 @@ def _iterate(model: Model, root: _Node, state: State, budget: Budget, rng: rando
                 child = node.children[key] = _Node(CHANCE)
                 expanded = True
         else:
-            action, child, expanded = _select(model, node, state, budget.exploration, rng)
+            action, child, expanded = _select(model, node, state, budget.exploration, rng,
+                                              allowed if node is root else None)
         state = state.apply_legal(action)
         node = child
         path.append(node)
+    proven = state.is_terminal() and not model.hidden
     values = _rollout(model, state, budget.rollout, rng)
-    for visited in path:
+    if proven:
+        node.outcome = tuple(values)
+    for visited in reversed(path):
         visited.visits += 1
         if visited.mover >= 0:
             visited.value += values[visited.mover]
+        if proven and visited is not node:
+            proven = _solve(visited)
+
+
+def _solve(node: _Node) -> bool:
+    """MCTS-Solver's backup (Winands, Björnsson & Saito, 2008), max-n: a decision is proven when a
+    child wins for its chooser, or when every child is proven (then the best of them for him).
+    Chance nodes are not proven (their outcomes are drawn one by one). Whether it is proven."""
+    chooser = node.to_act
+    if chooser < 0 or node.actions is None:
+        return False
+    best: tuple[float, ...] | None = None
+    every = len(node.children) == len(node.actions)
+    for child in node.children.values():
+        if child.outcome is None:
+            every = False
+        elif best is None or child.outcome[chooser] > best[chooser]:
+            best = child.outcome
+    if best is None or not (every or best[chooser] >= 1.0):
+        return False
+    node.outcome = best
+    return True
 
 
 def _select(model: Model, node: _Node, state: State, exploration: float,
-            rng: random.Random) -> tuple[Action, _Node, bool]:
-    """At a decision: a child not tried yet (at random), else the best by ISUCT; the action behind it."""
+            rng: random.Random, allowed: set[Action] | None) -> tuple[Action, _Node, bool]:
+    """At a decision: a child not tried yet (at random), else the best by ISUCT; the action behind it.
+    In an open game a player with a winning action weighs only those (he takes one), and a proven
+    child counts its proven value (MCTS-Solver)."""
     if model.hidden:
         groups: dict[Hashable, list[Action]] = {}
         for a in model.decisions(state):
-            groups.setdefault(model.observation(state, a), []).append(a)
+            if allowed is None or a in allowed:
+                groups.setdefault(model.observation(state, a), []).append(a)
         for key in groups:
             if key in node.children:
                 node.children[key].available += 1
     else:  # the same actions at every visit: each child counts as available at every visit
         if node.actions is None:
-            node.actions = model.decisions(state)
+            node.to_act = me = state.current_player
+            wins = [a for a in model.winning(state) if state.player_of(a) == me]
+            node.actions = wins or model.decisions(state)
         groups = {a: [a] for a in node.actions} if len(node.children) < len(node.actions) else {}
     untried = [key for key in groups if key not in node.children]
     if untried:
@@ -189,8 +273,11 @@ def _select(model: Model, node: _Node, state: State, exploration: float,
     best = -math.inf
     for key in (groups if model.hidden else node.children):
         child = node.children[key]
-        available = math.log(child.available) if model.hidden else log_parent
-        score = child.value / child.visits + exploration * math.sqrt(available / child.visits)
+        if child.outcome is not None and child.mover >= 0:
+            score = child.outcome[child.mover]
+        else:
+            available = math.log(child.available) if model.hidden else log_parent
+            score = child.value / child.visits + exploration * math.sqrt(available / child.visits)
         if score > best:
             best, best_key = score, key
     chosen = node.children[best_key]

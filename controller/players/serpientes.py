@@ -261,9 +261,23 @@ def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action,
     moves = [a for a in others if not (a == DONE and position.phase == "play")]
     if nearer:
         return (*nearer, *moves)
+    if _progress(position, end):
+        return (*safe, *moves)  # the sequence held nears a token: run it or add to it, never wait
     if not safe and (cards or RUN in moves) and _outlives_a_crash(end, p):
         return (*cards, *moves)  # a dead end: every card crashes, and the crash lets the snake turn round
     return (*safe, *others)
+
+
+def _progress(position: Position, end: Position) -> bool:
+    """Whether the player's programmed sequence, run without a crash to ``end``, eats a token or
+    brings his head nearer one round the sticks: then a pass only waits (issue 37: a hard seat
+    two steps from a token held its sequence, ``done`` at +0.839 against ``run`` at +0.835, for
+    hundreds of rounds)."""
+    p = position.player
+    if end.eaten[p] > position.eaten[p]:
+        return True
+    here = steps_to_token(position, position.snakes[p][-1])
+    return steps_to_token(end, end.snakes[p][-1]) < here
 
 
 def _outlives_a_crash(position: Position, p: int) -> bool:

@@ -290,6 +290,30 @@ def legal_actions(position: Position) -> list[Action]:
     return []
 
 
+def winning_actions(position: Position) -> list[Action]:
+    """The pawn moves that win at once for the player to move (:func:`_after_pawn`'s winner, without
+    building the positions): a line completed, or in the capture game a double or the last man taken."""
+    if position.phase != "move":
+        return []
+    variant, board, p = position.variant, position.board, position.player
+    after = list(board)
+    out: list[Action] = []
+    for move in _pawn_actions(position, p):
+        if not isinstance(move, Move):
+            continue  # a pass splits a double: no line, no capture
+        _, s, t = move
+        taken = board[t]
+        if variant.capture:
+            if taken and (not taken & 1 or position.captured[p] + 1 >= CAPTURE_WIN):
+                out.append(move)
+            continue
+        after[t], after[s] = board[s], 0
+        if has_line(after, p, variant.lines[t], variant.need):
+            out.append(move)
+        after[s], after[t] = board[s], board[t]
+    return out
+
+
 def chance_outcomes(position: Position) -> list[tuple[Action, float]]:
     if position.phase != "start":
         return []

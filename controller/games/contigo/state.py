@@ -101,6 +101,9 @@ class ContigoState(State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return rules.chance_outcomes(self.position)
 
+    def winning_actions(self) -> list[Action]:
+        return rules.winning_actions(self.position)
+
     def apply_legal(self, action: Action) -> ContigoState:
         return ContigoState(rules.apply_legal(self.position, action))
 

@@ -7,6 +7,8 @@ most once (positions never change, so neither do their facts).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.games.base import CHANCE, GAME_OVER, TERMINAL, Message, Phrase
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import (
@@ -26,6 +28,7 @@ from controller.games.jeocinco.board import PHASE
 from controller.games.jeocinco.position import (
     CHANCE_PHASES,
     JeocincoPosition,
+    Networks,
     RollOff,
     networks,
     open_bridges,
@@ -387,15 +390,22 @@ def five_towers(facts: Facts) -> int | None:
         towers = [B.PENT_MASK[q] for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0]
         if len(towers) < 5:
             continue
-        nets = networks(pos.pieces[p], pos.bridges)
-        for pent in towers:  # the pieces joined to this tower's pentagon
-            joined = 0
-            for net, _near in nets:
-                if net & pent:
-                    joined |= net
-            if sum(1 for r in towers if r & joined) >= 5:
-                return p
+        if five_joined(towers, networks(pos.pieces[p], pos.bridges)):
+            return p
     return None
+
+
+def five_joined(towers: Sequence[int], nets: Networks) -> bool:
+    """Whether the networks ``nets`` join five of the ``towers`` (pentagon masks): a tower joins
+    the networks that touch its pentagon."""
+    for pent in towers:
+        joined = 0
+        for net, _near in nets:
+            if net & pent:
+                joined |= net
+        if sum(1 for r in towers if r & joined) >= 5:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- refusals

@@ -15,7 +15,8 @@ from controller.games.jeocinco.actions import (
     action_text,
     is_action,
 )
-from controller.games.jeocinco.position import JeocincoPosition, to_text
+from controller.games.jeocinco.position import JeocincoPosition, Networks, networks, to_text
+from controller.games.jeocinco.position import _joined as joined_by
 from controller.games.jeocinco.rules import Facts
 
 _DICE_P: list[tuple[Action, float]] = [(a, 1 / 36) for a in DICE_OUTCOMES]
@@ -45,6 +46,40 @@ class JeocincoState(State):
     @property
     def phase(self) -> str:
         return self.position.phase
+
+    def winning_actions(self) -> list[Action]:
+        pos = self.position
+        # five joined towers need four before the action; the round limit ends only the last turn
+        last_turn = pos.round + 1 >= pos.max_rounds and pos.turn + 1 >= pos.players
+        if not last_turn and all(pos.tower_count(p) < 4 for p in range(pos.players)):
+            return []
+        if last_turn or self.current_player < 0:
+            return super().winning_actions()
+        # a piece placed wins only if it joins five of its player's towers (networks() extends the
+        # last networks by the one piece: cheap); the rest (towers, bridges) are few and tried whole
+        out: list[Action] = []
+        base: dict[int, Networks] = {}
+        for a in self.legal_actions():
+            if a[0] in ("done", "dispute"):  # type: ignore[index]
+                continue  # the turn goes on, or a die decides: not a win at once
+            if a[0] == "place" and not self._joins_five(self.player_of(a), a[1], base):  # type: ignore[index]
+                continue
+            after = self.apply_legal(a)
+            if after.is_terminal() and self.player_of(a) in after.winners():
+                out.append(a)
+        return out
+
+    def _joins_five(self, p: int, slot: int, base: dict[int, Networks]) -> bool:
+        """Whether a piece of p's in ``slot`` joins five of his towers (``base``: p's networks now,
+        worked out once per call of winning_actions)."""
+        pos = self.position
+        c = pos.colours[p]
+        towers = [B.PENT_MASK[q] for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0]
+        if len(towers) < 5:
+            return False
+        if p not in base:
+            base[p] = networks(pos.pieces[p], pos.bridges)
+        return rules.five_joined(towers, joined_by(base[p], 1 << slot, pos.pieces[p] | 1 << slot, pos.bridges))
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.position.phase
