@@ -225,7 +225,10 @@ def _computer_moves(record: Record, match: Match) -> str:
     from controller.seats import seat_of
     from controller.seats.computer import decision_seed
 
-    seats = [seat_of(text) for text in record.seats]
+    try:
+        seats = [seat_of(text) for text in record.seats]
+    except ValueError as exc:  # a seat no kind takes: the record is malformed
+        raise CliError(f"the record's {exc}") from exc
     moves = [i for i, state in enumerate(match.history[:-1]) if 0 <= state.current_player < len(seats)
              and seats[state.current_player].decides
              and state.player_of(state.action_from_text(record.actions[i])) == state.current_player]
