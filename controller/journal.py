@@ -216,7 +216,8 @@ class Journal:
         self.path = Path(path)
         check_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        private(self.path)
+        if not self.path.exists():
+            private(self.path)  # created 0600 before SQLite writes anything to it
         self.set_aside: Message | None = None
         try:
             self.db = self._open()
@@ -227,6 +228,7 @@ class Journal:
             self.set_aside = MOVED_ASIDE(path=self.path, error=exc, aside=aside)
             log.error("%s", self.set_aside)
             self.db = self._open()
+        private(self.path)  # an existing file made private only once it is known to be a journal
         self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
         self._sealed: set[int] = set()  # games whose sealing key is on disk

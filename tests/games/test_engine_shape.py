@@ -22,7 +22,7 @@ LEGAL_LISTS = {"contigo": "legal_actions", "jeocinco": "_legal_actions", "script
 """Each game's function in its ``rules`` that works a legal list out."""
 
 
-SHAPE = {"__init__", "board", "actions", "position", "rules", "views", "state", "picture"}
+SHAPE = {"__init__", "board", "actions", "position", "rules", "views", "state", "picture", "words"}
 """The modules of a game package (docs/adding-a-game.md): copy the package, fill them in."""
 
 
