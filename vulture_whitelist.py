@@ -61,3 +61,10 @@ _.no_files  # skidl.Circuit: write no log or ERC file beside the caller
 _.drive  # skidl.Net: a rail driven like KiCad's PWR_FLAG
 _.erc_list  # skidl.Circuit: the rules check each circuit runs (circuit._circuit_erc)
 _.invariant  # reportlab.rl_config: PDFs without a date or random id, the same bytes every time
+# Babel writes a catalogue's PO header from these (controller/locale: a valid header, msgfmt --check clean).
+_.mime_headers
+_.header_comment
+_.language_team
+_.last_translator
+_.msgid_bugs_address
+_.project
