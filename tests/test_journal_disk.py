@@ -198,8 +198,10 @@ def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_i
         finally:
             board.close()
             answers.close()
-        # a7's write failed: answered at once with no ok (never acknowledged), then run afresh after the restart
-        assert [json.loads(m[1])["ok"] for m in answers.messages if json.loads(m[1])["id"] == "a7"] == [False, True]
+        # a7's write failed: answered at once with no ok (never acknowledged; that answer may still have
+        # been on its way when the power went), then run afresh after the restart
+        oks = [json.loads(m[1])["ok"] for m in answers.messages if json.loads(m[1])["id"] == "a7"]
+        assert oks[-1] is True and not any(oks[:-1]) and len(oks) <= 2, oks
         with contextlib.closing(Journal(board.journal)) as journal:
             assert journal.record(1).actions == script.record.actions[:8]
     log = (tmp_path / "service.log").read_text()
