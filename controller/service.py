@@ -34,9 +34,12 @@ from controller.session import CalibrateRings, Decide, Effect, Outcome, RequestS
 from controller.table import Table
 from firmware_bridge.boardconfig import SHIPPED_FIRMWARE, firmware_differs
 from firmware_bridge.link import LinkDown, LinkError, LinkUp, SensorChanged, SensorTime, Snapshot
+from firmware_bridge.protocol import Hello
 from hardware.inputs import ButtonEvent, EncoderEvent
 from hardware.layout import Layout
 from hardware.leds import LedStrip
+
+MIN_HEARTBEAT_MS = 10  # a quiet board's word on its time at most this often (a few bytes on USB each)
 
 log = logging.getLogger("arbitro")
 
@@ -81,6 +84,7 @@ class Service:
         self.still_mcu: int | None = None  # None: the last change has no sensor time (a ring, a snapshot)
         self.sensor_now: int | None = None
         self.commit_due = False  # the commit window is over on the host's clock, not yet in sensor time
+        self.warned_firmware = ""  # the sensor board's firmware last warned about (another than the one shipped)
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
         self._thread: threading.Thread | None = None
         self.journal = journal
@@ -219,13 +223,15 @@ class Service:
             else:
                 self._sensed(s.snapshot(readings), None)
         elif isinstance(event, LinkUp):
-            if firmware_differs(event.hello.firmware):  # in info too (sensor_board.firmware_differs)
+            if firmware_differs(event.hello.firmware) and event.hello.firmware != self.warned_firmware:
+                self.warned_firmware = event.hello.firmware  # once (a HELLO comes again after CONFIGURE); in info too
                 log.warning("the sensor board runs %s, this arbitro ships %s: flash it (arbitro firmware flash)",
                             event.hello.firmware, SHIPPED_FIRMWARE)
             error, warning = self.wiring.link_up(event.hello)
             if error is not None:
                 self._failed(error)
             else:
+                self._tick_often_enough(event.hello)
                 self._carry_out(s.link_up(None if warning is None else OTHER_CONFIG(problem=warning)))
         elif isinstance(event, LinkDown):
             self._carry_out(s.link_down(str(event.reason)))
@@ -265,6 +271,15 @@ class Service:
             self.settle_at = self.still_since
         else:
             self.settle_at = self.still_since + self.config.sensors.debounce_ms / 1000
+
+    def _tick_often_enough(self, hello: Hello) -> None:
+        """The sensor board says its time in a HEARTBEAT once it has been quiet for its heartbeat
+        period: a held move waits for that word (the commit window is in sensor time), so the board
+        is asked to say it at least twice per commit window (its scan settings kept). It answers
+        with a HELLO that already has the period: asked once."""
+        wanted = max(MIN_HEARTBEAT_MS, min(hello.heartbeat_ms, round(self.config.sensors.commit_ms / 2)))
+        if self.link is not None and hello.heartbeat_ms != wanted:
+            self.link.configure(hello.scan_us / 1000, hello.debounce_scans, wanted)
 
     def _still_in_sensor_time(self) -> bool:
         """The board has been still for the commit window by the sensor board's own clock (or the

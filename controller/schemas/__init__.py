@@ -30,9 +30,11 @@ def load(name: str) -> dict[str, Any]:
 
 
 @cache
+@cache
 def validator(name: str, command: str | None = None) -> Any:
     """A ``jsonschema`` validator for payload kind ``name``; for ``request``, ``command`` picks the
-    command's schema (``$defs/<command>``). Cross-file ``$ref`` (response -> state) resolve."""
+    command's schema (``$defs/<command>``). Cross-file ``$ref`` (response -> state) resolve. Made
+    once per kind: a validator is reusable, and making one reads and registers every schema."""
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
