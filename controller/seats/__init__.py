@@ -36,7 +36,14 @@ KINDS: Final[dict[str, type[Seat]]] = {
 """Every kind of seat, by the word its texts begin with."""
 
 TABLE: Final = TableSeat.kind
-SEATS: Final[tuple[str, ...]] = tuple(text for cls in KINDS.values() for text in cls.texts())
+
+
+def every_text() -> list[str]:
+    """Every text a kind of seat in :data:`KINDS` takes, as the table stands now (a kind may be added)."""
+    return [text for cls in KINDS.values() for text in cls.texts()]
+
+
+SEATS: Final[tuple[str, ...]] = tuple(every_text())
 """Every seat text the configuration and the requests may name (the request schema's list)."""
 
 
@@ -49,8 +56,6 @@ def seat_of(text: str) -> Seat:
     return cls(argument)
 
 
-def every_text() -> list[str]:
-    return [text for cls in KINDS.values() for text in cls.texts()]
 
 
 def seats_for(seats: Sequence[str], num_players: int) -> tuple[str, ...]:
