@@ -153,7 +153,16 @@ class Table:
             self.hands.press("roll")
         elif not self.hands.enact(state, action):
             self.hands.choose(text)
-        self.wait(lambda s: len(s.match.record.actions) > before, f"the referee to take {text}")
+        def taken(s: Any) -> bool:
+            return len(s.match.record.actions) > before
+
+        def to_confirm(s: Any) -> bool:  # a move the board shows only in part (a crash): the player confirms
+            return bool(s.verdict.kind == "progress" and s.verdict.actions == (text,))
+
+        self.wait(lambda s: taken(s) or to_confirm(s), f"the referee to take {text}")
+        if not self.service.call(lambda: taken(self.service.session)):
+            self.hands.press("confirm")
+            self.wait(taken, f"the referee to take {text} once confirmed")
         if state.current_player == CHANCE:  # the table carries out what the die or draw says
             expected = self.service.call(self.service.session.referee.expected)
             sensed = self.service.call(lambda: dict(self.service.session.sensed))
