@@ -24,11 +24,11 @@ from controller.session import Outcome
 from tests.support.table import Table
 
 COMMIT_MS = SensorsConfig().commit_ms  # the default: what the hands of a person need
-SCRIPTS = ("slide", "rest", "long rest", "straddle", "chatter", "put back")
 SLOW_SCRIPTS = ("slow slide", "long chatter", "hand-over")
-MOST_STRAYS = 3  # a slow slide passes over one, two, then three different legal neighbours
 """Issue 35's hands: a slide resting just under the commit window on each slot it passes, a sensor
 chattering for up to a second, a hand-over the board reports in one scan."""
+SCRIPTS = ("slide", "rest", "long rest", "straddle", "chatter", "put back", *SLOW_SCRIPTS)
+MOST_STRAYS = 3  # a slow slide passes over one, two, then three different legal neighbours
 
 CONFIGURATIONS: dict[str, list[tuple[dict[str, Any], int]]] = {
     "contigo": [({}, 2), ({"game": "capture"}, 2)],
@@ -231,8 +231,8 @@ def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, 
             hand.run(script, passes)
             table.idle()
             verdict = table.verdict
-            if verdict.kind == "progress" and verdict.actions == (text,):  # a crash: the board shows it,
-                table.hands.press("confirm")  # part of a step too; the player confirms it
+            if verdict.kind in ("progress", "ambiguous") and text in verdict.actions:  # a crash: the board shows
+                table.pick(text)  # it, part of a step too (or like another crash); the player chooses it
                 table.idle()
             # Held still for the window on the stray spot (the hand's sleep, or the machine's load,
             # made it so): the referee rightly takes it, then corrects it.
