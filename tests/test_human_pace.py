@@ -199,10 +199,11 @@ class Seen:
 
 
 def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, trials: int,
-                   scripts: tuple[str, ...] = SCRIPTS) -> Tally:
+                   scripts: tuple[str, ...] = SCRIPTS, allow_takeback: bool = True) -> Tally:
     tally = Tally()
     rng = random.Random(seed)
-    with Table(game, options=options, players=players, seed=seed, commit_ms=COMMIT_MS) as table:
+    with Table(game, options=options, players=players, seed=seed, commit_ms=COMMIT_MS,
+               allow_takeback=allow_takeback) as table:
         events: list[dict[str, Any]] = []
         table.service.watchers.append(events.append)
         seen = Seen(table)
@@ -274,14 +275,16 @@ def test_hands_at_human_pace_invent_nothing_and_miss_nothing(game: str, options:
     assert not tally.told, f"{summary}; told though only on the way {tally.told}"
 
 
+@pytest.mark.parametrize("takeback", ["takeback", "no takeback"])
 @pytest.mark.parametrize(("game", "options", "players"), GAMES,
                          ids=[f"{g}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, o, _ in GAMES])
 def test_slow_slides_long_chatter_and_hand_overs_tell_nothing_taken_back(game: str, options: dict[str, Any],
-                                                                         players: int) -> None:
+                                                                         players: int, takeback: str) -> None:
     """Issue 35: no slot passed over for less than the window is told, however many in a row; a
-    chattering sensor tells nothing; a hand-over in one scan is judged as the final board only."""
+    chattering sensor tells nothing; a hand-over in one scan is judged as the final board only; with
+    takebacks allowed or not."""
     tally = play_by_script(game, options, players, seed=5, trials=MOST_STRAYS * len(SLOW_SCRIPTS),
-                           scripts=SLOW_SCRIPTS)
+                           scripts=SLOW_SCRIPTS, allow_takeback=takeback == "takeback")
     assert set(tally.scripts) == set(SLOW_SCRIPTS) and tally.passed_over == {1, 2, 3}, tally
     summary = f"{game} {options}: {tally.intended} moves meant, scripts {tally.scripts}"
     assert not tally.invented, f"{summary}; invented {tally.invented}"
