@@ -47,48 +47,47 @@ def phones(browser: Browser) -> Iterator[list[Page]]:
         context.close()
 
 
-def fits(move: dict[str, Any], tapped: dict[str, int]) -> bool:
-    need = dict(move["taps"])
-    return all(n <= need.get(c, 0) for c, n in tapped.items())
-
-
-def tap_move(page: Page, moves: list[dict[str, Any]], move: dict[str, Any]) -> None:
-    """Tap ``move`` on the page's picture as a player would: each channel as often as it takes;
-    then its button, if other moves could still grow from those taps (or it has no trace)."""
-    tapped: dict[str, int] = {}
-    for channel, count in move["taps"]:
-        for _ in range(count):
-            tap_channel(page, channel)
-            tapped[channel] = tapped.get(channel, 0) + 1
-    if not move["taps"] or [m for m in moves if m is not move and fits(m, tapped)]:
-        button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
+def tap_move(page: Page, move: dict[str, Any]) -> int:
+    """Tap ``move`` on the page's picture as a player would: each channel as often as it takes, then
+    its button if the page shows one (other moves could still grow from those taps, it puts beads
+    that wait for their send button, or it has no trace). The taps it took."""
+    taps = sum(tap_channel(page, channel) for channel, count in move["taps"] for _ in range(count))
+    button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
+    if not move["taps"]:
         button.wait_for(state="visible")
+    if button.count():
         assert_big_enough(page)
         button.tap()
+        taps += 1
+    return taps
 
 
-def tap_channel(page: Page, channel: str) -> None:
-    """Tap ``channel`` on the picture: its own target, or the one it shares with places too close
-    to tell apart, then its button below the picture."""
+def tap_channel(page: Page, channel: str) -> int:
+    """Tap ``channel`` on the picture: its own target, or the one it shares with places too close to
+    tell apart, then its own target in the enlarged inset that opens. The taps it took."""
     own = page.locator(f'#seat-picture button.tap[data-channel="{channel}"]')
     crowd = page.locator(f'#seat-picture button.crowd[data-channels~="{channel}"]')
-    own.or_(crowd).wait_for(state="visible")  # the page has the move to make
+    inset = page.locator(f'#tap-inset button.tap[data-channel="{channel}"]')
+    own.or_(crowd).or_(inset).first.wait_for(state="visible")  # the page has the move to make
     assert_big_enough(page)
     if own.count():
         own.tap()
-        return
+        return 1
+    if inset.count():  # the inset is open already (a pit tapped again)
+        inset.tap()
+        return 1
     crowd.tap()
-    pick = page.locator(f'#tap-crowd button[data-channel="{channel}"]')
-    pick.wait_for(state="visible")
+    inset.wait_for(state="visible")
     assert_big_enough(page)
-    pick.tap()
+    inset.tap()
+    return 2
 
 
 def assert_big_enough(page: Page) -> None:
-    """Every target on the picture and every move button is at least 44 px each way (read at once:
-    the page redraws them with each update)."""
+    """Every target on the picture and in its inset and every move button is at least 44 px each way
+    (read at once: the page redraws them with each update)."""
     sizes = page.evaluate("""() => [...document.querySelectorAll(
-        '#seat-picture .tap, #tap-crowd button, #tap-moves button')]
+        '#seat-picture .tap, #tap-inset .tap, #tap-moves button')]
         .map((b) => [b.dataset.channel || b.dataset.action, b.offsetWidth, b.offsetHeight])""")
     assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
 
@@ -115,7 +114,7 @@ def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> di
     traced = [m for m in moves if m["taps"]]
     # Short games that still show every kind of tap: a move on the board where there is one, a card otherwise.
     move = rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
-    tap_move(page, moves, move)
+    tap_move(page, move)
     text = move["action"]
 
     def taken(s: Session) -> bool:
