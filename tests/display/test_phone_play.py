@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from controller.display.server import RunningDisplay
 from controller.games import CHANCE, State
+from controller.i18n import People, template
 from controller.localbroker import Broker
 from controller.session import Session
 from tests.display.conftest import pair
@@ -34,8 +35,10 @@ if (navigator.vibrate) {
 
 @pytest.fixture
 def phones(browser: Browser) -> Iterator[list[Page]]:
-    """Two phones, each in its own browser context (its own storage), 360 px wide, with touch."""
-    contexts = [browser.new_context(viewport={"width": PHONE_WIDTH, "height": 740}, has_touch=True) for _ in range(2)]
+    """Two phones, each in its own browser context (its own storage), 360 px wide, with touch: the
+    first in English, the second in Spanish (``LANGUAGES``)."""
+    contexts = [browser.new_context(viewport={"width": PHONE_WIDTH, "height": 740}, has_touch=True, locale=locale)
+                for locale in ("en-GB", "es-ES")]
     pages = []
     for context in contexts:
         page = context.new_page()
@@ -107,14 +110,20 @@ def play_on_phones(table: Table, display: RunningDisplay, phones: list[Page], se
     return played
 
 
-def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> dict[str, Any]:
-    """The seat to act picks a move and taps it on its page; the table carries it out once it is lit."""
+Choose = Callable[[list[dict[str, Any]]], dict[str, Any]]
+"""Which of a seat's moves (``player/<n>``'s, each with its taps) its phone plays."""
+
+
+def phone_move(table: Table, page: Page, state: State, rng: random.Random,
+               choose: Choose | None = None) -> dict[str, Any]:
+    """The seat to act picks a move (``choose``'s, else at random) and taps it on its page; the table
+    carries it out once it is lit. The move, with the taps it took (``tapped``)."""
     seat, before = state.current_player, table.moves
     moves: list[dict[str, Any]] = table.service.read(lambda s: s.private_state(seat)["moves"])
     traced = [m for m in moves if m["taps"]]
     # Short games that still show every kind of tap: a move on the board where there is one, a card otherwise.
-    move = rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
-    tap_move(page, move)
+    move = choose(moves) if choose else rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
+    move = {**move, "tapped": tap_move(page, move)}
     text = move["action"]
 
     def taken(s: Session) -> bool:
@@ -132,7 +141,7 @@ def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> di
 
 @pytest.mark.parametrize("game,options,players,seed", [
     ("contigo", {"turn_limit": 4}, 2, 3),
-    ("serpientes", {"two_players": True, "tokens": 1, "max_rounds": 2}, 2, 1),
+    ("serpientes", {"two_players": True, "tokens": 1, "max_rounds": 2}, 2, 3),  # red wins: the end names him
 ])
 def test_a_whole_game_is_played_on_phones_tapped_on_the_picture_and_carried_out_at_the_table(
         game: str, options: dict[str, Any], players: int, seed: int, broker: Broker, display: RunningDisplay,
@@ -161,3 +170,25 @@ def test_a_whole_game_is_played_on_phones_tapped_on_the_picture_and_carried_out_
         for page in phones:
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH  # nothing wider than the phone
             assert page.evaluate("window.arbitroBuzz") >= 1  # each seat's turn buzzed its phone
+        for page, language in zip(phones, LANGUAGES, strict=True):
+            assert_the_end_is_told(page, final, language)
+
+
+LANGUAGES = ("en", "es")
+"""The phones' languages, in order."""
+
+
+def assert_the_end_is_told(page: Page, final: State, language: str) -> None:
+    """The seat page says who won by name and each player's points, in its language."""
+    people = People.of(final.player_info(), language)
+    winners = ", ".join(people[p] for p in final.winners())
+    told = (fill(template("display.seat.won", "Game over: {winners} won.", language), winners=winners) if winners
+            else template("display.seat.nobody_won", "Game over: nobody won.", language))
+    expect(page.locator("#whose")).to_have_text(told)
+    points = page.locator("#points").inner_text()
+    for p, score in enumerate(final.scores()):
+        assert f"{people[p]}: {score:g} ".replace(".", "," if language == "es" else ".") in points, points
+
+
+def fill(text: str, **params: str) -> str:
+    return text.format(**params)

@@ -147,6 +147,7 @@ function tapper(base, token) {
     moves = next;
     $("tap-box").hidden = !d.svg;
     setHTML($("seat-picture"), d.svg || "");
+    sayPicture($("seat-picture"), d.names, d.players);  // its words in the page's language
     redraw();
   }
 
@@ -196,7 +197,8 @@ function tapper(base, token) {
     $("tap-clear").hidden = tapped.size === 0;
     const placing = moves.some(placed), choosing = moves.some((m) => !placed(m));
     $("tap-note").textContent = note || (inset.length ? t("display.seat.inset", "Places close together, enlarged below: tap yours there.") : "")
-      || (made_.length ? t("display.seat.tap_send", "Tap a place again to add one more, or send the move below.") : "")
+      || (made_.length && open().some((m) => !made(m)) ? t("display.seat.tap_send", "Tap a place again to add one more, or send the move below.") : "")
+      || (made_.length ? t("display.seat.send_below", "Send the move below, or start again.") : "")
       || (tapped.size ? t("display.seat.tap_more", "Tap on: where it goes, one tap for each piece or bead.") : "")
       || (placing ? t("display.seat.tap", "Your move: tap what moves on the board, then where it goes.")
         : choosing ? t("display.seat.choose", "Your move: choose below.") : "");
@@ -247,9 +249,11 @@ function tapper(base, token) {
   }
 
   async function send(action) {
+    // A move tapped on the picture is shown there (lit, as on the board): the note need not name its places.
+    const traced = moves.some((m) => m.action === action && m.taps.length), said = inWords(action);
     tapped = new Map();
     inset = [];
-    note = t("display.seat.sending", "Sending {move}…", { move: inWords(action) });
+    note = traced ? t("display.seat.sending_it", "Sending your move…") : t("display.seat.sending", "Sending {move}…", { move: said });
     redraw();
     const answer = await fetch(`${base}/move?token=${encodeURIComponent(token)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action }),
@@ -257,8 +261,9 @@ function tapper(base, token) {
     const text = await answer.text();
     let reply;
     try { reply = JSON.parse(text); } catch { reply = { ok: false, error: text || String(answer.status) }; }
-    note = reply.ok ? t("display.seat.played_words", "Played: {move}. It is lit on the board for the table to carry out.", { move: inWords(reply.result.action) })
-      : t("display.seat.refused", "Not played: {reason}", { reason: (reply.code && say(reply.code, reply.params || {})) || reply.error || answer.status });
+    note = !reply.ok ? t("display.seat.refused", "Not played: {reason}", { reason: (reply.code && say(reply.code, reply.params || {})) || reply.error || answer.status })
+      : traced ? t("display.seat.played_lit", "Played: it is lit on the board for the table to carry out.")
+        : t("display.seat.played_words", "Played: {move}. It is lit on the board for the table to carry out.", { move: said });
     document.body.dataset.played = reply.ok ? action : "";
     redraw();
   }
