@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from playwright.sync_api import Browser, Page
 from controller.display.server import RunningDisplay
 from controller.games import CHANCE
 from controller.localbroker import Broker
+from controller.session import Session
 from tests.display.conftest import pair
 from tests.display.test_phone_play import phone_move
 from tests.support.mqttc import Listener
@@ -74,9 +76,19 @@ def assert_fits_the_phone(page: Page) -> None:
     assert smallest_words(page) >= SMALLEST_WORDS_PX
 
 
+def seat_moves(seat: int, session: Session) -> list[dict[str, Any]]:
+    moves: list[dict[str, Any]] = session.private_state(seat)["moves"]
+    return moves
+
+
 def shown(page: Page) -> str:
     text: str = page.evaluate("document.body.innerText")
     return text
+
+
+def bead_move(rng: random.Random, beads: str, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A bead move of that many ``beads`` (`` 2``) where there is one, else any move."""
+    return rng.choice([m for m in moves if m["action"].startswith("beads") and m["action"].endswith(beads)] or moves)
 
 
 def test_a_contigo_bead_move_takes_the_source_pit_one_tap_per_bead_and_send(
@@ -94,9 +106,8 @@ def test_a_contigo_bead_move_takes_the_source_pit_one_tap_per_bead_and_send(
                 continue
             page = phones[state.current_player]
             assert_fits_the_phone(page)
-            wanted = "1" if any(m["action"].endswith(" 2") for m in beads) else "2"
-            move = phone_move(table, page, state, rng, lambda moves: rng.choice(
-                [m for m in moves if m["action"].startswith("beads") and m["action"].endswith(wanted)] or moves))
+            wanted = " 1" if any(m["action"].endswith(" 2") for m in beads) else " 2"
+            move = phone_move(table, page, state, rng, partial(bead_move, rng, wanted))
             if move["action"].startswith("beads"):
                 beads.append(move)
             else:  # a pawn: where it stands, where it goes, sent at once
@@ -125,7 +136,7 @@ def test_a_jeocinco_placement_takes_two_taps_at_most_and_no_slot_code_is_shown(
                 table.play(state.legal_actions()[0])
                 continue
             page = phones[state.current_player]
-            moves = table.service.read(lambda s, p=state.current_player: s.private_state(p)["moves"])
+            moves: list[dict[str, Any]] = table.service.read(partial(seat_moves, state.current_player))
             if all(m["action"].startswith("colour ") for m in moves):  # the colour choice: pentagons, once
                 buttons = page.locator("#tap-moves button")
                 buttons.first.wait_for()
