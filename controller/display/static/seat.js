@@ -199,7 +199,7 @@ function tapper(base, token) {
     $("tap-note").textContent = note || (inset.length ? t("display.seat.inset", "Places close together, enlarged below: tap yours there.") : "")
       || (made_.length && open().some((m) => !made(m)) ? t("display.seat.tap_send", "Tap a place again to add one more, or send the move below.") : "")
       || (made_.length ? t("display.seat.send_below", "Send the move below, or start again.") : "")
-      || (tapped.size ? t("display.seat.tap_more", "Tap on: where it goes, one tap for each piece or bead.") : "")
+      || (tapped.size ? t("display.seat.tap_more", "Tap on: where it goes.") : "")
       || (placing ? t("display.seat.tap", "Your move: tap what moves on the board, then where it goes.")
         : choosing ? t("display.seat.choose", "Your move: choose below.") : "");
   }
