@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from controller.display.server import RunningDisplay
-from controller.games import CHANCE
+from controller.games import CHANCE, State
 from controller.localbroker import Broker
 from controller.session import Session
 from tests.display.conftest import pair
@@ -42,6 +42,20 @@ def phones(browser: Browser) -> Iterator[list[Page]]:
     yield pages
     for context in contexts:
         context.close()
+
+
+def phone_turns(table: Table, broker: Broker, display: RunningDisplay, phones: list[Page], options: dict[str, Any],
+                seed: int, enough: Callable[[], bool]) -> Iterator[State]:
+    """A new game with both seats on the phones, paired: each position a seat is to act in, until
+    ``enough`` or the end (chance is the roll button's: the hands set up what it drew)."""
+    new_phone_game(table, broker, options, seed)
+    for seat, page in enumerate(phones):
+        page.goto(pair(display, table.config.board.id, seat))
+    while not enough() and not (state := table.state).is_terminal():
+        if state.current_player == CHANCE:
+            table.play(state.legal_actions()[0])
+        else:
+            yield state
 
 
 def new_phone_game(table: Table, broker: Broker, options: dict[str, Any], seed: int) -> None:
@@ -95,15 +109,10 @@ def test_a_contigo_bead_move_takes_the_source_pit_one_tap_per_bead_and_send(
         broker: Broker, display: RunningDisplay, phones: list[Page]) -> None:
     options, seed = {"turn_limit": 6}, 3
     with Table("contigo", options=options, players=2, seed=seed, mqtt_port=broker.port) as table:
-        new_phone_game(table, broker, options, seed)
-        for seat, page in enumerate(phones):
-            page.goto(pair(display, table.config.board.id, seat))
         rng = random.Random(seed)
         beads: list[dict[str, Any]] = []
-        while {m["action"].split()[-1] for m in beads} != {"1", "2"} and not (state := table.state).is_terminal():
-            if state.current_player == CHANCE:
-                table.play(state.legal_actions()[0])
-                continue
+        for state in phone_turns(table, broker, display, phones, options, seed,
+                                 lambda: {m["action"].split()[-1] for m in beads} == {"1", "2"}):
             page = phones[state.current_player]
             assert_fits_the_phone(page)
             wanted = " 1" if any(m["action"].endswith(" 2") for m in beads) else " 2"
@@ -125,16 +134,10 @@ def test_a_jeocinco_placement_takes_two_taps_at_most_and_no_slot_code_is_shown(
         broker: Broker, display: RunningDisplay, phones: list[Page]) -> None:
     options, seed = {"max_rounds": 2}, 1
     with Table("jeocinco", options=options, players=2, seed=seed, mqtt_port=broker.port) as table:
-        new_phone_game(table, broker, options, seed)
-        for seat, page in enumerate(phones):
-            page.goto(pair(display, table.config.board.id, seat))
         rng = random.Random(seed)
         placed: list[dict[str, Any]] = []
         colours = 0
-        while len(placed) < 4 and not (state := table.state).is_terminal():
-            if state.current_player == CHANCE:
-                table.play(state.legal_actions()[0])
-                continue
+        for state in phone_turns(table, broker, display, phones, options, seed, lambda: len(placed) == 4):
             page = phones[state.current_player]
             moves: list[dict[str, Any]] = table.service.read(partial(seat_moves, state.current_player))
             if all(m["action"].startswith("colour ") for m in moves):  # the colour choice: pentagons, once
