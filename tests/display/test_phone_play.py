@@ -56,8 +56,10 @@ def tap_move(page: Page, move: dict[str, Any]) -> int:
     that wait for their send button, or it has no trace). The taps it took."""
     taps = sum(tap_channel(page, channel) for channel, count in move["taps"] for _ in range(count))
     button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
-    if not move["taps"]:
+    if not move["taps"]:  # a choice: in words ("red keeps the hand"), a card or a colour drawn
         button.wait_for(state="visible")
+        assert button.inner_text().strip() not in (move["action"], move["action"].split()[0]), move
+        assert button.locator(".face svg").count() == move["action"].startswith(("add ", "colour ")), move
     if button.count():
         assert_big_enough(page)
         button.tap()
