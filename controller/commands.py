@@ -139,7 +139,14 @@ COMMANDS: dict[str, Command] = {
                          {"allow_takeback": Field((bool,)), "chance": Field((str,), choices=("button", "auto"))},
                          after_the_end=True),
     "state": Command("answer with the current public state", after_the_end=True),
+    "record": Command("answer with the game's record (docs/records.md): a game in play without its secret, and only "
+                      "its public part unless private and the answer goes to the board's response/ tree",
+                      {"private": Field((bool,), description="the hidden cards of a game in play too: for the "
+                                        "operator only (the answer under the board's response/)")},
+                      after_the_end=True),
 }
+READS = ("state", "record")
+"""The requests that only read: they change nothing, commit nothing held and are never kept for repeats."""
 
 
 def check(name: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import calendar
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,7 @@ class GameRecord:
 
 
 def build(match: Match, *, board: str, over: bool, resigned: int | None = None, abandoned: bool = False,
-          names: list[str] | None = None, started: float | None = None, at: list[float | None] | None = None,
+          names: list[str] | None = None, started: float | None = None, at: Sequence[float | None] | None = None,
           public: bool = False, tags: dict[str, str] | None = None) -> GameRecord:
     """The record of ``match``, played on ``board``: over (its secret revealed) or in play; ``at``
     when each action was played (Unix time); ``public``: a game in play given to anyone stops before

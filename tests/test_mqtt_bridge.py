@@ -97,7 +97,8 @@ def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Br
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
         requests: list[tuple[str, dict[str, Any]]] = [
-                    ("state", {}), ("roll", {}), ("choose", {"action": "b2"}), ("undo", {}),
+                    ("state", {}), ("record", {"private": True}), ("roll", {}), ("choose", {"action": "b2"}),
+                    ("undo", {}),
                     ("configure", {"allow_takeback": False}), ("enter", {"value": "x"}),
                     ("choose", {"action": "a1"}), ("resign", {"player": 1}), ("roll", {}),
                     ("new_game", {"seed": 3}), ("enter", {"value": "1"}), ("configure", {"chance": "auto"}),

@@ -306,8 +306,8 @@ class Session(RemoteGame):
         """Run a request once; the outcome's ``answer`` is ``(ok, result or error)``. A refusal changes
         nothing, so it tells nothing (its answer is still journalled before it goes out) but the held
         verdict it commits (any request but ``state`` does)."""
-        committed = name != "state" and self.held is not None
-        if name != "state":
+        committed = name not in commands.READS and self.held is not None
+        if name not in commands.READS:
             self._commit()
         ok, result = self._answer(name, args, request_id, to_operator)
         return self._outcome(tell=ok, show=ok or committed, answer=(ok, result), refusal=self.refusal)
@@ -322,7 +322,7 @@ class Session(RemoteGame):
         tree, under the broker's ACL). Only such an answer may tell what a hidden draw can still
         give; the answers kept for repeats never do."""
         self.refusal = None
-        key = None if request_id is None or name == "state" else request_key(name, request_id, args)
+        key = None if request_id is None or name in commands.READS else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
             ok, result, said = answered
@@ -355,6 +355,8 @@ class Session(RemoteGame):
             raise Refused(GAME_OVER(command=name))
         if name == "state":
             return self.public_state()
+        if name == "record":  # written at the edge, which knows when each action was played (Teller.record)
+            return {}
         self.ghost = None  # someone acted: the last move from the board stands
         if name == "new_game":
             game = args.get("game", self.game.name)
