@@ -20,7 +20,8 @@ from controller.mqtt import set_nodelay
 
 log = logging.getLogger("arbitro.display")
 
-TOPICS = ("state", "events", "events/recent", "status", "names", "player/+", "response/play", "response/consent")
+TOPICS = ("state", "events", "events/recent", "status", "names", "player/+", "response/play", "response/consent",
+          "response/record")
 """What the display subscribes to, under ``<base>/<board>/``."""
 
 
