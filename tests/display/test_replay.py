@@ -52,6 +52,12 @@ def test_a_downloaded_record_replays_in_the_viewer_to_the_live_games_end(
         saved = tmp_path / "game.json"
         downloaded.value.save_as(saved)
 
+    page.goto(display.url)  # the hall's card links the board's record; the board is away now: the one kept
+    link = page.locator('.card[data-board="t-contigo"] a.record-link')
+    expect(link).to_have_attribute("href", "/api/board/t-contigo/record")
+    with page.expect_download() as from_hall:
+        link.click()
+    assert json.loads(Path(from_hall.value.path()).read_text()) == json.loads(saved.read_text())
     record = json.loads(saved.read_text())
     assert record["format"] == "arbitro-record" and record["board"] == "t-contigo" and len(record["actions"]) == played
     assert record["fair"]["keys"][0]["secret"] and all(t is not None for t in record["times"])
