@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from controller import records
-from controller.display.broker import BrokerLink
+from controller.display.broker import BrokerLink, settle
 from controller.display.config import DisplayConfig
 from controller.display.model import BoardModel
 from controller.display.render import board_svg, player_colours
@@ -105,14 +105,7 @@ class Replays:
 
     def answered(self, payload: bytes) -> None:
         """The service answered a ``record`` request: the download that asked gets it."""
-        try:
-            answer = json.loads(payload)
-        except ValueError:
-            return
-        request_id = answer.get("id") if isinstance(answer, dict) else None
-        waiting = self.answers.get(request_id) if isinstance(request_id, str) else None
-        if waiting is not None and not waiting.done():
-            waiting.set_result(answer)
+        settle(self.answers, payload)
 
     # -- the viewer -----------------------------------------------------------------------------
 
