@@ -419,6 +419,13 @@ class Journal:
                       {n: key for n, (_, key) in enumerate(actions) if key is not None},
                       json.loads(seats) if seats is not None else [])
 
+    def finished(self, game_id: int) -> Record:
+        """A finished game's record (``KeyError`` for one in play, or none): what a board may show."""
+        row = self.db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or not row[0]:
+            raise KeyError(f"no finished game {game_id} in the journal {self.path}")
+        return self.record(game_id)
+
     def timing(self, game_id: int) -> tuple[float | None, list[float | None]]:
         """When the game began and when each of its actions was played (Unix time; None: kept by a
         journal from before game records)."""

@@ -126,8 +126,8 @@ def read(data: Any) -> GameRecord:
         raise ValueError("a record is a JSON object")
     if "format" not in data:  # an export from before version 2: the game alone
         record = Record.from_dict(data)
-        return GameRecord(record, players=[Player(p + 1, "", kind) for p, kind in
-                                           enumerate(record.seats or ["table"] * min(max(record.num_players, 0), MOST_SEATS))],
+        kinds = record.seats or ["table"] * min(max(record.num_players, 0), MOST_SEATS)
+        return GameRecord(record, players=[Player(p + 1, "", kind) for p, kind in enumerate(kinds)],
                           times=[None] * len(record.actions), version=1)
     if data["format"] != FORMAT:
         raise ValueError(f"format: {data['format']!r} is not {FORMAT!r}")

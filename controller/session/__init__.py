@@ -69,6 +69,7 @@ GAME_OVER = Phrase("request.game_over", "{command}: the game is over")
 NO_PLAYER_TO_ACT = Phrase("request.no_player_to_act", "{command}: no player is to act (a roll is pending)")
 NO_SUCH_PLAYER = Phrase("request.no_such_player", "{command}: player must be 0..{last}")
 NOTHING_PENDING = Phrase("request.nothing_pending", "{command}: no die, card or draw is pending")
+NO_RECORD = Phrase("request.no_record", "show: the journal has no finished game {game} (arbitro journal lists them)")
 OPERATOR_ENTERS = Phrase("request.operator_enters", "{command}: a hidden draw is entered by the operator only: "
                          "send the request with its answer under the board's response/ topics (the default)")
 NOT_AN_OUTCOME = Phrase("request.not_an_outcome", "{command}: {value} is not a possible outcome")
@@ -252,6 +253,8 @@ class Session(RemoteGame):
                        choices=len(verdict.actions))
         elif verdict.kind == "in_sync" and before.kind == "violation":
             self.event("resolved")
+        if verdict.kind == "in_sync" and self.showing is not None:  # a shown record's position is set up
+            self.show_next()
         return verdict
 
     def button(self, name: str, held: bool = False) -> Outcome:
@@ -357,6 +360,16 @@ class Session(RemoteGame):
             return self.public_state()
         if name == "record":  # written at the edge, which knows when each action was played (Teller.record)
             return {}
+        if name == "show":  # a game of the board's journal set up at the table, its moves stepped through
+            game_id = args.get("game")
+            try:
+                record = self.recorded(game_id) if self.recorded is not None and game_id is not None else None
+            except KeyError:
+                record = None
+            if record is None:
+                raise Refused(NO_RECORD(game=game_id))
+            self.show(record, args.get("move", 0))
+            return {"game": record.game, "moves": len(record.actions), "from": len(self.match.record.actions)}
         self.ghost = None  # someone acted: the last move from the board stands
         if name == "new_game":
             game = args.get("game", self.game.name)
