@@ -12,14 +12,24 @@ is entered as it was. Another move played ends the showing there (the game goes 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from controller.games import CHANCE
+from controller.games import CHANCE, State
 from controller.games.record import Match, Record
 from controller.session.outcome import Expected
 
-if TYPE_CHECKING:
-    from controller.session.game import TableGame
+
+class Table(Protocol):
+    """What a showing asks of the session (``controller.session.game.TableGame``)."""
+
+    match: Match
+
+    @property
+    def state(self) -> State: ...
+
+    def expect(self, expected: Expected | None, *, kept: bool = False) -> None: ...
+
+    def enter_shown(self, text: str) -> None: ...
 
 
 @dataclass
@@ -28,7 +38,7 @@ class Showing:
 
     actions: list[str]
 
-    def next(self, session: TableGame) -> bool:
+    def next(self, session: Table) -> bool:
         """Light the record's next move, or enter its next chance outcome; False once the game has
         left the record (another move played, or its end reached): the showing is over."""
         played = session.match.record.actions
