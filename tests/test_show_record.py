@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import queue
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from controller.games import CHANCE, ChannelKind
 from controller.ledview import WHITE, game_colours, player_colour
 from controller.mqtt import Command
+from controller.session import Session
 from tests.support.table import Table
 
 MOVE = 6  # the position set up: after this many actions
@@ -29,6 +31,11 @@ def lit(table: Table, channel: str) -> set[tuple[int, int, int]]:
     """The colours the LEDs of ``channel`` show now."""
     frame = table.frame()
     return {frame[i] for i in table.service.wiring.layout.leds_of.get(channel, ())}
+
+
+def lit_at(moves: int) -> Callable[[Session], bool]:
+    """The record's move after ``moves`` actions is lit for the table to carry out."""
+    return lambda s: s.expected is not None and s.expected.moves == moves
 
 
 def test_a_finished_game_is_set_up_at_a_move_guided_by_the_leds_and_stepped_through(tmp_path: Path) -> None:
@@ -62,10 +69,10 @@ def test_a_finished_game_is_set_up_at_a_move_guided_by_the_leds_and_stepped_thro
 
         for step in range(3):  # the record's moves lit one by one, the table carrying each out
             n = MOVE + step
-            table.wait(lambda s, n=n: s.expected is not None and s.expected.moves == n, f"move {n + 1} to be lit")
+            table.wait(lit_at(n), f"move {n + 1} to be lit")
             state = table.state
             assert state.current_player != CHANCE
-            shown = table.service.read(lambda s: s.expected.text)
+            shown = table.service.read(lambda s: s.expected.text if s.expected is not None else None)
             assert shown == actions[n]
             action = state.action_from_text(shown)
             before, after = state.physical_view(), state.apply(action).physical_view()
@@ -74,4 +81,4 @@ def test_a_finished_game_is_set_up_at_a_move_guided_by_the_leds_and_stepped_thro
             assert to and all(colour in lit(table, c) for c in to), (shown, to)  # where to put it, in his colour
             table.play(action)
             assert table.service.read(lambda s: s.match.record.actions) == actions[:n + 1]
-        table.wait(lambda s: s.expected is not None and s.expected.moves == MOVE + 3, "the fourth move to be lit")
+        table.wait(lit_at(MOVE + 3), "the fourth move to be lit")
