@@ -83,7 +83,7 @@ def test_a_record_of_another_format_or_a_newer_version_is_refused_in_one_line(
         assert said in err and err.count("\n") == 1, err
 
 
-def _serpientes_with_cards(table: Table, rng: random.Random) -> None:
+def serpientes_with_cards(table: Table, rng: random.Random) -> None:
     """Play until cards were programmed face down (the secrets a public record must not hold)."""
     programmed = 0
     while programmed < 6 and not table.state.is_terminal():
@@ -101,7 +101,7 @@ def test_a_running_games_record_is_public_to_anyone_and_whole_once_it_is_over(br
     try:
         with Table("serpientes", seed=-1, players=3, mqtt_port=broker.port,
                    journal=str(tmp_path / "j.sqlite")) as table:  # the journal keeps when each action was played
-            _serpientes_with_cards(table, random.Random(5))
+            serpientes_with_cards(table, random.Random(5))
             table.idle()
             secret = table.service.read(lambda s: bytes(s.match.record.keys[-1].secret or b"").hex())
             assert secret

@@ -18,11 +18,10 @@ from playwright.sync_api import Page, expect
 from controller import records
 from controller.cli import main
 from controller.display.server import RunningDisplay
-from controller.games import CHANCE
-from controller.games.base import Action
 from controller.localbroker import Broker
 from tests.support.table import Table
 from tests.support.waiting import wait_until
+from tests.test_game_records import serpientes_with_cards
 
 CARD = r"(straight|left|right)"
 
@@ -113,14 +112,7 @@ def test_a_running_games_download_holds_no_secret_and_no_hidden_card_without_the
     rng = random.Random(5)
     with Table("serpientes", seed=-1, players=3, mqtt_port=broker.port,
                journal=str(tmp_path / "j.sqlite")) as table:
-        programmed = 0
-        while programmed < 6:
-            legal = table.state.legal_actions()
-            if table.state.current_player != CHANCE:
-                adds: list[Action] = [a for a in legal if isinstance(a, tuple) and a[0] == "add"]
-                if adds:
-                    legal, programmed = adds, programmed + 1
-            table.play(rng.choice(legal))
+        serpientes_with_cards(table, rng)
         table.idle()
         secret = table.service.read(lambda s: bytes(s.match.record.keys[-1].secret or b"").hex())
         wait_until(lambda: display.call(lambda: "t-serpientes" in display.display.boards), "the display to see it")
