@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from controller.games.record import ChanceCheck, Match, Record
     from controller.journal import Journal
+    from controller.records import GameRecord
 
 
 class CliError(Exception):
@@ -134,32 +137,56 @@ def _journal(args: argparse.Namespace) -> int:
         journal = _open_journal(args.path)
         games = journal.games()
         if args.export is not None:
-            from controller.games.record import Match
-
-            record = Match(journal.record(args.export)).record  # replayed: its chance outcomes marked
-            # A game still in play keeps its secret: with it, every later die, draw and hand is known.
-            finished = any(g["id"] == args.export and g["finished"] for g in games)
-            print(json.dumps(record.to_dict(reveal=finished, over=finished), indent=1))
+            tags = {tag: value for tag in ("event", "site", "round") if (value := getattr(args, tag)) is not None}
+            print(json.dumps(_exported(journal, args.export, games, tags).to_dict(), indent=1))
             return 0
+        told = [(g, _result_words(journal, g, games)) for g in games]
     except KeyError as exc:  # --export of an id the journal lacks
         raise CliError(str(exc.args[0])) from exc
     except ValueError as exc:  # a game this version's rules no longer replay
         raise CliError(f"game {args.export} of the journal does not replay: {exc}") from exc
     except sqlite3.Error as exc:  # unreadable, locked, or written by someone without us allowed to
         raise CliError(f"cannot read the journal {args.path}: {exc}") from exc
-    for g in games:
-        result = "in play" if not g["finished"] else json.dumps(g["result"])
-        print(f"{g['id']:5}  {g['board']:12} {g['game']:12} {g['actions']:5} actions  {result}")
+    for g, words in told:
+        print(f"{g['id']:5}  {g['board']:12} {g['game']:12} {g['actions']:5} actions  {words}")
     return 0
 
 
-def _read_record(source: str) -> Record:
+def _result_words(journal: Journal, game: dict[str, Any], games: list[dict[str, Any]]) -> str:
+    """How a game of the journal stands, in words: players by their seats from 1 (or colours) and points."""
+    if not game["finished"]:
+        return "in play"
+    try:
+        result = _exported(journal, game["id"], games, {}).result or {}
+    except (ValueError, KeyError) as exc:  # a game this version's rules no longer replay: listed all the same
+        return f"over (does not replay: {exc})"
+    return f"{result['words']} (points {', '.join(f'{p:g}' for p in result['points'])})"
+
+
+def _exported(journal: Journal, game_id: int, games: list[dict[str, Any]], tags: dict[str, str]) -> GameRecord:
+    """Game ``game_id`` of the journal as a record (docs/records.md): replayed, so its chance outcomes are
+    marked. A game still in play keeps its secret: with it, every later die, draw and hand is known."""
+    from controller import records
+    from controller.games.record import Match
+
+    found = next((g for g in games if g["id"] == game_id), None)
+    if found is None:
+        raise KeyError(f"no game {game_id} in the journal {journal.path}")
+    result = found["result"] or {}
+    started, at = journal.timing(game_id)
+    resigned = result.get("resigned")
+    return records.build(Match(journal.record(game_id)), board=found["board"], over=found["finished"],
+                         resigned=resigned if isinstance(resigned, int) else None,
+                         abandoned=bool(result.get("abandoned")), started=started, at=at, tags=tags)
+
+
+def _read_record(source: str) -> GameRecord:
     """The game record in ``source`` (a file, or - for standard input), refused in one line when
     it cannot be read or is not a record of a known game."""
     import json
 
+    from controller import records
     from controller.games import get_game
-    from controller.games.record import Record
 
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text()
@@ -172,16 +199,16 @@ def _read_record(source: str) -> Record:
     if not isinstance(data, dict):
         raise CliError(f"{source} is not a game record: a record is a JSON object (arbitro journal --export)")
     try:
-        record = Record.from_dict(data)
+        found = records.read(data)
     except KeyError as exc:
         raise CliError(f"{source} is not a game record: it has no {exc.args[0]!r}") from exc
     except (TypeError, ValueError, AttributeError) as exc:
         raise CliError(f"{source} is not a game record: {exc}") from exc
     try:
-        get_game(record.game)
+        get_game(found.record.game)
     except KeyError as exc:
         raise CliError(f"{source}: {exc.args[0]}") from exc
-    return record
+    return found
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -189,7 +216,8 @@ def _replay(args: argparse.Namespace) -> int:
     every chance outcome against the secret that drew it (``docs/mqtt.md``, "Fair dice")."""
     from controller.games.record import Match, Record, UnfairRecord, verify
 
-    record = _read_record(args.record)
+    found = _read_record(args.record)
+    record = found.record
     try:
         match = Match(Record(record.game, record.options, record.num_players, list(record.keys)))
     except (ValueError, TypeError) as exc:  # options or players the game does not have
@@ -210,6 +238,12 @@ def _replay(args: argparse.Namespace) -> int:
     over = "game over" if state.is_terminal() or record.over else "still in play"
     print(f"{record.game}: {len(record.actions)} actions replayed, {over}; winners {state.winners()}, "
           f"scores {list(state.scores())}")
+    if found.version > 1:
+        names = ", ".join(f"{p.seat} {p.name} ({p.kind})" for p in found.players)
+        tags = ", ".join(f"{tag} {found.tags[tag]}" for tag in ("event", "site", "date", "round", "board"))
+        print(f"{tags}; seats: {names}; result: {(found.result or {}).get('words', '?')}"
+              + (f"; {found.withheld} later actions withheld (a game in play: the first hides a card)"
+                 if found.withheld else ""))
     print(_fairness(record, list(checks.values())))
     print(_computer_moves(record, match))
     return 0
@@ -334,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("journal", help="list the games in a journal, or export one as a record")
     p.add_argument("path", help="the journal file (journal.sqlite in the state directory)")
-    p.add_argument("--export", type=int, metavar="ID", help="print game ID as a JSON record")
+    p.add_argument("--export", type=int, metavar="ID", help="print game ID as a JSON record (docs/records.md)")
+    for tag in ("event", "site", "round"):
+        p.add_argument(f"--{tag}", help=f"the record's {tag} tag (with --export)")
     p.set_defaults(func=_journal)
 
     p = sub.add_parser("replay", help="re-referee a game record (JSON from `arbitro journal --export`)")

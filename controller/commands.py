@@ -139,7 +139,21 @@ COMMANDS: dict[str, Command] = {
                          {"allow_takeback": Field((bool,)), "chance": Field((str,), choices=("button", "auto"))},
                          after_the_end=True),
     "state": Command("answer with the current public state", after_the_end=True),
+    "record": Command("answer with the game's record (docs/records.md): a game in play without its secret, and only "
+                      "its public part unless private and the answer goes to the board's response/ tree",
+                      {"private": Field((bool,), description="the hidden cards of a game in play too: for the "
+                                        "operator only (the answer under the board's response/)")},
+                      after_the_end=True),
+    "show": Command("set up a game of the board's journal at the table, at a move, then light its moves one by one "
+                    "for the table to step through (docs/records.md)",
+                    {"game": Field((int,), required=True, minimum=1, description="the game's id in the journal "
+                                   "(arbitro journal lists them)"),
+                     "move": Field((int,), minimum=0, description="the position after this many actions (default 0: "
+                                   "the start; more than the game has: its end)")},
+                    after_the_end=True),
 }
+READS = ("state", "record")
+"""The requests that only read: they change nothing, commit nothing held and are never kept for repeats."""
 
 
 def check(name: str, args: dict[str, Any]) -> dict[str, Any]:

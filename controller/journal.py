@@ -64,13 +64,15 @@ CREATE TABLE IF NOT EXISTS games (
     finished INTEGER NOT NULL DEFAULT 0,
     result TEXT,
     secrets TEXT,  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
-    seats TEXT  -- who plays each seat (controller.seats), a JSON list; NULL before seats
+    seats TEXT,  -- who plays each seat (controller.seats), a JSON list; NULL before seats
+    started REAL  -- when the game began (Unix time); NULL before game records (docs/records.md)
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
     n INTEGER NOT NULL,
     text TEXT NOT NULL,
     key INTEGER,  -- the secret (its index) that drew this chance outcome; NULL: anything else
+    at REAL,  -- when it was played (Unix time); NULL before game records
     PRIMARY KEY (game, n)
 );
 CREATE TABLE IF NOT EXISTS answers (
@@ -97,15 +99,17 @@ CREATE TABLE IF NOT EXISTS seals (  -- a remote game with hidden cards: this boa
 );
 """
 COLUMNS = {
-    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats"),
-    "actions": ("game", "n", "text", "key"),
+    "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats",
+              "started"),
+    "actions": ("game", "n", "text", "key", "at"),
     "answers": ("n", "board", "key", "answer"),
     "decisions": ("game", "n", "hint", "player", "text"),
     "settings": ("board", "settings"),
     "seals": ("game", "key"),
 }
-ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT"), "actions": ("key INTEGER",)}
-"""The last columns of these tables, which a journal from before fair dice (or seats) lacks: added on opening."""
+ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT", "started REAL"), "actions": ("key INTEGER", "at REAL")}
+"""The last columns of these tables, which a journal from before fair dice (or seats, or game records)
+lacks: added on opening."""
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
 COMMITMENT = "commitment:"  # before a secret not known here: the commitment stored in its place
@@ -240,8 +244,9 @@ def write_fault(exc: sqlite3.Error, directory: Path) -> str:
 
 
 class Journal:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, wall_clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
+        self.wall_clock = wall_clock  # when a game began and each action was played (the records' times)
         check_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if not self.path.exists():
@@ -374,10 +379,10 @@ class Journal:
         secrets = _secrets(record)
         with self.transaction():
             cur = self.db.execute(
-                "INSERT INTO games (board, game, options, num_players, seed, secrets, seats) "
-                "VALUES (?, ?, ?, ?, -1, ?, ?)",
+                "INSERT INTO games (board, game, options, num_players, seed, secrets, seats, started) "
+                "VALUES (?, ?, ?, ?, -1, ?, ?, ?)",
                 (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets,
-                 json.dumps(record.seats)))
+                 json.dumps(record.seats), round(self.wall_clock(), 3)))
             game_id = cur.lastrowid
             assert game_id is not None
             self.db.execute("DELETE FROM answers WHERE board = ?", (board,))
@@ -409,8 +414,9 @@ class Journal:
                 self.db.execute("UPDATE games SET secrets = ? WHERE id = ?", (secrets, game_id))
             if same < len(texts):  # an undo or a takeback changed what is on disk
                 self.db.execute("DELETE FROM actions WHERE game = ? AND n >= ?", (game_id, same))
-            self.db.executemany("INSERT INTO actions (game, n, text, key) VALUES (?, ?, ?, ?)",
-                                [(game_id, n, record.actions[n], record.drawn.get(n))
+            now = round(self.wall_clock(), 3)  # written as played: the journal is kept after every change
+            self.db.executemany("INSERT INTO actions (game, n, text, key, at) VALUES (?, ?, ?, ?, ?)",
+                                [(game_id, n, record.actions[n], record.drawn.get(n), now)
                                  for n in range(same, len(record.actions))])
             if answers:
                 self.db.executemany("INSERT INTO answers (board, key, answer) VALUES (?, ?, ?)", answers)
@@ -484,6 +490,22 @@ class Journal:
         return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
                       {n: key for n, (_, key) in enumerate(actions) if key is not None},
                       json.loads(seats) if seats is not None else [])
+
+    def finished(self, game_id: int) -> Record:
+        """A finished game's record (``KeyError`` for one in play, or none): what a board may show."""
+        row = self.db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or not row[0]:
+            raise KeyError(f"no finished game {game_id} in the journal {self.path}")
+        return self.record(game_id)
+
+    def timing(self, game_id: int) -> tuple[float | None, list[float | None]]:
+        """When the game began and when each of its actions was played (Unix time; None: kept by a
+        journal from before game records)."""
+        row = self.db.execute("SELECT started FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id} in the journal {self.path}")
+        return row[0], [at for (at,) in self.db.execute("SELECT at FROM actions WHERE game = ? ORDER BY n",
+                                                         (game_id,))]
 
     def games(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT g.id, g.board, g.game, g.finished, g.result, COUNT(a.n) FROM games g "

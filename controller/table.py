@@ -48,6 +48,8 @@ class Table:
         remote = RemoteLink(config.mqtt, board.id, config.remote.peer, post) \
             if config.remote.peer and mqtt is not None else None
         kept = BoardJournal(journal, board.id, clock) if journal is not None else None
+        if journal is not None:  # the show request sets up a finished game of the journal at the table
+            session.recorded = journal.finished
         teller = Teller(session, board, wiring, kept, mqtt, sound, clock=clock, wall_clock=wall_clock, remote=remote)
         notices = kept.open(session, resume=config.journal.resume) if kept is not None else []
         teller.resumed_serial = session.serial  # 0: no game resumed

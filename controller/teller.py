@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from controller import records
 from controller.config import BoardConfig
 from controller.gameclock import GameClock
 from controller.games.base import Message, Phrase, State
@@ -29,6 +30,7 @@ from firmware_bridge.boardconfig import SHIPPED_FIRMWARE, firmware_differs
 from firmware_bridge.protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
+    from controller.records import GameRecord
     from controller.remote_link import RemoteLink
 
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
@@ -188,10 +190,25 @@ class Teller:
             result = self.said(refusal)
         if ok and command.name == "state":  # the session has no clock: answered as published, stamped
             result = self.stamp(self.session.public_state())
+        if ok and command.name == "record":  # the hidden cards of a game in play to the operator alone
+            result = self.record(private=command.to_operator and bool(command.args.get("private"))).to_dict()
         if self.failing and ok:  # its own write failed: never an ok that is not on disk, and never a wait
             command.reply(False, self.said(NOT_KEPT(command=command.name, fault=self.why())))
         else:
             command.reply(ok, result)  # after the journal and the publish: an ok is never lost
+
+    def record(self, *, private: bool = False) -> GameRecord:
+        """The game's record (docs/records.md), with when each action was played as the journal has it;
+        a game in play without its secret, and its public part alone unless ``private``."""
+        s, kept = self.session, self.kept
+        started: float | None = None
+        at: list[float | None] = []
+        if kept is not None and kept.game_id is not None and kept.serial == s.serial and not self.failing:
+            started, at = kept.journal.timing(kept.game_id)
+        if started is None and self._clock_serial == s.serial:  # no journal: the game clock's start
+            started = self._game_clock.started_at
+        return records.build(s.match, board=self.board.id, over=s.over, resigned=s.resigned, started=started, at=at,
+                             public=not private)
 
     def flush(self) -> None:
         """Write the journal; when it can be written, tell everything that waited, in order."""

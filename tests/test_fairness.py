@@ -190,6 +190,8 @@ def tampered(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
         key["drawn"] = [j for j in key["drawn"] if j <= i]
     if "table" in changed["fair"]:
         changed["fair"]["table"] = [j for j in changed["fair"]["table"] if j <= i]
+    if "times" in changed:  # a record of version 2 (docs/records.md): a time for each action at most
+        changed["times"] = changed["times"][:i + 1]
     return changed, i
 
 

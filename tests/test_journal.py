@@ -104,11 +104,14 @@ def test_finished_games_export_as_records_that_replay_re_referees(tmp_path: Path
             play(table, rng, 1)
         table.idle()
         winners = table.state.winners()
+        named = " and ".join(table.state.player_name(w) for w in winners)
     listing = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path],
                              capture_output=True, text=True, check=True).stdout
-    assert "contigo" in listing and json.dumps({"winners": winners})[:-1] in listing
-    exported = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path, "--export", "1"],
-                              capture_output=True, text=True, check=True).stdout
+    assert f"contigo        126 actions  {named} won (points " in listing, listing  # in words, seats from 1
+    exported = subprocess.run([sys.executable, "-m", "controller.cli", "journal", path, "--export", "1",
+                               "--event", "Club night"], capture_output=True, text=True, check=True).stdout
+    assert json.loads(exported)["result"]["winners"] == [w + 1 for w in winners]
+    assert json.loads(exported)["event"] == "Club night"
     (tmp_path / "game.json").write_text(exported)
     done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(tmp_path / "game.json")],
                           capture_output=True, text=True)

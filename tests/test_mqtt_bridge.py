@@ -97,12 +97,13 @@ def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Br
     op = Listener(broker.port, [f"{BASE}/#"])
     try:
         requests: list[tuple[str, dict[str, Any]]] = [
-                    ("state", {}), ("roll", {}), ("choose", {"action": "b2"}), ("undo", {}),
+                    ("state", {}), ("record", {"private": True}), ("roll", {}), ("choose", {"action": "b2"}),
+                    ("undo", {}),
                     ("configure", {"allow_takeback": False}), ("enter", {"value": "x"}),
                     ("choose", {"action": "a1"}), ("resign", {"player": 1}), ("roll", {}),
                     ("new_game", {"seed": 3}), ("enter", {"value": "1"}), ("configure", {"chance": "auto"}),
                     ("new_game", {"game": "toy"}), ("undo", {}), ("hint", {}), ("play", {"seat": 0, "action": "a1"}),
-                    ("join", {"code": "arbitro-join:x"}), ("consent", {"seat": 0}),
+                    ("join", {"code": "arbitro-join:x"}), ("consent", {"seat": 0}), ("show", {"game": 1}),
                     ("nope", {})]
         answered: Counter[str] = Counter()
         for command, args in requests:
@@ -113,9 +114,9 @@ def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Br
                 schemas.validator("request", command).validate(args)
         # the toy game has no computer player and no phone seat: its hint and play are refused, the
         # refusals within the schema too; a board with no other board refuses a join; no takeback
-        # waits for consent
-        assert {f"{c}:True" for c in COMMANDS if c not in ("hint", "play", "join", "consent")} | {
-            "enter:False", "roll:False", "hint:False", "play:False", "join:False", "consent:False",
+        # waits for consent; a board without a journal has no game to show
+        assert {f"{c}:True" for c in COMMANDS if c not in ("hint", "play", "join", "consent", "show")} | {
+            "enter:False", "roll:False", "hint:False", "play:False", "join:False", "consent:False", "show:False",
             "nope:False"} == set(answered)
         op.fence(BASE)  # every event and state published before has arrived
         kinds = check_all(op)

@@ -212,6 +212,10 @@ def test_the_display_server_reads_every_hand_writes_names_only(secured: Secured,
         finally:
             late.close()
         assert not [t for t, *_ in display.messages if "/response/" in t]
+        # A game record to download (docs/records.md): asked on request/record, answered on response/record.
+        display.client.publish(f"{BASE}/request/record", json.dumps({"id": "rec-1"}), qos=1).wait_for_publish(5)
+        got = json.loads(display.wait_for(lambda m: m[0] == f"{BASE}/response/record")[1])
+        assert got["id"] == "rec-1" and got["ok"] and got["result"]["format"] == "arbitro-record"
     finally:
         for client in (display, watcher, names):
             client.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -20,7 +21,8 @@ from controller.mqtt import set_nodelay
 
 log = logging.getLogger("arbitro.display")
 
-TOPICS = ("state", "events", "events/recent", "status", "names", "player/+", "response/play", "response/consent")
+TOPICS = ("state", "events", "events/recent", "status", "names", "player/+", "response/play", "response/consent",
+          "response/record")
 """What the display subscribes to, under ``<base>/<board>/``."""
 
 
@@ -29,6 +31,19 @@ def post(loop: asyncio.AbstractEventLoop | None, fn: Callable[..., None], *args:
     if loop is not None and not loop.is_closed():
         with contextlib.suppress(RuntimeError):  # the loop is closing
             loop.call_soon_threadsafe(fn, *args)
+
+
+def settle(answers: dict[str, asyncio.Future[dict[str, Any]]], payload: bytes) -> None:
+    """A service's answer (``payload``) to a request the display sent: the one awaiting its ``id`` in
+    ``answers`` gets it; anything else (not JSON, another client's answer) is nobody's here."""
+    try:
+        answer = json.loads(payload)
+    except ValueError:
+        return
+    request_id = answer.get("id") if isinstance(answer, dict) else None
+    waiting = answers.get(request_id) if isinstance(request_id, str) else None
+    if waiting is not None and not waiting.done():
+        waiting.set_result(answer)
 
 
 class BrokerLink:

@@ -52,6 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-pages", type=int, default=200, help="pages open at once; one more is refused")
     parser.add_argument("--stuck-after", type=float, default=10.0,
                         help="seconds a page may leave what it was sent unread before it is dropped")
+    parser.add_argument("--event", default="", help="the event tag of the records downloaded here (docs/records.md)")
+    parser.add_argument("--site", default="", help="the site tag of the records downloaded here")
 
 
 def check_ca_file(path: str, option: str) -> None:
@@ -97,4 +99,4 @@ def config_from(args: argparse.Namespace) -> DisplayConfig:
                          password=os.environ.get("ARBITRO_DISPLAY_PASSWORD", ""), tls_ca=args.tls_ca,
                          base_topic=args.base_topic, host=host, port=port, delay=args.delay,
                          board_delays=dict(args.board_delay), public_url=args.public_url,
-                         max_pages=args.max_pages, stuck_after=args.stuck_after)
+                         max_pages=args.max_pages, stuck_after=args.stuck_after, event=args.event, site=args.site)

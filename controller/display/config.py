@@ -27,6 +27,8 @@ class DisplayConfig:
     max_pages: int = 200  # open pages (event streams) at once; one more is refused (503) until one closes
     stuck_after: float = 10.0  # seconds a page may leave what it was sent unread before it is dropped
     tick: float = 0.02  # seconds: a busy hall's changes go out together, one write per page a tick
+    event: str = ""  # the event and site tags of the records downloaded from this display (docs/records.md)
+    site: str = ""
 
     def delay_of(self, board: str) -> float:
         return self.board_delays.get(board, self.delay)

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import segno
 from aiohttp import web
 
-from controller.display.broker import BrokerLink
+from controller.display.broker import BrokerLink, settle
 from controller.display.config import DisplayConfig
 from controller.display.hall import Hall
 from controller.display.model import BoardModel, read_names, said_moves
@@ -242,14 +242,7 @@ class Seats:
 
     def answered(self, payload: bytes) -> None:
         """The service answered a ``play`` or ``consent`` request: the page that sent it gets the answer."""
-        try:
-            answer = json.loads(payload)
-        except ValueError:
-            return
-        request_id = answer.get("id") if isinstance(answer, dict) else None
-        waiting = self.answers.get(request_id) if isinstance(request_id, str) else None
-        if waiting is not None and not waiting.done():
-            waiting.set_result(answer)
+        settle(self.answers, payload)
 
 
 QUIET_ZONE = 4  # modules of white around a QR code, as the QR specification asks

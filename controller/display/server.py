@@ -5,7 +5,8 @@ topics and hands each message to the asyncio loop, which keeps a :class:`BoardMo
 pushes what changed to the open pages over Server-Sent Events (:mod:`~controller.display.streams`).
 :class:`Display` puts the parts together and routes each address to the part that answers it: the
 hall and the board pages (:mod:`~controller.display.hall`), the seat pages, the names and the
-phone seats' moves (:mod:`~controller.display.seats`), the pages' files (``static/``).
+phone seats' moves (:mod:`~controller.display.seats`), the records' download and the replay
+viewer (:mod:`~controller.display.replays`), the pages' files (``static/``).
 
 The display only reads the boards' topics; it writes its own retained ``<board>/names``, and the
 moves phone seats tap on their pages, as ``request/play`` with the seat's secret (docs/display.md).
@@ -32,6 +33,7 @@ from controller.display.broker import BrokerLink, post
 from controller.display.config import DisplayConfig
 from controller.display.hall import Hall
 from controller.display.model import BoardModel, parse_names
+from controller.display.replays import Replays
 from controller.display.seats import SeatPlay, Seats
 from controller.display.streams import Streams
 
@@ -55,6 +57,7 @@ class Display:
         self.broker = BrokerLink(config, self._on_message, self._on_broker)
         self.hall = Hall(config, self.boards, self.streams, self.broker)
         self.seats = Seats(config, self.boards, self.streams, self.hall, self.broker, seat_play)
+        self.replays = Replays(config, self.boards, self.broker)
         self.runner: web.AppRunner | None = None
         self.port = config.port
 
@@ -118,6 +121,9 @@ class Display:
         if kind in ("response/play", "response/consent"):
             self.seats.answered(payload)
             return
+        if kind == "response/record":
+            self.replays.answered(payload)
+            return
         model = self.boards.get(board)
         if model is None:
             model = self.boards[board] = BoardModel(board)
@@ -169,6 +175,9 @@ class Display:
         app.router.add_get("/", _page("hall.html"))
         app.router.add_get(f"/board/{BOARD_ID}", _page("board.html"))
         app.router.add_get(f"/board/{BOARD_ID}/seat/{SEAT}", self._seat_page)
+        app.router.add_get("/replay", _page("replay.html"))
+        app.router.add_get(f"/api/board/{BOARD_ID}/record", self.replays.download)
+        app.router.add_post("/api/replay", self.replays.position)
         app.router.add_get("/api/hall/events", hall.hall_events)
         app.router.add_get(f"/thumb/{BOARD_ID}/{{version:[0-9a-f]{{16}}}}.svg", hall.thumb)
         app.router.add_get(f"/api/board/{BOARD_ID}/events", hall.board_events)

@@ -69,6 +69,7 @@ GAME_OVER = Phrase("request.game_over", "{command}: the game is over")
 NO_PLAYER_TO_ACT = Phrase("request.no_player_to_act", "{command}: no player is to act (a roll is pending)")
 NO_SUCH_PLAYER = Phrase("request.no_such_player", "{command}: player must be 0..{last}")
 NOTHING_PENDING = Phrase("request.nothing_pending", "{command}: no die, card or draw is pending")
+NO_RECORD = Phrase("request.no_record", "show: the journal has no finished game {game} (arbitro journal lists them)")
 OPERATOR_ENTERS = Phrase("request.operator_enters", "{command}: a hidden draw is entered by the operator only: "
                          "send the request with its answer under the board's response/ topics (the default)")
 NOT_AN_OUTCOME = Phrase("request.not_an_outcome", "{command}: {value} is not a possible outcome")
@@ -253,6 +254,8 @@ class Session(RemoteGame):
                        choices=len(verdict.actions))
         elif verdict.kind == "in_sync" and before.kind == "violation":
             self.event("resolved")
+        if verdict.kind == "in_sync" and self.showing is not None:  # a shown record's position is set up
+            self.show_next()
         return verdict
 
     def button(self, name: str, held: bool = False) -> Outcome:
@@ -307,8 +310,8 @@ class Session(RemoteGame):
         """Run a request once; the outcome's ``answer`` is ``(ok, result or error)``. A refusal changes
         nothing, so it tells nothing (its answer is still journalled before it goes out) but the held
         verdict it commits (any request but ``state`` does)."""
-        committed = name != "state" and self.held is not None
-        if name != "state":
+        committed = name not in commands.READS and self.held is not None
+        if name not in commands.READS:
             self._commit()
         ok, result = self._answer(name, args, request_id, to_operator)
         return self._outcome(tell=ok, show=ok or committed, answer=(ok, result), refusal=self.refusal)
@@ -323,7 +326,7 @@ class Session(RemoteGame):
         tree, under the broker's ACL). Only such an answer may tell what a hidden draw can still
         give; the answers kept for repeats never do."""
         self.refusal = None
-        key = None if request_id is None or name == "state" else request_key(name, request_id, args)
+        key = None if request_id is None or name in commands.READS else request_key(name, request_id, args)
         answered = self.answers.get(key) if key is not None else None
         if answered is not None:
             ok, result, said = answered
@@ -356,6 +359,18 @@ class Session(RemoteGame):
             raise Refused(GAME_OVER(command=name))
         if name == "state":
             return self.public_state()
+        if name == "record":  # written at the edge, which knows when each action was played (Teller.record)
+            return {}
+        if name == "show":  # a game of the board's journal set up at the table, its moves stepped through
+            game_id = args.get("game")
+            try:
+                record = self.recorded(game_id) if self.recorded is not None and game_id is not None else None
+            except KeyError:
+                record = None
+            if record is None:
+                raise Refused(NO_RECORD(game=game_id))
+            self.show(record, args.get("move", 0))
+            return {"game": record.game, "moves": len(record.actions), "from": len(self.match.record.actions)}
         self.ghost = None  # someone acted: the last move from the board stands
         if name == "new_game":
             game = args.get("game", self.game.name)

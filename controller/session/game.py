@@ -14,11 +14,12 @@ from controller.commands import RecentAnswers, Refused
 from controller.games import CHANCE, ChannelKind, Game, IllegalAction, State, get_game
 from controller.games.base import Message, Phrase
 from controller.games.chance import SCHEME
-from controller.games.record import Match
+from controller.games.record import Match, Record
 from controller.move_table import board_diff
 from controller.referee import Redo, Referee, Verdict
 from controller.remote import Sync, Wire
 from controller.seats import Seat, seat_of, seats_for
+from controller.session.showing import Showing, shown_game
 from controller.words import event_line
 
 if TYPE_CHECKING:
@@ -59,6 +60,10 @@ class TableGame(ABC):
     def clean_move(self) -> bool:
         """Must override: the sensed board may be judged at once (:class:`controller.session.Session`)."""
 
+    @abstractmethod
+    def expect(self, expected: Expected | None, *, kept: bool = False) -> None:
+        """Must override: the table is to carry out ``expected`` (:class:`controller.session.away.AwaySeats`)."""
+
     def __init__(self, board: BoardConfig, *, check_board: Callable[[Game, dict[str, Any], int], None],
                  fresh_secret: Callable[[], bytes], answers: RecentAnswers | None = None, peer: str = "") -> None:
         self.board = board
@@ -98,6 +103,8 @@ class TableGame(ABC):
         self._outbox: list[dict[str, Any]] = []
         self._effects: list[Effect] = []
         self._parts: tuple[tuple[str, ...], tuple[Seat, ...]] = ((), ())
+        self.showing: Showing | None = None  # a record shown at the table, its moves stepped through
+        self.recorded: Callable[[int], Record] | None = None  # a game of the board's journal, by its id (show)
         self._carry: tuple[State, Expected, CarryOut] | None = None
         self._own_decision_key: bytes | None = None  # a joining board's key for its computers' decisions
 
@@ -145,6 +152,7 @@ class TableGame(ABC):
         self.verdict = Verdict("in_sync")
         self.held = self.preview = self.ghost = None
         self.resigned = None
+        self.showing = None  # a game taken ends a showing (show takes its own, then shows)
         self.answers.clear()  # a request id names a request within one game
         self.restoring = False
         self.choice = 0
@@ -239,12 +247,34 @@ class TableGame(ABC):
         if self.state.is_terminal():
             self.event("game_over", winners=self.state.winners(), scores=list(self.state.scores()),
                        fair=self.fairness())
+        if self.showing is not None:  # the record's next move lit, or its chance outcome entered as it was
+            self.show_next()
+            return
         self._auto_chance()
 
     def _auto_chance(self) -> None:
         if self.board.chance == "auto" and (self.remote is None or self.remote.host):
             while self.state.current_player == CHANCE:
                 self._resolve_chance()
+
+    def show(self, record: Record, move: int) -> None:
+        """Set up ``record``'s position at ``move`` at the table, then step through its moves
+        (:mod:`controller.session.showing`); ``ValueError`` for a game this board cannot play or a
+        record whose actions the rules refuse."""
+        self.check_board(get_game(record.game), record.options, record.num_players)
+        self._start(shown_game(record, move))
+        self.event("new_game", game=record.game, num_players=record.num_players)
+        self.showing = Showing(list(record.actions))  # its moves lit once the position is set up (show_next)
+
+    def show_next(self) -> None:
+        """The shown record's next move lit (or its chance outcome entered); the showing ends once the
+        game leaves the record."""
+        if self.showing is not None and self.expected is None and not self.showing.next(self):
+            self.showing = None
+
+    def enter_shown(self, text: str) -> None:
+        """A chance outcome of the record being shown, entered as it was."""
+        self._resolve_chance(text)
 
     def _resolve_chance(self, text: str | None = None) -> str:
         if self.state.current_player != CHANCE:

@@ -210,7 +210,9 @@ function hall() {
     else if (line.turn !== null && line.turn !== undefined) who = t("display.to_play", "{player} to play", { player: playerName(line.names, line.turn, line.players) });
     else who = t("display.hall.waiting", "waiting for chance (dice, a card, who starts)");
     const moves = tn("display.moves", "{count} move", "{count} moves", { count: line.moves });
-    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${moves}`);
+    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${moves} · `,
+      el("a", { class: "record-link", href: `/api/board/${encodeURIComponent(line.board)}/record`, download: "" },
+        t("display.record.download", "record"))); // the game's record (docs/records.md)
     if (line.violation) meta.append(" ", el("span", { class: "badge" }, t("display.hall.violation", "violation")));
     statuses[line.board] = line.status;
     mark(line.board, card);
@@ -242,6 +244,9 @@ function board() {
   setInterval(() => last && drawClocks(last), 1000);
 
   const key = new URLSearchParams(location.search).get("key") || ""; // the operator's link has it
+  const withKey = key ? `key=${encodeURIComponent(key)}` : ""; // the record: a game in play's hidden cards too
+  $("record-download").href = `/api/board/${encodeURIComponent(id)}/record${withKey ? `?${withKey}` : ""}`;
+  $("record-replay").href = `/replay?board=${encodeURIComponent(id)}${withKey ? `&${withKey}` : ""}`;
 
   $("save-names").addEventListener("click", async () => {
     const names = [...document.querySelectorAll("#players input")].map((i) => i.value.trim());
@@ -393,7 +398,8 @@ async function start() {
   $("filter")?.setAttribute("placeholder", t("display.seat.filter", "filter moves (e.g. c3)"));
   if (document.body.dataset.page === "hall") document.title = t("display.hall.title", "arbitro · the hall");
   languageSwitch();
-  ({ hall, board, seat: window.seat })[document.body.dataset.page]();  // seat.js: the seat page's
+  ({ hall, board, seat: window.seat })[document.body.dataset.page]?.();  // seat.js: the seat page's; replay.js: the viewer
 }
 
-window.addEventListener("DOMContentLoaded", start);  // after every deferred script (seat.js) has run
+// After every deferred script (seat.js, replay.js) has run; replay.js draws once the page's words are in.
+const started = new Promise((resolve) => window.addEventListener("DOMContentLoaded", () => resolve(start())));
