@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from adafruit_pixelbuf import PixelBuf
 
 from controller.config import Config, ConfigError, check_pins
-from controller.journal import Journal, JournalPathError
+from controller.journal import Journal
+from controller.journal_files import JournalPathError
 from controller.mqtt import MqttBridge
 from controller.ports import Link, Post
 from controller.service import Service

@@ -30,13 +30,9 @@ secret.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import logging
-import os
 import sqlite3
-import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -45,6 +41,15 @@ from typing import TYPE_CHECKING, Any
 from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.base import Message, Phrase
 from controller.games.record import ChanceKey, Record
+from controller.journal_files import (  # the file and its disk
+    JournalPathError,
+    NotAJournal,
+    check_path,
+    damaged,
+    disk_fault,
+    private,
+    write_fault,
+)
 from controller.session import Expected
 
 if TYPE_CHECKING:
@@ -110,83 +115,11 @@ COLUMNS = {
 ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT", "started REAL"), "actions": ("key INTEGER", "at REAL")}
 """The last columns of these tables, which a journal from before fair dice (or seats, or game records)
 lacks: added on opening."""
-SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
 COMMITMENT = "commitment:"  # before a secret not known here: the commitment stored in its place
 LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
 
 log = logging.getLogger("arbitro.journal")
-
-
-class JournalPathError(ValueError):
-    """``journal.path`` holds something that is not a journal and must not be touched: a device, a
-    directory, a file that is no SQLite database, another program's database."""
-
-
-class NotAJournal(sqlite3.DatabaseError):
-    """An SQLite file whose journal tables are damaged or of another shape: it is moved aside."""
-
-
-def _kind(mode: int) -> str:
-    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-             (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
-    return next((name for test, name in kinds if test(mode)), "not a regular file")
-
-
-def check_path(path: Path) -> None:
-    """Refuse (:class:`JournalPathError`) a path that holds anything but nothing, an empty file or an
-    SQLite file: only those may become a journal, or be moved aside when damaged."""
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return
-    if not stat.S_ISREG(info.st_mode):
-        raise JournalPathError(f"it is {_kind(info.st_mode)}, not a journal file; it was left as it is")
-    if info.st_size:
-        with path.open("rb") as file:
-            if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-                raise JournalPathError("the file is not an SQLite database (it does not begin with the SQLite "
-                                       "header), so it is no journal; it was left as it is")
-
-
-PRIVATE = 0o600
-"""The journal's mode, and its side files' (SQLite gives ``-wal`` and ``-shm`` the main file's):
-it holds the chance secret of the game in play, so every die and hand to come."""
-
-
-def private(path: Path) -> None:
-    """Make the journal at ``path`` readable by its owner alone, whatever the umask: created 0600
-    when it is not there yet, made private (one warning in the log) when found readable by others,
-    with its WAL and SHM files."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
-    except FileExistsError:
-        pass
-    except OSError:  # a read-only or full disk, a directory not ours: SQLite's open says so, as before
-        return
-    else:
-        os.fchmod(fd, PRIVATE)  # the umask may have taken bits from the mode asked for
-        os.close(fd)
-    opened = [f for f in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))) if f.is_file()]
-    shown = [f for f in opened if stat.S_IMODE(f.stat().st_mode) & ~PRIVATE]
-    if not shown:
-        return
-    modes = ", ".join(f"{f.name} {stat.S_IMODE(f.stat().st_mode):04o}" for f in shown)
-    try:
-        for f in shown:
-            f.chmod(PRIVATE)
-    except OSError as exc:
-        log.warning("the journal %s is readable by others (%s), and cannot be made private: %s; it holds the "
-                    "secret every die and hand is drawn from", path, modes, exc.strerror or exc)
-        return
-    log.warning("the journal %s was readable by others (%s): made private (0600); it holds the secret every die "
-                "and hand is drawn from", path, modes)
-
-
-def damaged(exc: sqlite3.DatabaseError) -> bool:
-    """True when ``exc`` says the file's content is damaged (not that it cannot be written or opened)."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    return isinstance(exc, NotAJournal) or name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
 
 
 MOVED_ASIDE = Phrase("journal.moved_aside", "the journal {path} could not be read ({error}); it was moved to {aside} "
@@ -196,51 +129,6 @@ GAME_SET_ASIDE = Phrase("journal.game_set_aside", "the journal's unfinished {gam
                         "starts")
 UNWRITABLE = Phrase("journal.unwritable", "the journal cannot be written: {reason}")
 CANNOT_WRITE = Phrase("journal.cannot_write", "the journal cannot be written")
-
-
-class DiskFault(sqlite3.OperationalError):
-    """The journal's disk cannot take a write (``reason``: "read-only", "disk full"): nothing is tried,
-    not even what SQLite's WAL might still hold, so the first state after a start on such a disk
-    says so, not the first failed move."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"the journal's disk is {reason}")
-        self.reason = reason
-
-
-def disk_fault(directory: Path) -> DiskFault | None:
-    """Why the disk of ``directory`` takes no write (mounted read-only, or no block this process may
-    write: root may use the blocks a file system keeps back for it); None when it may."""
-    try:
-        disk = os.statvfs(directory)
-    except OSError:
-        return None  # SQLite's own write says what is wrong
-    if disk.f_flag & os.ST_RDONLY:
-        return DiskFault("read-only")
-    if (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) == 0:
-        return DiskFault("disk full")
-    return None
-
-
-def write_fault(exc: sqlite3.Error, directory: Path) -> str:
-    """Why the journal in ``directory`` cannot be written, in words: "disk full", "read-only", or
-    SQLite's own message. A file briefly made there (never linked, never written) asks the disk."""
-    try:
-        with tempfile.TemporaryFile(dir=directory):
-            pass
-    except OSError as err:
-        if err.errno == errno.EROFS:
-            return "read-only"
-        if err.errno in (errno.ENOSPC, errno.EDQUOT):
-            return "disk full"
-    if isinstance(exc, DiskFault):
-        return exc.reason
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    if name.startswith("SQLITE_FULL"):
-        return "disk full"
-    if name.startswith("SQLITE_READONLY"):
-        return "read-only"
-    return str(exc)
 
 
 class Journal:
