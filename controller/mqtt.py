@@ -98,6 +98,105 @@ def set_nodelay(client: mqtt.Client) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+NOT_MQTT5 = 0x84  # CONNACK "unsupported protocol version" (an MQTT 3.1.1 broker's return code 1, as paho reads it)
+FIRST_RETELL = 5.0  # seconds: a broker still away is told again after this, then twice as long each time
+LAST_RETELL = 300.0
+CONNACK_WAIT = 1.0  # seconds a broker may take to answer a CONNECT before it is asked in MQTT 3.1.1
+NO_MQTT5 = ("does not speak MQTT 5 (arbitro needs MQTT 5: Mosquitto 1.6 or later, EMQX 4.3 or later; "
+            "see docs/mqtt.md, Brokers)")
+
+
+class BrokerTrouble:
+    """Says plainly why a broker cannot be used: at the first failure, then with back-off (5 s, 10 s,
+    ... 5 min) while it lasts, and once more when it is over. paho retries by itself, quietly.
+
+    A broker that speaks only MQTT 3.1.1 may refuse an MQTT 5 CONNECT ("unsupported protocol
+    version") or never answer it (amqtt waits for the will's fields where MQTT 5 puts its
+    properties): a CONNECT left unanswered :data:`CONNACK_WAIT` s is followed by an MQTT 3.1.1
+    CONNECT on a connection of its own, to tell the two apart."""
+
+    def __init__(self, logger: logging.Logger, who: str, host: str, port: int, *, tls: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.log, self.who, self.clock = logger, who, clock
+        self.host, self.port, self.tls, self.where = host, port, tls, f"{host}:{port}"
+        self._lock = threading.Lock()  # paho's thread and the CONNACK timer both tell
+        self._said: str | None = None  # what was last told, None while the broker is fine
+        self._next_at = 0.0
+        self._wait = FIRST_RETELL
+        self._failures = 0
+        self._attempt = self._answered = 0  # CONNECTs sent, and the last one answered
+
+    def watch(self, client: mqtt.Client) -> None:
+        """Hear ``client``'s failed connections (its ``on_connect`` calls :meth:`refused` or :meth:`connected`)."""
+        client.on_connect_fail = self.unreachable
+        client.on_pre_connect = self._arm
+
+    def _tell(self, why: str) -> None:
+        with self._lock:
+            self._failures += 1
+            now = self.clock()
+            if why != self._said or now >= self._next_at:
+                again = f" (still, {self._failures} attempts)" if why == self._said else ""
+                self.log.warning("%s: MQTT broker %s %s%s", self.who, self.where, why, again)
+                self._wait = FIRST_RETELL if why != self._said else min(self._wait * 2, LAST_RETELL)
+                self._said, self._next_at = why, now + self._wait
+
+    def refused(self, reason: Any) -> None:
+        """The broker answered the CONNECT with a failure (paho's ``ReasonCode``)."""
+        self._answered = self._attempt
+        if getattr(reason, "value", None) == NOT_MQTT5:
+            self._tell(NO_MQTT5)
+        else:
+            self._tell(f"refused the connection: {reason}")
+
+    def unreachable(self, *_paho: object) -> None:
+        """paho's ``on_connect_fail``: no connection at all (nothing listens, no route, TLS failed)."""
+        self._answered = self._attempt
+        self._tell("is not reachable; trying again")
+
+    def connected(self) -> None:
+        self._answered = self._attempt
+        with self._lock:
+            if self._said is not None:
+                self.log.info("%s: MQTT broker %s reached after %d failed attempt(s)", self.who, self.where,
+                              self._failures)
+            self._said, self._failures, self._wait = None, 0, FIRST_RETELL
+
+    def _arm(self, *_paho: object) -> None:
+        self._attempt += 1
+        timer = threading.Timer(CONNACK_WAIT, self._unanswered, (self._attempt,))
+        timer.daemon = True
+        timer.start()
+
+    def _unanswered(self, attempt: int) -> None:
+        if attempt != self._attempt or self._answered >= attempt:
+            return
+        if not self.tls and speaks_mqtt311(self.host, self.port):
+            if self._answered < attempt:  # answered in 3.1.1 at once, still not in 5 (not just slow)
+                self._tell(NO_MQTT5)
+        else:
+            self._tell(f"has not answered the MQTT 5 CONNECT within {CONNACK_WAIT:g} s")
+
+
+def speaks_mqtt311(host: str, port: int, timeout: float = CONNACK_WAIT) -> bool:
+    """Whether the broker answers an MQTT 3.1.1 CONNECT (a clean session, no will) with a CONNACK,
+    whatever its return code: then it speaks MQTT 3.1.1."""
+    client_id = f"arbitro-probe-{secrets.token_hex(4)}".encode()
+    body = b"\x00\x04MQTT\x04\x02\x00\x0a" + len(client_id).to_bytes(2, "big") + client_id
+    reply = b""
+    try:
+        with socket.create_connection((host, port), timeout) as s:
+            s.settimeout(timeout)
+            s.sendall(bytes([0x10, len(body)]) + body)
+            while len(reply) < 4 and (chunk := s.recv(4 - len(reply))):
+                reply += chunk
+            if len(reply) == 4:
+                s.sendall(b"\xe0\x00")  # DISCONNECT
+    except OSError:
+        return False
+    return reply[:2] == b"\x20\x02"
+
+
 class MqttBridge:
     """One paho client: publishes the board's topics, turns requests into :class:`Command` events.
 
@@ -151,6 +250,8 @@ class MqttBridge:
         c.on_subscribe = self._on_subscribe
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        self.trouble = BrokerTrouble(log, f"board {board_id}", cfg.host, cfg.port, tls=cfg.tls)
+        self.trouble.watch(c)
         self.client = c
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -181,8 +282,9 @@ class MqttBridge:
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                     properties: object = None) -> None:
         if reason.is_failure:
-            log.warning("MQTT broker %s:%s refused the connection: %s", self.cfg.host, self.cfg.port, reason)
+            self.trouble.refused(reason)
             return
+        self.trouble.connected()
         log.info("MQTT connected to %s:%s", self.cfg.host, self.cfg.port)
         set_nodelay(client)
         if self.cfg.homeassistant:

@@ -16,7 +16,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.display.config import DisplayConfig
-from controller.mqtt import set_nodelay
+from controller.mqtt import BrokerTrouble, set_nodelay
 
 log = logging.getLogger("arbitro.display")
 
@@ -44,6 +44,8 @@ class BrokerLink:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._inbox: collections.deque[tuple[str, bytes]] = collections.deque()  # from paho's thread
         self._inbox_due = False
+        self.trouble = BrokerTrouble(log, "display", config.broker_host, config.broker_port,
+                                     tls=config.tls_ca is not None)
 
     @property
     def ready(self) -> bool:
@@ -66,6 +68,7 @@ class BrokerLink:
         client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # type: ignore[arg-type]  # seconds: back within 2 s
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        self.trouble.watch(client)
         client.on_message = lambda _client, _userdata, m: self._hand_over(m.topic, bytes(m.payload))
         client.connect_async(c.broker_host, c.broker_port, keepalive=10)
         client.loop_start()
@@ -90,8 +93,9 @@ class BrokerLink:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         if reason.is_failure:
-            log.warning("the broker refused the display: %s", reason)
+            self.trouble.refused(reason)
             return
+        self.trouble.connected()
         set_nodelay(client)  # acknowledgements go out at once, not after Nagle's wait
         base = self.config.base_topic
         client.subscribe([(f"{base}/+/{t}", 1) for t in TOPICS])
