@@ -46,7 +46,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller import commands
+from controller import commands, homeassistant
 from controller.config import MqttConfig
 from controller.games.base import Message, Phrase
 from controller.i18n import as_json, say
@@ -237,6 +237,13 @@ class MqttBridge:
         # From the first connection on: a window left by an earlier run is replaced, not added to.
         self._retained[f"{self.base}/events/recent"] = self._recent_payload()
         self._last_info: mqtt.MQTTMessageInfo | None = None
+        # Home Assistant: what the configurations are made from, those on the broker, and this
+        # board's configurations found retained there (an earlier run's, another game's)
+        self._ha_info: dict[str, Any] | None = None
+        self._ha_state: dict[str, Any] | None = None
+        self._ha_key: tuple[object, ...] | None = None
+        self._discovery: dict[str, bytes] = {}
+        self._found: set[str] = set()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
                         protocol=mqtt.MQTTv5)
         if cfg.username:
@@ -289,6 +296,7 @@ class MqttBridge:
         set_nodelay(client)
         if self.cfg.homeassistant:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
+            client.subscribe(homeassistant.mine(self.cfg, self.board_id), qos=1)  # stale ones to remove
         # Paho resends what the last connection left unacknowledged right after this callback;
         # the SUBACK to this subscription comes later, and _on_subscribe sends the rest then.
         # Requests: no stored (retained) ones on subscribing, and the retain flag kept on live ones,
@@ -305,13 +313,13 @@ class MqttBridge:
             client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
-            if self.cfg.homeassistant:
-                self._publish_discovery()
             if self.held:
                 log.info("MQTT: sending %d event(s) held while disconnected", len(self.held))
             while self.held:
                 self._last_info = client.publish(f"{self.base}/events", self.held.popleft(), qos=1)
             self._live = True
+            if self.cfg.homeassistant:
+                self._publish_discovery(again=True)
         self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
@@ -337,6 +345,10 @@ class MqttBridge:
     def publish_state(self, state: dict[str, Any]) -> None:
         """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
         self._publish_retained(f"{self.base}/state", json.dumps(state, separators=(",", ":")).encode())
+        if self.cfg.homeassistant:
+            with self._lock:
+                self._ha_state = state
+                self._publish_discovery()
 
     def _publish_changed(self, topic: str, data: dict[str, Any] | None) -> None:
         """Publish ``data`` as JSON (None: empty) retained on ``topic`` when it differs from what was
@@ -355,6 +367,9 @@ class MqttBridge:
     def publish_info(self, info: dict[str, Any]) -> None:
         """Publish the board's ``info`` (retained, QoS 1) when it changed."""
         self._publish_changed(f"{self.base}/info", info)
+        if self.cfg.homeassistant:
+            with self._lock:
+                self._ha_info = info
 
     def publish_event(self, event: dict[str, Any]) -> int:
         """Publish one event (see :meth:`publish_events`) and return its sequence number."""
@@ -449,7 +464,13 @@ class MqttBridge:
         if self.cfg.homeassistant and msg.topic == f"{self.cfg.discovery_prefix}/status":
             if msg.payload == b"online":
                 with self._lock:
-                    self._publish_discovery()
+                    self._publish_discovery(again=True)
+            return
+        if self.cfg.homeassistant and msg.topic.startswith(f"{self.cfg.discovery_prefix}/"):
+            if msg.retain and msg.payload:  # one of this board's, stored: removed unless it is current
+                with self._lock:
+                    self._found.add(msg.topic)
+                    self._remove_stale()
             return
         if not msg.topic.startswith(f"{self.base}/request/"):
             return
@@ -511,23 +532,32 @@ class MqttBridge:
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 
-    def _publish_discovery(self) -> None:
-        """The discovery configurations, retained (the caller holds ``_lock``)."""
-        node = f"arbitro_{self.board_id}"
-        device = {"identifiers": [node], "name": f"arbitro {self.board_id}", "manufacturer": "arbitro"}
-        availability = {"availability_topic": f"{self.base}/status", "payload_available": "online",
-                        "payload_not_available": "offline"}
-        entities = {
-            f"binary_sensor/{node}/online/config": {
-                "name": "Board online", "unique_id": f"{node}_online", "state_topic": f"{self.base}/status",
-                "payload_on": "online", "payload_off": "offline", "device_class": "connectivity", "device": device},
-            f"sensor/{node}/current_player/config": {
-                "name": "Current player", "unique_id": f"{node}_current_player", "state_topic": f"{self.base}/state",
-                "value_template": "{{ value_json.turn }}", "device": device, **availability},
-            f"sensor/{node}/scores/config": {
-                "name": "Scores", "unique_id": f"{node}_scores", "state_topic": f"{self.base}/state",
-                "value_template": "{{ value_json.scores | join(', ') }}", "device": device, **availability},
-        }
-        for topic, body in entities.items():
-            self._last_info = self.client.publish(f"{self.cfg.discovery_prefix}/{topic}", json.dumps(body), qos=1,
-                                                  retain=True)
+    def _publish_discovery(self, again: bool = False) -> None:
+        """The discovery configurations, retained, when what they are made of changed (``again``:
+        all of them, as Home Assistant asks); those the board no longer has emptied. The caller
+        holds ``_lock``."""
+        if self._ha_state is None:  # nothing to say yet: the first state says how many players
+            return
+        info, state = self._ha_info or {}, self._ha_state
+        key = (info.get("game"), info.get("title"), info.get("arbitro"), len(state.get("players") or ()))
+        if key != self._ha_key:
+            self._ha_key = key
+            new = {topic: json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+                   for topic, body in homeassistant.configs(self.cfg, self.board_id, self.language, info,
+                                                            state).items()}
+            self._found.update(set(self._discovery) - set(new))
+            again = again or new != self._discovery
+            self._discovery = new
+        if self._live and again:
+            for topic, payload in self._discovery.items():
+                self._last_info = self.client.publish(topic, payload, qos=1, retain=True)
+        self._remove_stale()
+
+    def _remove_stale(self) -> None:
+        """Empty this board's configurations found on the broker that it no longer has (the caller
+        holds ``_lock``; only once the current ones are known)."""
+        if not self._live or self._ha_key is None:
+            return
+        for topic in sorted(self._found - set(self._discovery)):
+            self._last_info = self.client.publish(topic, b"", qos=1, retain=True)
+        self._found.clear()
