@@ -179,7 +179,8 @@ class Config:
         if self.mqtt.tls:
             _check_tls_files(self.mqtt)
         if self.mqtt.display_url and not self.mqtt.display_url.startswith(("http://", "https://")):
-            raise ConfigError(f"mqtt.display_url: must be an http:// or https:// address, got {self.mqtt.display_url!r}")
+            raise ConfigError(f"mqtt.display_url: must be an http:// or https:// address, got "
+                              f"{self.mqtt.display_url!r}")
         if self.mqtt.password and not self.mqtt.username:
             raise ConfigError("mqtt.password: needs mqtt.username")
         if self.sound.voice not in ("off", "on"):

@@ -118,11 +118,22 @@ class Display:
         if kind in ("response/play", "response/consent"):
             self.seats.answered(payload)
             return
+        if not payload and kind == "state":  # emptied: the board was forgotten (arbitro forget)
+            if board in self.boards:
+                self.hall.forget(board)
+                self.hall.push_status()
+            return
         model = self.boards.get(board)
         if model is None:
+            if not payload:
+                return
             model = self.boards[board] = BoardModel(board)
         if kind == "status":
+            if not payload:
+                return
             model.on_status(payload.decode(errors="replace"))
+            if model.status == "offline":
+                self.hall.went_offline(board)
             self.hall.push_status()
             self.seats.push_board(board)
             self.hall.changed(board)
@@ -138,6 +149,8 @@ class Display:
         if seat is not None and not payload:  # emptied: the game has no such seat
             model.on_private(int(seat), None)
             self.seats.push_board(board)
+            return
+        if not payload:  # emptied (arbitro forget): nothing to take
             return
         try:
             data = json.loads(payload)

@@ -1,0 +1,110 @@
+"""Issue 38.5: a hall an organiser runs, in real Chromium over a real Mosquitto: live boards first,
+filters by game and state, an offline board greyed then hidden after the configured time, and
+``arbitro forget`` clearing every retained topic of a board (the display drops it too)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from controller.cli import main
+from controller.localbroker import Broker
+from controller.service import Service
+from tests.display.conftest import start_display
+from tests.support.mqttc import Listener
+from tests.support.services import bridge_of, mqtt_service
+from tests.support.waiting import wait_until
+
+
+def board(game: str, board_id: str, port: int, **mqtt: object) -> Service:
+    service = mqtt_service(game, board_id, port, seed=2, mqtt=dict(mqtt))
+    assert bridge_of(service).flush()
+    return service
+
+
+def retained(port: int, topics: list[str]) -> set[str]:
+    """The topics a new subscriber to ``topics`` is handed a retained message on."""
+    marker = f"test/marker/{uuid.uuid4().hex}"
+    viewer = Listener(port, [*topics, marker])
+    try:
+        viewer.client.publish(marker, b"x", qos=1)
+        viewer.wait_for(lambda m: m[0] == marker)  # after the retained ones: one session, in order
+        return {t for t, p, was_retained, _ in viewer.messages if was_retained and p}
+    finally:
+        viewer.close()
+
+
+def order(page: Page) -> list[str]:
+    return page.locator("#boards .card:not([hidden])").evaluate_all("cards => cards.map((c) => c.dataset.board)")
+
+
+def test_live_boards_come_first_and_the_hall_filters_by_game_and_state(broker: Broker, page: Page) -> None:
+    display = start_display(broker.port)
+    gone = board("contigo", "a-gone", broker.port)
+    gone.stop()  # offline: last, though its name sorts first
+    live = [board("serpientes", "b-snakes", broker.port), board("contigo", "c-contigo", broker.port)]
+    try:
+        page.goto(display.url)
+        expect(page.locator("#boards .card")).to_have_count(3)
+        expect(page.locator('.card[data-board="a-gone"]')).to_have_class("card offline")
+        wait_until(lambda: order(page) == ["c-contigo", "b-snakes", "a-gone"], "live boards first, by game")
+        page.select_option("#filter-game", "serpientes")
+        wait_until(lambda: order(page) == ["b-snakes"], "only the Serpientes board")
+        page.select_option("#filter-game", "")
+        page.select_option("#filter-state", "offline")
+        wait_until(lambda: order(page) == ["a-gone"], "only the offline board")
+        page.select_option("#filter-state", "live")
+        wait_until(lambda: order(page) == ["c-contigo", "b-snakes"], "only the live boards")
+    finally:
+        for service in live:
+            service.stop()
+        display.stop()
+
+
+def test_an_offline_board_is_greyed_then_hidden_after_the_configured_time(broker: Broker, page: Page) -> None:
+    display = start_display(broker.port, hide_after=1.5)
+    service = board("contigo", "h1", broker.port)
+    try:
+        page.goto(display.url)
+        card = page.locator('.card[data-board="h1"]')
+        expect(card).to_be_visible()
+        service.stop()
+        expect(card).to_have_class("card offline")  # greyed at once
+        expect(card).to_have_count(0, timeout=10_000)  # then gone from the hall
+        assert display.call(lambda: "h1" not in display.display.hall.lines)
+        page.reload()  # a page opened now does not list it either
+        expect(page.locator("#empty")).to_be_visible()
+        service = board("contigo", "h1", broker.port)  # back online: listed again
+        expect(card).to_be_visible()
+    finally:
+        service.stop()
+        display.stop()
+
+
+def test_forget_leaves_no_retained_topic_of_the_board(broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
+    display = start_display(broker.port)
+    service = board("contigo", "f1", broker.port, homeassistant=True)
+    names = Listener(broker.port, [])
+    try:
+        names.client.publish("arbitro/f1/names", b'["Ana","Luis"]', qos=1, retain=True).wait_for_publish(5)
+        wait_until(lambda: display.call(lambda: "f1" in display.display.hall.lines), "the hall to list f1")
+        mine = ["arbitro/f1/#", "homeassistant/+/arbitro_f1/+/config"]
+        before = retained(broker.port, mine)
+        assert {"arbitro/f1/state", "arbitro/f1/status", "arbitro/f1/info", "arbitro/f1/names",
+                "arbitro/f1/events/recent", "arbitro/f1/player/0"} <= before
+        assert any(t.startswith("homeassistant/") for t in before)
+
+        assert main(["forget", "f1", "--broker", f"127.0.0.1:{broker.port}"]) == 1  # online: refused
+        assert "board f1 is online" in capsys.readouterr().err
+        service.stop()
+        assert main(["forget", "f1", "--broker", f"127.0.0.1:{broker.port}"]) == 0
+        out = capsys.readouterr().out
+        assert f"{len(before)} retained topic(s) emptied" in out
+        assert retained(broker.port, mine) == set()
+        wait_until(lambda: display.call(lambda: "f1" not in display.display.boards), "the display to drop f1")
+    finally:
+        names.close()
+        service.stop()
+        display.stop()
