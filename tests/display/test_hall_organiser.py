@@ -37,7 +37,9 @@ def retained(port: int, topics: list[str]) -> set[str]:
 
 
 def order(page: Page) -> list[str]:
-    return page.locator("#boards .card:not([hidden])").evaluate_all("cards => cards.map((c) => c.dataset.board)")
+    boards: list[str] = page.locator("#boards .card:not([hidden])").evaluate_all(
+        "cards => cards.map((c) => c.dataset.board)")
+    return boards
 
 
 def test_live_boards_come_first_and_the_hall_filters_by_game_and_state(broker: Broker, page: Page) -> None:
