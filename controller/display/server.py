@@ -32,6 +32,7 @@ from controller.display.broker import BrokerLink, post
 from controller.display.config import DisplayConfig
 from controller.display.hall import Hall
 from controller.display.model import BoardModel, parse_names
+from controller.display.results import Results
 from controller.display.seats import SeatPlay, Seats
 from controller.display.streams import Streams
 
@@ -55,6 +56,7 @@ class Display:
         self.broker = BrokerLink(config, self._on_message, self._on_broker)
         self.hall = Hall(config, self.boards, self.streams, self.broker)
         self.seats = Seats(config, self.boards, self.streams, self.hall, self.broker, seat_play)
+        self.results = Results()
         self.runner: web.AppRunner | None = None
         self.port = config.port
 
@@ -160,7 +162,10 @@ class Display:
         if not isinstance(data, dict):
             return
         if kind == "state":
+            was_over = model.state is not None and bool(model.state.get("over"))
             model.on_state(data)
+            if data.get("over") and not was_over:
+                self.results.finished(board, data, model.names)
             self.hall.stated(board, payload)
             self.seats.push_board(board)
             self.hall.changed(board)
@@ -182,6 +187,10 @@ class Display:
         app.router.add_get("/", _page("hall.html"))
         app.router.add_get(f"/board/{BOARD_ID}", _page("board.html"))
         app.router.add_get(f"/board/{BOARD_ID}/seat/{SEAT}", self._seat_page)
+        app.router.add_get("/results", _page("results.html"))
+        app.router.add_get("/api/results", self.results.json)
+        app.router.add_get("/results.csv", self.results.results_csv)
+        app.router.add_get("/standings.csv", self.results.standings_csv)
         app.router.add_get("/api/hall/events", hall.hall_events)
         app.router.add_get(f"/thumb/{BOARD_ID}/{{version:[0-9a-f]{{16}}}}.svg", hall.thumb)
         app.router.add_get(f"/api/board/{BOARD_ID}/events", hall.board_events)

@@ -4,6 +4,10 @@ filters by game and state, an offline board greyed then hidden after the configu
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import urllib.request
 import uuid
 
 import pytest
@@ -109,4 +113,52 @@ def test_forget_leaves_no_retained_topic_of_the_board(broker: Broker, capsys: py
     finally:
         names.close()
         service.stop()
+        display.stop()
+
+
+def test_the_csv_standings_of_a_short_event_match_the_games_played(broker: Broker, page: Page) -> None:
+    display = start_display(broker.port)
+    boards = {"e1": ["Ana", "Luis"], "e2": ["Eva", "Ana"]}
+    services = {b: board("contigo", b, broker.port) for b in boards}
+    desk = Listener(broker.port, [f"arbitro/{b}/state" for b in boards])
+    played: list[tuple[list[str], dict[str, object]]] = []  # each game's players and final state
+    try:
+        for b, people in boards.items():
+            desk.client.publish(f"arbitro/{b}/names", json.dumps(people), qos=1, retain=True).wait_for_publish(5)
+            wait_until(lambda b=b, p=people: display.call(  # type: ignore[misc]
+                lambda: b in display.display.boards and display.display.boards[b].names == p), f"{b}'s names")
+        for b, resigning in (("e1", 0), ("e1", 1), ("e2", 1)):
+            if played and played[-1][1].get("board") == b:
+                assert desk.request(f"arbitro/{b}", "new_game", {})["ok"]
+            assert desk.request(f"arbitro/{b}", "resign", {"player": resigning})["ok"]
+            final = desk.latest_state(f"arbitro/{b}", where=lambda s: bool(s["over"]))
+            played.append((boards[b], final))
+            desk.messages.clear()
+        wait_until(lambda: display.call(lambda: len(display.display.results.games)) == 3, "the display's 3 results")
+        expected: dict[str, dict[str, float]] = {}
+        for people, final in played:
+            for seat, name in enumerate(people):
+                row = expected.setdefault(name, {"games": 0, "wins": 0, "points": 0.0})
+                row["games"] += 1
+                row["wins"] += seat in final["winners"]  # type: ignore[operator]
+                row["points"] += final["scores"][seat]  # type: ignore[index]
+        with urllib.request.urlopen(f"{display.url}standings.csv", timeout=5) as answer:
+            assert answer.headers["Content-Type"].startswith("text/csv")
+            standings = list(csv.DictReader(io.StringIO(answer.read().decode())))
+        assert {r["player"]: {"games": int(r["games"]), "wins": int(r["wins"]), "points": float(r["points"])}
+                for r in standings} == expected
+        assert [r["rank"] for r in standings] == ["1", "2", "3"]
+        assert standings[0]["player"] == max(expected, key=lambda n: (expected[n]["wins"], expected[n]["points"]))
+        with urllib.request.urlopen(f"{display.url}results.csv", timeout=5) as answer:
+            rows = list(csv.DictReader(io.StringIO(answer.read().decode())))
+        assert [(r["board"], r["player"], r["won"]) for r in rows] == [
+            (b, name, str(seat in final["winners"]))  # type: ignore[operator]
+            for (people, final), b in zip(played, ("e1", "e1", "e2"), strict=True) for seat, name in enumerate(people)]
+        page.goto(f"{display.url}results")
+        expect(page.locator("#standings tbody tr")).to_have_count(3)
+        expect(page.locator("#games tbody tr")).to_have_count(6)
+    finally:
+        desk.close()
+        for service in services.values():
+            service.stop()
         display.stop()
