@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import urllib.error
 import urllib.request
 import uuid
 
@@ -161,4 +162,40 @@ def test_the_csv_standings_of_a_short_event_match_the_games_played(broker: Broke
         desk.close()
         for service in services.values():
             service.stop()
+        display.stop()
+
+
+def test_every_write_of_the_hall_needs_the_operators_key(broker: Broker) -> None:
+    """Every POST the display serves (and the pairing GET, which hands out a seat's token) is refused
+    without the operator's key and works with it; a seat's own routes take the seat's token instead
+    (tests/display/test_seats.py)."""
+    display = start_display(broker.port)
+    service = board("contigo", "k1", broker.port)
+    bodies = {"names": b'["Ana", "Luis"]'}
+    try:
+        wait_until(lambda: display.call(lambda: "k1" in display.display.boards and
+                                        display.display.boards["k1"].seats() >= 2), "the display to have k1")
+        keyed = []
+        for route in display.display.app().router.routes():
+            path = route.resource.canonical if route.resource is not None else ""
+            if route.method not in ("POST", "GET") or "/seat/" in path:
+                continue
+            if route.method == "GET" and "/pair/" not in path:
+                continue
+            keyed.append((route.method, path))
+            url = display.url + path.lstrip("/").replace("{board}", "k1").replace("{seat}", "1")
+            body = next((b for name, b in bodies.items() if path.endswith(name)), b"")
+            for key, refused in (("", True), ("?key=wrong", True), (f"?key={display.display.config.pair_key}", False)):
+                request = urllib.request.Request(url + key, data=body if route.method == "POST" else None,
+                                                 method=route.method)
+                try:
+                    with urllib.request.urlopen(request, timeout=5) as answer:
+                        status = answer.status
+                except urllib.error.HTTPError as exc:
+                    status = exc.code
+                assert (status == 403) == refused and (refused or status == 200), (route.method, path, key, status)
+        assert sorted(keyed) == [("GET", "/api/board/{board}/pair/{seat}"), ("POST", "/api/board/{board}/names"),
+                                 ("POST", "/api/board/{board}/pair/{seat}")]
+    finally:
+        service.stop()
         display.stop()
