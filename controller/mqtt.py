@@ -116,8 +116,10 @@ class BrokerTrouble:
     CONNECT on a connection of its own, to tell the two apart."""
 
     def __init__(self, logger: logging.Logger, who: str, host: str, port: int, *, tls: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, told: Callable[[], None] | None = None) -> None:
         self.log, self.who, self.clock = logger, who, clock
+        self.told = told  # called (on paho's or the timer's thread) when :attr:`why` changes
+        self.why: str | None = None  # what is wrong now: "not_mqtt5", "refused", "unreachable", "silent"; None
         self.host, self.port, self.tls, self.where = host, port, tls, f"{host}:{port}"
         self._lock = threading.Lock()  # paho's thread and the CONNACK timer both tell
         self._said: str | None = None  # what was last told, None while the broker is fine
@@ -131,7 +133,11 @@ class BrokerTrouble:
         client.on_connect_fail = self.unreachable
         client.on_pre_connect = self._arm
 
-    def _tell(self, why: str) -> None:
+    def _tell(self, why: str, kind: str) -> None:
+        if kind != self.why:
+            self.why = kind
+            if self.told is not None:
+                self.told()
         with self._lock:
             self._failures += 1
             now = self.clock()
@@ -145,17 +151,21 @@ class BrokerTrouble:
         """The broker answered the CONNECT with a failure (paho's ``ReasonCode``)."""
         self._answered = self._attempt
         if getattr(reason, "value", None) == NOT_MQTT5:
-            self._tell(NO_MQTT5)
+            self._tell(NO_MQTT5, "not_mqtt5")
         else:
-            self._tell(f"refused the connection: {reason}")
+            self._tell(f"refused the connection: {reason}", "refused")
 
     def unreachable(self, *_paho: object) -> None:
         """paho's ``on_connect_fail``: no connection at all (nothing listens, no route, TLS failed)."""
         self._answered = self._attempt
-        self._tell("is not reachable; trying again")
+        self._tell("is not reachable; trying again", "unreachable")
 
     def connected(self) -> None:
         self._answered = self._attempt
+        if self.why is not None:
+            self.why = None
+            if self.told is not None:
+                self.told()
         with self._lock:
             if self._said is not None:
                 self.log.info("%s: MQTT broker %s reached after %d failed attempt(s)", self.who, self.where,
@@ -173,9 +183,9 @@ class BrokerTrouble:
             return
         if not self.tls and speaks_mqtt311(self.host, self.port):
             if self._answered < attempt:  # answered in 3.1.1 at once, still not in 5 (not just slow)
-                self._tell(NO_MQTT5)
+                self._tell(NO_MQTT5, "not_mqtt5")
         else:
-            self._tell(f"has not answered the MQTT 5 CONNECT within {CONNACK_WAIT:g} s")
+            self._tell(f"has not answered the MQTT 5 CONNECT within {CONNACK_WAIT:g} s", "silent")
 
 
 def speaks_mqtt311(host: str, port: int, timeout: float = CONNACK_WAIT) -> bool:

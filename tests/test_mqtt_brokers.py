@@ -5,6 +5,7 @@ at once and then with back-off."""
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import queue
 import socket
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -145,3 +147,20 @@ def test_a_broker_still_away_is_told_again_with_back_off(caplog: pytest.LogCaptu
         assert "reached after" in caplog.records[-1].getMessage()
         trouble.unreachable()  # away again: told at once
         assert caplog.records[-1].getMessage().endswith("is not reachable; trying again")
+
+
+def test_the_display_pages_are_told_the_broker_does_not_speak_mqtt_5(mqtt311_broker: int) -> None:
+    from controller.display.server import DisplayConfig, RunningDisplay
+
+    display = RunningDisplay(DisplayConfig(broker_port=mqtt311_broker, host="127.0.0.1", port=0))
+    try:
+        def why() -> object:
+            return json.loads(display.call(lambda: display.display.hall.status(None)))["why"]
+
+        wait_until(lambda: why() == "not_mqtt5", "the hall's status to say why", timeout=5)
+        with urllib.request.urlopen(f"{display.url}api/hall/events", timeout=5) as stream:
+            lines = [stream.readline() for _ in range(4)]  # retry, then the status event a page starts with
+        data = next(line for line in lines if line.startswith(b"data: "))
+        assert b"event: status\n" in lines and json.loads(data.removeprefix(b"data: "))["why"] == "not_mqtt5", lines
+    finally:
+        display.stop()

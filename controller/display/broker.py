@@ -45,7 +45,7 @@ class BrokerLink:
         self._inbox: collections.deque[tuple[str, bytes]] = collections.deque()  # from paho's thread
         self._inbox_due = False
         self.trouble = BrokerTrouble(log, "display", config.broker_host, config.broker_port,
-                                     tls=config.tls_ca is not None)
+                                     tls=config.tls_ca is not None, told=lambda: post(self.loop, self._told))
 
     @property
     def ready(self) -> bool:
@@ -103,6 +103,11 @@ class BrokerLink:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         post(self.loop, self._changed, False)
+
+    def _told(self) -> None:
+        """What is wrong with the broker changed: the pages are told (with the status)."""
+        if not self.up:
+            self.on_up(False)
 
     def _changed(self, up: bool) -> None:
         self.up = up

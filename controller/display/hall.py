@@ -168,7 +168,7 @@ class Hall:
         c = self.config
         boards = {b: m.status for b, m in self.boards.items()}
         out: dict[str, Any] = {"broker": self.broker.up, "address": f"{c.broker_host}:{c.broker_port}",
-                               "boards": boards}
+                               "why": self.broker.trouble.why, "boards": boards}
         if board is not None:
             model = self.boards.get(board)
             out["service"] = model.status if model else None

@@ -128,8 +128,11 @@ function showTrouble() {
 
 function applyStatus(status, board) {
   trouble.broker = status.broker ? null
-    : t("display.trouble.broker", "The display has lost the MQTT broker ({address}); reconnecting… What you see is the last state received.",
-      { address: status.address });
+    : status.why === "not_mqtt5"
+      ? t("display.trouble.not_mqtt5", "The MQTT broker ({address}) does not speak MQTT 5, which arbitro needs: use Mosquitto 1.6 or later, or EMQX.",
+        { address: status.address })
+      : t("display.trouble.broker", "The display has lost the MQTT broker ({address}); reconnecting… What you see is the last state received.",
+        { address: status.address });
   if (board !== undefined) {
     trouble.service = status.service === "offline"
       ? t("display.trouble.offline", "The referee of board {board} is offline (since {since}); this is the last state it published.",
