@@ -350,6 +350,30 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _forget(args: argparse.Namespace) -> int:
+    from controller.config import ConfigError, load_config
+    from controller.display.cli import host_port
+    from controller.forget import ForgetError, forget
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CliError(str(exc), 2) from exc
+    if args.broker:
+        try:
+            config.mqtt.host, config.mqtt.port = host_port("--broker", args.broker, 1883, any_port=False)
+        except argparse.ArgumentTypeError as exc:
+            raise CliError(str(exc), 2) from exc
+    try:
+        done = forget(config.mqtt, args.board, even_online=args.even_online)
+    except ForgetError as exc:
+        raise CliError(str(exc)) from exc
+    for topic in done.topics:
+        print(f"emptied {topic}")
+    print(f"board {args.board}: {len(done.topics)} retained topic(s) emptied")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="arbitro", description="Referee for physical tabletop games.")
     parser.add_argument("--version", action=_Version)
@@ -365,6 +389,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("remote-bridge", help="print the Mosquitto bridge of a remote game ([remote] in the config)")
     p.add_argument("--config", default=None, help="TOML configuration (default: every key's default)")
     p.set_defaults(func=_remote_bridge)
+
+    p = sub.add_parser("forget", help="clear a board that is gone from the broker: its retained topics, its "
+                       "Home Assistant entities")
+    p.add_argument("board", help="the board's id")
+    p.add_argument("--config", default=None, help="TOML configuration: its [mqtt] (default: every key's default)")
+    p.add_argument("--broker", metavar="HOST:PORT", help="another broker than the configuration's (a hall's)")
+    p.add_argument("--even-online", action="store_true", help="forget a board whose status is online too")
+    p.set_defaults(func=_forget)
 
     p = sub.add_parser("journal", help="list the games in a journal, or export one as a record")
     p.add_argument("path", help="the journal file (journal.sqlite in the state directory)")

@@ -87,6 +87,7 @@ class MqttConfig:
     keepalive: int = 30
     homeassistant: bool = False
     discovery_prefix: str = "homeassistant"
+    display_url: str = ""  # the display as Home Assistant's users reach it: the board page is its configuration_url
 
 
 @dataclass
@@ -177,6 +178,9 @@ class Config:
             raise ConfigError("mqtt.certfile / mqtt.keyfile: give both, and only with mqtt.tls = true")
         if self.mqtt.tls:
             _check_tls_files(self.mqtt)
+        if self.mqtt.display_url and not self.mqtt.display_url.startswith(("http://", "https://")):
+            raise ConfigError(f"mqtt.display_url: must be an http:// or https:// address, got "
+                              f"{self.mqtt.display_url!r}")
         if self.mqtt.password and not self.mqtt.username:
             raise ConfigError("mqtt.password: needs mqtt.username")
         if self.sound.voice not in ("off", "on"):

@@ -46,7 +46,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller import commands
+from controller import commands, homeassistant
 from controller.config import MqttConfig
 from controller.games.base import Message, Phrase
 from controller.i18n import as_json, say
@@ -98,6 +98,115 @@ def set_nodelay(client: mqtt.Client) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+NOT_MQTT5 = 0x84  # CONNACK "unsupported protocol version" (an MQTT 3.1.1 broker's return code 1, as paho reads it)
+FIRST_RETELL = 5.0  # seconds: a broker still away is told again after this, then twice as long each time
+LAST_RETELL = 300.0
+CONNACK_WAIT = 1.0  # seconds a broker may take to answer a CONNECT before it is asked in MQTT 3.1.1
+NO_MQTT5 = ("does not speak MQTT 5 (arbitro needs MQTT 5: Mosquitto 1.6 or later, EMQX 4.3 or later; "
+            "see docs/mqtt.md, Brokers)")
+
+
+class BrokerTrouble:
+    """Says plainly why a broker cannot be used: at the first failure, then with back-off (5 s, 10 s,
+    ... 5 min) while it lasts, and once more when it is over. paho retries by itself, quietly.
+
+    A broker that speaks only MQTT 3.1.1 may refuse an MQTT 5 CONNECT ("unsupported protocol
+    version") or never answer it (amqtt waits for the will's fields where MQTT 5 puts its
+    properties): a CONNECT left unanswered :data:`CONNACK_WAIT` s is followed by an MQTT 3.1.1
+    CONNECT on a connection of its own, to tell the two apart."""
+
+    def __init__(self, logger: logging.Logger, who: str, host: str, port: int, *, tls: bool = False,
+                 clock: Callable[[], float] = time.monotonic, told: Callable[[], None] | None = None) -> None:
+        self.log, self.who, self.clock = logger, who, clock
+        self.told = told  # called (on paho's or the timer's thread) when :attr:`why` changes
+        self.why: str | None = None  # what is wrong now: "not_mqtt5", "refused", "unreachable", "silent"; None
+        self.host, self.port, self.tls, self.where = host, port, tls, f"{host}:{port}"
+        self._lock = threading.Lock()  # paho's thread and the CONNACK timer both tell
+        self._said: str | None = None  # what was last told, None while the broker is fine
+        self._next_at = 0.0
+        self._wait = FIRST_RETELL
+        self._failures = 0
+        self._attempt = self._answered = 0  # CONNECTs sent, and the last one answered
+
+    def watch(self, client: mqtt.Client) -> None:
+        """Hear ``client``'s failed connections (its ``on_connect`` calls :meth:`refused` or :meth:`connected`)."""
+        client.on_connect_fail = self.unreachable
+        client.on_pre_connect = self._arm
+
+    def _tell(self, why: str, kind: str) -> None:
+        if kind != self.why:
+            self.why = kind
+            if self.told is not None:
+                self.told()
+        with self._lock:
+            self._failures += 1
+            now = self.clock()
+            if why != self._said or now >= self._next_at:
+                again = f" (still, {self._failures} attempts)" if why == self._said else ""
+                self.log.warning("%s: MQTT broker %s %s%s", self.who, self.where, why, again)
+                self._wait = FIRST_RETELL if why != self._said else min(self._wait * 2, LAST_RETELL)
+                self._said, self._next_at = why, now + self._wait
+
+    def refused(self, reason: Any) -> None:
+        """The broker answered the CONNECT with a failure (paho's ``ReasonCode``)."""
+        self._answered = self._attempt
+        if getattr(reason, "value", None) == NOT_MQTT5:
+            self._tell(NO_MQTT5, "not_mqtt5")
+        else:
+            self._tell(f"refused the connection: {reason}", "refused")
+
+    def unreachable(self, *_paho: object) -> None:
+        """paho's ``on_connect_fail``: no connection at all (nothing listens, no route, TLS failed)."""
+        self._answered = self._attempt
+        self._tell("is not reachable; trying again", "unreachable")
+
+    def connected(self) -> None:
+        self._answered = self._attempt
+        if self.why is not None:
+            self.why = None
+            if self.told is not None:
+                self.told()
+        with self._lock:
+            if self._said is not None:
+                self.log.info("%s: MQTT broker %s reached after %d failed attempt(s)", self.who, self.where,
+                              self._failures)
+            self._said, self._failures, self._wait = None, 0, FIRST_RETELL
+
+    def _arm(self, *_paho: object) -> None:
+        self._attempt += 1
+        timer = threading.Timer(CONNACK_WAIT, self._unanswered, (self._attempt,))
+        timer.daemon = True
+        timer.start()
+
+    def _unanswered(self, attempt: int) -> None:
+        if attempt != self._attempt or self._answered >= attempt:
+            return
+        if not self.tls and speaks_mqtt311(self.host, self.port):
+            if self._answered < attempt:  # answered in 3.1.1 at once, still not in 5 (not just slow)
+                self._tell(NO_MQTT5, "not_mqtt5")
+        else:
+            self._tell(f"has not answered the MQTT 5 CONNECT within {CONNACK_WAIT:g} s", "silent")
+
+
+def speaks_mqtt311(host: str, port: int, timeout: float = CONNACK_WAIT) -> bool:
+    """Whether the broker answers an MQTT 3.1.1 CONNECT (a clean session, no will) with a CONNACK,
+    whatever its return code: then it speaks MQTT 3.1.1."""
+    client_id = f"arbitro-probe-{secrets.token_hex(4)}".encode()
+    body = b"\x00\x04MQTT\x04\x02\x00\x0a" + len(client_id).to_bytes(2, "big") + client_id
+    reply = b""
+    try:
+        with socket.create_connection((host, port), timeout) as s:
+            s.settimeout(timeout)
+            s.sendall(bytes([0x10, len(body)]) + body)
+            while len(reply) < 4 and (chunk := s.recv(4 - len(reply))):
+                reply += chunk
+            if len(reply) == 4:
+                s.sendall(b"\xe0\x00")  # DISCONNECT
+    except OSError:
+        return False
+    return reply[:2] == b"\x20\x02"
+
+
 class MqttBridge:
     """One paho client: publishes the board's topics, turns requests into :class:`Command` events.
 
@@ -138,6 +247,13 @@ class MqttBridge:
         # From the first connection on: a window left by an earlier run is replaced, not added to.
         self._retained[f"{self.base}/events/recent"] = self._recent_payload()
         self._last_info: mqtt.MQTTMessageInfo | None = None
+        # Home Assistant: what the configurations are made from, those on the broker, and this
+        # board's configurations found retained there (an earlier run's, another game's)
+        self._ha_info: dict[str, Any] | None = None
+        self._ha_state: dict[str, Any] | None = None
+        self._ha_key: tuple[object, ...] | None = None
+        self._discovery: dict[str, bytes] = {}
+        self._found: set[str] = set()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"arbitro-{board_id}",
                         protocol=mqtt.MQTTv5)
         if cfg.username:
@@ -151,6 +267,8 @@ class MqttBridge:
         c.on_subscribe = self._on_subscribe
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        self.trouble = BrokerTrouble(log, f"board {board_id}", cfg.host, cfg.port, tls=cfg.tls)
+        self.trouble.watch(c)
         self.client = c
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -181,12 +299,14 @@ class MqttBridge:
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                     properties: object = None) -> None:
         if reason.is_failure:
-            log.warning("MQTT broker %s:%s refused the connection: %s", self.cfg.host, self.cfg.port, reason)
+            self.trouble.refused(reason)
             return
+        self.trouble.connected()
         log.info("MQTT connected to %s:%s", self.cfg.host, self.cfg.port)
         set_nodelay(client)
         if self.cfg.homeassistant:
             client.subscribe(f"{self.cfg.discovery_prefix}/status", qos=1)
+            client.subscribe(homeassistant.mine(self.cfg, self.board_id), qos=1)  # stale ones to remove
         # Paho resends what the last connection left unacknowledged right after this callback;
         # the SUBACK to this subscription comes later, and _on_subscribe sends the rest then.
         # Requests: no stored (retained) ones on subscribing, and the retain flag kept on live ones,
@@ -203,13 +323,13 @@ class MqttBridge:
             client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
-            if self.cfg.homeassistant:
-                self._publish_discovery()
             if self.held:
                 log.info("MQTT: sending %d event(s) held while disconnected", len(self.held))
             while self.held:
                 self._last_info = client.publish(f"{self.base}/events", self.held.popleft(), qos=1)
             self._live = True
+            if self.cfg.homeassistant:
+                self._publish_discovery(again=True)
         self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
@@ -235,6 +355,10 @@ class MqttBridge:
     def publish_state(self, state: dict[str, Any]) -> None:
         """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
         self._publish_retained(f"{self.base}/state", json.dumps(state, separators=(",", ":")).encode())
+        if self.cfg.homeassistant:
+            with self._lock:
+                self._ha_state = state
+                self._publish_discovery()
 
     def _publish_changed(self, topic: str, data: dict[str, Any] | None) -> None:
         """Publish ``data`` as JSON (None: empty) retained on ``topic`` when it differs from what was
@@ -253,6 +377,9 @@ class MqttBridge:
     def publish_info(self, info: dict[str, Any]) -> None:
         """Publish the board's ``info`` (retained, QoS 1) when it changed."""
         self._publish_changed(f"{self.base}/info", info)
+        if self.cfg.homeassistant:
+            with self._lock:
+                self._ha_info = info
 
     def publish_event(self, event: dict[str, Any]) -> int:
         """Publish one event (see :meth:`publish_events`) and return its sequence number."""
@@ -347,7 +474,13 @@ class MqttBridge:
         if self.cfg.homeassistant and msg.topic == f"{self.cfg.discovery_prefix}/status":
             if msg.payload == b"online":
                 with self._lock:
-                    self._publish_discovery()
+                    self._publish_discovery(again=True)
+            return
+        if self.cfg.homeassistant and msg.topic.startswith(f"{self.cfg.discovery_prefix}/"):
+            if msg.retain and msg.payload:  # one of this board's, stored: removed unless it is current
+                with self._lock:
+                    self._found.add(msg.topic)
+                    self._remove_stale()
             return
         if not msg.topic.startswith(f"{self.base}/request/"):
             return
@@ -409,23 +542,32 @@ class MqttBridge:
 
     # -- Home Assistant discovery ----------------------------------------------------------------
 
-    def _publish_discovery(self) -> None:
-        """The discovery configurations, retained (the caller holds ``_lock``)."""
-        node = f"arbitro_{self.board_id}"
-        device = {"identifiers": [node], "name": f"arbitro {self.board_id}", "manufacturer": "arbitro"}
-        availability = {"availability_topic": f"{self.base}/status", "payload_available": "online",
-                        "payload_not_available": "offline"}
-        entities = {
-            f"binary_sensor/{node}/online/config": {
-                "name": "Board online", "unique_id": f"{node}_online", "state_topic": f"{self.base}/status",
-                "payload_on": "online", "payload_off": "offline", "device_class": "connectivity", "device": device},
-            f"sensor/{node}/current_player/config": {
-                "name": "Current player", "unique_id": f"{node}_current_player", "state_topic": f"{self.base}/state",
-                "value_template": "{{ value_json.turn }}", "device": device, **availability},
-            f"sensor/{node}/scores/config": {
-                "name": "Scores", "unique_id": f"{node}_scores", "state_topic": f"{self.base}/state",
-                "value_template": "{{ value_json.scores | join(', ') }}", "device": device, **availability},
-        }
-        for topic, body in entities.items():
-            self._last_info = self.client.publish(f"{self.cfg.discovery_prefix}/{topic}", json.dumps(body), qos=1,
-                                                  retain=True)
+    def _publish_discovery(self, again: bool = False) -> None:
+        """The discovery configurations, retained, when what they are made of changed (``again``:
+        all of them, as Home Assistant asks); those the board no longer has emptied. The caller
+        holds ``_lock``."""
+        if self._ha_state is None:  # nothing to say yet: the first state says how many players
+            return
+        info, state = self._ha_info or {}, self._ha_state
+        key = (info.get("game"), info.get("title"), info.get("arbitro"), len(state.get("players") or ()))
+        if key != self._ha_key:
+            self._ha_key = key
+            new = {topic: json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+                   for topic, body in homeassistant.configs(self.cfg, self.board_id, self.language, info,
+                                                            state).items()}
+            self._found.update(set(self._discovery) - set(new))
+            again = again or new != self._discovery
+            self._discovery = new
+        if self._live and again:
+            for topic, payload in self._discovery.items():
+                self._last_info = self.client.publish(topic, payload, qos=1, retain=True)
+        self._remove_stale()
+
+    def _remove_stale(self) -> None:
+        """Empty this board's configurations found on the broker that it no longer has (the caller
+        holds ``_lock``; only once the current ones are known)."""
+        if not self._live or self._ha_key is None:
+            return
+        for topic in sorted(self._found - set(self._discovery)):
+            self._last_info = self.client.publish(topic, b"", qos=1, retain=True)
+        self._found.clear()

@@ -105,7 +105,7 @@ class Service:
             self.mqtt.start()
             # Give displays the game from its first state; a broker that is away does not stop play.
             if not self.mqtt.connected.wait(3.0):
-                log.warning("MQTT broker %s:%d not reachable yet; refereeing anyway, state goes out on connect",
+                log.warning("MQTT: not connected to %s:%d yet; refereeing anyway, state goes out on connect",
                             self.config.mqtt.host, self.config.mqtt.port)
         if self.open_inputs is not None and (inputs := self.open_inputs()) is not None:
             inputs.post = self.post  # nothing is lost: what they post waits for the loop, started below

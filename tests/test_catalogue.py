@@ -26,7 +26,7 @@ def test_msgfmt_checks_every_catalogue(language: str) -> None:
 
 def page_keys() -> dict[str, bool]:
     """Every code the pages ask for: code -> whether it is said by a number (``tn``)."""
-    script = (locale.STATIC / "display.js").read_text("utf-8")
+    script = "\n".join(path.read_text("utf-8") for path in sorted(locale.STATIC.glob("*.js")))
     keys = {code: kind == "tn" for kind, code in re.findall(r'\b(tn?)\("([\w.]+)"', script)}
     for page in locale.STATIC.glob("*.html"):
         keys.update(dict.fromkeys(re.findall(r'data-t="([\w.]+)"', page.read_text("utf-8")), False))

@@ -208,7 +208,7 @@ def test_run_names_the_broker_it_cannot_reach_yet(tmp_path: Path) -> None:
         finally:
             run.terminate()
             run.communicate(timeout=30)
-    assert f"MQTT broker 127.0.0.1:{port} not reachable yet" in line, line
+    assert f"MQTT broker 127.0.0.1:{port} is not reachable" in line, line
 
 
 # -- issue 19.11: a version ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.display.config import DisplayConfig
-from controller.mqtt import set_nodelay
+from controller.mqtt import BrokerTrouble, set_nodelay
 
 log = logging.getLogger("arbitro.display")
 
@@ -59,6 +59,8 @@ class BrokerLink:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._inbox: collections.deque[tuple[str, bytes]] = collections.deque()  # from paho's thread
         self._inbox_due = False
+        self.trouble = BrokerTrouble(log, "display", config.broker_host, config.broker_port,
+                                     tls=config.tls_ca is not None, told=lambda: post(self.loop, self._told))
 
     @property
     def ready(self) -> bool:
@@ -81,6 +83,7 @@ class BrokerLink:
         client.reconnect_delay_set(min_delay=0.25, max_delay=2)  # type: ignore[arg-type]  # seconds: back within 2 s
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        self.trouble.watch(client)
         client.on_message = lambda _client, _userdata, m: self._hand_over(m.topic, bytes(m.payload))
         client.connect_async(c.broker_host, c.broker_port, keepalive=10)
         client.loop_start()
@@ -105,8 +108,9 @@ class BrokerLink:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         if reason.is_failure:
-            log.warning("the broker refused the display: %s", reason)
+            self.trouble.refused(reason)
             return
+        self.trouble.connected()
         set_nodelay(client)  # acknowledgements go out at once, not after Nagle's wait
         base = self.config.base_topic
         client.subscribe([(f"{base}/+/{t}", 1) for t in TOPICS])
@@ -114,6 +118,11 @@ class BrokerLink:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         post(self.loop, self._changed, False)
+
+    def _told(self) -> None:
+        """What is wrong with the broker changed: the pages are told (with the status)."""
+        if not self.up:
+            self.on_up(False)
 
     def _changed(self, up: bool) -> None:
         self.up = up

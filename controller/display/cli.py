@@ -49,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board-delay", type=board_delay, action="append", default=[], metavar="BOARD=SECONDS",
                         help="spectator delay for one board (repeatable)")
     parser.add_argument("--public-url", default="", help="how phones reach this server, for the seat QR codes")
+    parser.add_argument("--hide-offline-after", type=float, default=600.0, metavar="SECONDS",
+                        help="the hall greys an offline board, and hides it once it has been offline this long "
+                        "(0: never)")
     parser.add_argument("--max-pages", type=int, default=200, help="pages open at once; one more is refused")
     parser.add_argument("--stuck-after", type=float, default=10.0,
                         help="seconds a page may leave what it was sent unread before it is dropped")
@@ -93,10 +96,13 @@ def config_from(args: argparse.Namespace) -> DisplayConfig:
     except ConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
     check_public_url(args.public_url)
+    if args.hide_offline_after < 0:
+        raise argparse.ArgumentTypeError("--hide-offline-after must not be negative")
     if args.max_pages < 1 or not args.stuck_after > 0:
         raise argparse.ArgumentTypeError("--max-pages must be at least 1 and --stuck-after more than 0")
     return DisplayConfig(broker_host=broker_host, broker_port=broker_port, username=args.username,
                          password=os.environ.get("ARBITRO_DISPLAY_PASSWORD", ""), tls_ca=args.tls_ca,
                          base_topic=args.base_topic, host=host, port=port, delay=args.delay,
                          board_delays=dict(args.board_delay), public_url=args.public_url,
-                         max_pages=args.max_pages, stuck_after=args.stuck_after, event=args.event, site=args.site)
+                         max_pages=args.max_pages, stuck_after=args.stuck_after, event=args.event, site=args.site,
+                         hide_after=args.hide_offline_after)

@@ -26,6 +26,7 @@ class DisplayConfig:
     pair_key: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     max_pages: int = 200  # open pages (event streams) at once; one more is refused (503) until one closes
     stuck_after: float = 10.0  # seconds a page may leave what it was sent unread before it is dropped
+    hide_after: float = 600.0  # seconds a board may be offline before the hall hides it (greyed until then); 0: never
     tick: float = 0.02  # seconds: a busy hall's changes go out together, one write per page a tick
     event: str = ""  # the event and site tags of the records downloaded from this display (docs/records.md)
     site: str = ""

@@ -89,11 +89,43 @@ class Hall:
         else:
             self.loop.call_soon(self.flush)
 
+    def hidden(self, board: str) -> bool:
+        """Offline for longer than ``hide_after``: the hall no longer lists it (greyed until then)."""
+        model, after = self.boards.get(board), self.config.hide_after
+        return (model is not None and after > 0 and model.status == "offline" and model.status_since is not None
+                and time.time() - model.status_since >= after)
+
+    def went_offline(self, board: str) -> None:
+        """A board's status is now offline: looked at again when it would be hidden."""
+        if self.loop is not None and self.config.hide_after > 0:
+            self.loop.call_later(self.config.hide_after + 0.05, self.changed, board)
+
+    def drop(self, board: str) -> None:
+        """The board leaves the hall (forgotten: its state emptied on the broker, or hidden)."""
+        self.lines.pop(board, None)
+        self.thumbs.pop(board, None)
+        gone = sse("gone", json.dumps({"board": board}))
+        for sub in self.streams.hall:
+            sub.put(f"board:{board}", gone)
+
+    def forget(self, board: str) -> None:
+        """Its state was emptied (``arbitro forget``): the display forgets the board altogether."""
+        self.drop(board)
+        self.public.pop(board, None)
+        self._versions.pop(board, None)
+        self._dirty.discard(board)
+        self.boards.pop(board, None)
+
     def flush(self) -> None:
         self._flush_due, self._flushed_at = False, time.monotonic()
         dirty, self._dirty = self._dirty, set()
         now: list[Release] = []
         for board in sorted(dirty):
+            if board not in self.boards:
+                continue
+            if self.hidden(board):
+                self.drop(board)
+                continue
             model = self.boards[board]
             delay = self.config.delay_of(board)
             # A board page's snapshot carries the picture: drawn only when a page shows it.
@@ -123,7 +155,7 @@ class Hall:
                 self.public[board] = snapshot
                 for sub in self.streams.watchers.get(board, ()):
                     sub.put("board", snapshot)
-            if line is not None and thumb is not None:
+            if line is not None and thumb is not None and board in self.boards and not self.hidden(board):
                 self.thumbs[board] = thumb
                 self.lines[board] = lines[f"board:{board}"] = line
         if lines and self.streams.hall:
@@ -136,7 +168,7 @@ class Hall:
         c = self.config
         boards = {b: m.status for b, m in self.boards.items()}
         out: dict[str, Any] = {"broker": self.broker.up, "address": f"{c.broker_host}:{c.broker_port}",
-                               "boards": boards}
+                               "why": self.broker.trouble.why, "boards": boards}
         if board is not None:
             model = self.boards.get(board)
             out["service"] = model.status if model else None

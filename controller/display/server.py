@@ -34,6 +34,7 @@ from controller.display.config import DisplayConfig
 from controller.display.hall import Hall
 from controller.display.model import BoardModel, parse_names
 from controller.display.replays import Replays
+from controller.display.results import Results
 from controller.display.seats import SeatPlay, Seats
 from controller.display.streams import Streams
 
@@ -58,6 +59,7 @@ class Display:
         self.hall = Hall(config, self.boards, self.streams, self.broker)
         self.seats = Seats(config, self.boards, self.streams, self.hall, self.broker, seat_play)
         self.replays = Replays(config, self.boards, self.broker)
+        self.results = Results()
         self.runner: web.AppRunner | None = None
         self.port = config.port
 
@@ -124,11 +126,22 @@ class Display:
         if kind == "response/record":
             self.replays.answered(payload)
             return
+        if not payload and kind == "state":  # emptied: the board was forgotten (arbitro forget)
+            if board in self.boards:
+                self.hall.forget(board)
+                self.hall.push_status()
+            return
         model = self.boards.get(board)
         if model is None:
+            if not payload:
+                return
             model = self.boards[board] = BoardModel(board)
         if kind == "status":
+            if not payload:
+                return
             model.on_status(payload.decode(errors="replace"))
+            if model.status == "offline":
+                self.hall.went_offline(board)
             self.hall.push_status()
             self.seats.push_board(board)
             self.hall.changed(board)
@@ -145,6 +158,8 @@ class Display:
             model.on_private(int(seat), None)
             self.seats.push_board(board)
             return
+        if not payload:  # emptied (arbitro forget): nothing to take
+            return
         try:
             data = json.loads(payload)
         except ValueError:
@@ -153,7 +168,10 @@ class Display:
         if not isinstance(data, dict):
             return
         if kind == "state":
+            was_over = model.state is not None and bool(model.state.get("over"))
             model.on_state(data)
+            if data.get("over") and not was_over:
+                self.results.finished(board, data, model.names)
             self.hall.stated(board, payload)
             self.seats.push_board(board)
             self.hall.changed(board)
@@ -178,6 +196,10 @@ class Display:
         app.router.add_get("/replay", _page("replay.html"))
         app.router.add_get(f"/api/board/{BOARD_ID}/record", self.replays.download)
         app.router.add_post("/api/replay", self.replays.position)
+        app.router.add_get("/results", _page("results.html"))
+        app.router.add_get("/api/results", self.results.json)
+        app.router.add_get("/results.csv", self.results.results_csv)
+        app.router.add_get("/standings.csv", self.results.standings_csv)
         app.router.add_get("/api/hall/events", hall.hall_events)
         app.router.add_get(f"/thumb/{BOARD_ID}/{{version:[0-9a-f]{{16}}}}.svg", hall.thumb)
         app.router.add_get(f"/api/board/{BOARD_ID}/events", hall.board_events)

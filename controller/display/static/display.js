@@ -128,8 +128,11 @@ function showTrouble() {
 
 function applyStatus(status, board) {
   trouble.broker = status.broker ? null
-    : t("display.trouble.broker", "The display has lost the MQTT broker ({address}); reconnecting… What you see is the last state received.",
-      { address: status.address });
+    : status.why === "not_mqtt5"
+      ? t("display.trouble.not_mqtt5", "The MQTT broker ({address}) does not speak MQTT 5, which arbitro needs: use Mosquitto 1.6 or later, or EMQX.",
+        { address: status.address })
+      : t("display.trouble.broker", "The display has lost the MQTT broker ({address}); reconnecting… What you see is the last state received.",
+        { address: status.address });
   if (board !== undefined) {
     trouble.service = status.service === "offline"
       ? t("display.trouble.offline", "The referee of board {board} is offline (since {since}); this is the last state it published.",
@@ -170,63 +173,6 @@ function setHTML(node, html) {
 function announce(board, seq) {
   // For benchmarks and tests: the page has drawn this state.
   document.dispatchEvent(new CustomEvent("arbitro:update", { detail: { board, seq, t: Date.now() } }));
-}
-
-// -- the hall -----------------------------------------------------------------------------------
-
-function hall() {
-  const cards = new Map();
-  const statuses = {};
-  listen("/api/hall/events", {
-    status: (s) => { Object.assign(statuses, s.boards); applyStatus(s); for (const [b, c] of cards) mark(b, c); },
-    board: (line) => drawers(line.board)(line),
-  });
-
-  const perBoard = new Map();
-  function drawers(board) {
-    if (!perBoard.has(board)) perBoard.set(board, latest(drawCard));
-    return perBoard.get(board);
-  }
-
-  function drawCard(line) {
-    let card = cards.get(line.board);
-    if (!card) {
-      card = el("a", { class: "card", href: `/board/${encodeURIComponent(line.board)}`, "data-board": line.board },
-        el("div", { class: "thumb" }), el("div", { class: "meta" }));
-      cards.set(line.board, card);
-      const sorted = [...cards.keys()].sort();
-      const next = cards.get(sorted[sorted.indexOf(line.board) + 1]);
-      $("boards").insertBefore(card, next || null);
-      $("empty").hidden = true;
-      $("count").textContent = tn("display.hall.boards", "{count} board", "{count} boards", { count: cards.size });
-    }
-    const thumb = card.querySelector(".thumb img") || card.querySelector(".thumb").appendChild(el("img", { alt: "" }));
-    if (thumb.getAttribute("src") !== line.thumb) thumb.src = line.thumb; // by reference: fetched once per version
-    const meta = card.querySelector(".meta");
-    let who = "";
-    const winners = (line.winners || []).map((p) => playerName(line.names, p, line.players));
-    if (line.over) who = winners.length ? t("display.hall.won", "game over: {winners} won", { winners: winners.join(", ") })
-      : t("display.hall.nobody_won", "game over: nobody won");
-    else if (line.turn !== null && line.turn !== undefined) who = t("display.to_play", "{player} to play", { player: playerName(line.names, line.turn, line.players) });
-    else who = t("display.hall.waiting", "waiting for chance (dice, a card, who starts)");
-    const moves = tn("display.moves", "{count} move", "{count} moves", { count: line.moves });
-    meta.replaceChildren(el("strong", {}, line.board), ` · ${line.title || line.game} · ${who} · ${moves} · `,
-      el("a", { class: "record-link", href: `/api/board/${encodeURIComponent(line.board)}/record`, download: "" },
-        t("display.record.download", "record"))); // the game's record (docs/records.md)
-    if (line.violation) meta.append(" ", el("span", { class: "badge" }, t("display.hall.violation", "violation")));
-    statuses[line.board] = line.status;
-    mark(line.board, card);
-    const drawn = () => announce(line.board, line.seq);
-    if (thumb.complete) drawn(); else thumb.decode().then(drawn, drawn); // once the picture is in the page
-  }
-
-  function mark(board, card) {
-    const offline = statuses[board] === "offline";
-    card.classList.toggle("offline", offline);
-    const badge = card.querySelector(".offline-badge");
-    if (offline && !badge) card.querySelector(".meta").append(" ", el("span", { class: "badge offline-badge" }, t("display.hall.offline", "offline")));
-    if (!offline && badge) badge.remove();
-  }
 }
 
 // -- a board ------------------------------------------------------------------------------------
@@ -398,7 +344,8 @@ async function start() {
   $("filter")?.setAttribute("placeholder", t("display.seat.filter", "filter moves (e.g. c3)"));
   if (document.body.dataset.page === "hall") document.title = t("display.hall.title", "arbitro · the hall");
   languageSwitch();
-  ({ hall, board, seat: window.seat })[document.body.dataset.page]?.();  // seat.js: the seat page's; replay.js: the viewer
+  // each page's own script: hall.js, seat.js, results.js, replay.js (the viewer: nothing to start); board() is here
+  ({ hall: window.hall, board, seat: window.seat, results: window.results })[document.body.dataset.page]?.();
 }
 
 // After every deferred script (seat.js, replay.js) has run; replay.js draws once the page's words are in.
