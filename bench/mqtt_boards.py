@@ -255,7 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         host, _, port_text = args.broker.rpartition(":")
         host, port = host or "127.0.0.1", int(port_text)
     else:
-        private = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-")), extra=["max_queued_messages 100000"])
+        from bench.hall import delivery_lines
+
+        folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-"))
+        private = Broker(folder, extra=delivery_lines(folder))  # the shipped broker's queue and in-flight limit
         private.start()
         host, port = "127.0.0.1", private.port
     ok = True
