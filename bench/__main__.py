@@ -2,12 +2,14 @@
 
 Runs the benches (``bench.referee``, ``bench.loop``, ``bench.display``, ``bench.startup``,
 ``bench.games``, ``bench.judge``'s memory pass, ``bench.serial_link``, ``bench.mqtt_boards``,
-``bench.remote``) and
-prints one row per figure: what it is, its target, the figure here, a Raspberry Pi Zero 2 W
-estimate (the figure times the factor, with the factor's source) and pass/fail against the target
-here. Latency figures are the median of three runs' p99s, beside a null service measured in the same
-run (the same pty, host link, broker and ``mosquitto_sub``, no referee). Under ten minutes here;
-``--quick`` is a smaller run (a minute or two) that checks the command itself.
+``bench.remote``) and prints one row per figure: what it is, its target, the figure here, a
+percentile's p50 and sample count, a Raspberry Pi Zero 2 W estimate with its source, and
+pass/fail against the target here. A percentile pools every run's samples (at least
+``MIN_SAMPLES`` of them, or the row says it has fewer). The Pi column scales CPU figures only: an
+I/O row gives a floor (its CPU scaled plus a documented I/O time), a row that depends on this
+machine's load and the bench's own processes says "not estimated". docs/performance.md explains
+each row's clocks. Under fifteen minutes here; ``--quick`` is a smaller run (a few minutes) that
+checks the command itself.
 """
 
 from __future__ import annotations
@@ -58,8 +60,8 @@ class Row:
     factor: float = PI_FACTOR  # scales CPU figures only; 0: no Pi figure
     source: str = PI_SOURCE
     pi_note: str = ""  # said in the Pi column instead of a figure ("not estimated")
-    floor_ms: float | None = None  # an I/O row: the Pi figure is cpu_ms x factor + this floor, a lower bound
-    cpu_ms: float = 0.0
+    floor: float | None = None  # an I/O row (row units): the Pi figure is cpu_part x factor + floor, a lower bound
+    cpu_part: float = 0.0
     p50: float | None = None  # a percentile row: its p50 and sample count beside the p99 in "here"
     n: int = 0
 
@@ -74,8 +76,8 @@ class Row:
             pi, source = self.pi_note, "the bench's own load and processes on this machine"
         elif self.factor == 0:
             pi, source = "-", "-"
-        elif self.floor_ms is not None:
-            pi, source = f">= {self.cpu_ms * self.factor + self.floor_ms:.2f} {self.unit}", self.source
+        elif self.floor is not None:
+            pi, source = f">= {self.cpu_part * self.factor + self.floor:.2f} {self.unit}", self.source
         else:
             pi, source = f"{self.here * self.factor:.2f} {self.unit}", self.source
         spread = "-" if self.p50 is None else (f"p50 {self.p50:.2f} {self.unit}, n={self.n}"
@@ -93,10 +95,10 @@ def p50(values: list[float]) -> float:
 
 
 def spread(figure: str, target: str, seconds: list[float], limit_ms: float | None, *, source: str = PI_SOURCE,
-           pi_note: str = "", floor_ms: float | None = None, cpu_ms: float = 0.0) -> Row:
+           pi_note: str = "", floor: float | None = None, cpu_part: float = 0.0) -> Row:
     """A latency row from pooled samples (seconds): p99 in "here", p50 and the count beside it."""
     return Row(figure, target, p99(seconds) * 1e3, "ms", limit_ms, source=source, pi_note=pi_note,
-               floor_ms=floor_ms, cpu_ms=cpu_ms, p50=p50(seconds) * 1e3, n=len(seconds))
+               floor=floor, cpu_part=cpu_part, p50=p50(seconds) * 1e3, n=len(seconds))
 
 
 def sampled(game: str, samples: int, broker_port: int, moves: int, hurry: bool = False) -> dict[str, list[float]]:
@@ -140,7 +142,7 @@ def referee_rows(samples: int, moves: int, broker_port: int) -> list[Row]:
                            "for the record", r["seen"], None, pi_note=NOT_ESTIMATED))
         loop = p99([x for x in r["loop_cpu"] if x]) * 1e3
         rows.append(spread(f"{game}: the same, net of the commit window (every move as if told at once), journal on",
-                           "<= 3 ms", r["sub"], 3.0, floor_ms=SD_WRITE_MS, cpu_ms=loop,
+                           "<= 3 ms", r["sub"], 3.0, floor=SD_WRITE_MS, cpu_part=loop,
                            source=f"the loop's CPU p99 ({loop:.2f} ms) x{PI_FACTOR} + {SD_SOURCE}; the broker hop "
                                   "and the subscriber not estimated"))
         if game == "jeocinco":
@@ -152,7 +154,7 @@ def referee_rows(samples: int, moves: int, broker_port: int) -> list[Row]:
             if values:
                 io = key == "stage:journal"
                 rows.append(spread(f"{game}: clean move, {what}", "for the record", values, None,
-                                   floor_ms=SD_WRITE_MS if io else None, source=SD_SOURCE if io else PI_SOURCE))
+                                   floor=SD_WRITE_MS if io else None, source=SD_SOURCE if io else PI_SOURCE))
     return rows
 
 
@@ -200,7 +202,7 @@ def display_rows(quick: bool) -> list[Row]:
     at = big["stages"]
     where = "100 boards x 200 viewers"
     stages = [Row(f"display: where a line's time goes, p99, {where}: {what}", "for the record", at[f"{step} p99"], "ms",
-                  None) for step, what in (
+                  None, pi_note=NOT_ESTIMATED) for step, what in (
         ("publish->recv", "publish -> paho's thread in the display has it (the bench's publisher and the broker)"),
         ("recv->taken", "-> the display's event loop takes it"),
         ("taken->flush", "-> its tick begins (the tick: 20 ms at most)"),
@@ -209,7 +211,7 @@ def display_rows(quick: bool) -> list[Row]:
     stages += [
         Row(f"display: its event loop's lag, p99, {where} (a null process's on the same machine: "
             f"{at['null process lag p99']:.1f} ms; both sleep 10 ms at a time)", "for the record", at["loop lag p99"],
-            "ms", None),
+            "ms", None, pi_note=NOT_ESTIMATED),
         Row(f"display: its loop's CPU per tick, p99 (p50 {at['tick CPU p50']:.2f} ms; {at['ticks']:.0f} ticks), "
             f"{where}", "for the record", at["tick CPU p99"], "ms", None),
         Row(f"display: its loop's CPU per thumbnail drawn for a browser, mean ({at['thumbs']:.0f} drawn), {where}",
@@ -221,9 +223,9 @@ def display_rows(quick: bool) -> list[Row]:
         Row("display: RSS, 100 boards, 200 hall viewers", "<= 80 MB", big["peak_rss_mb"], "MB", 80.0, 1.0, SAME),
         Row("display: RSS, 20 boards, 50 hall viewers", "<= 60 MB", small["peak_rss_mb"], "MB", 60.0, 1.0, SAME),
         Row("display: publish -> SSE event at a viewer, p99, 100 boards x 200 viewers", "<= 50 ms",
-            big["sse_p99"], "ms", 50.0),
+            big["sse_p99"], "ms", 50.0, pi_note=NOT_ESTIMATED),
         Row("display: publish -> line made by the display, p99, 100 boards x 200 viewers (the rest is writing and "
-            "reading it)", "for the record", big["made_p99"], "ms", None),
+            "reading it)", "for the record", big["made_p99"], "ms", None, pi_note=NOT_ESTIMATED),
         *stages,
         Row(f"display: its CPU over {seconds:.0f} s of traffic, 100 boards x 200 viewers (the readers': "
             f"{big['readers_cpu_s']:.1f} s)", "for the record", big["cpu_s"], "s", None),
@@ -233,7 +235,7 @@ def display_rows(quick: bool) -> list[Row]:
         Row("display: (publish, stream) pairs never read, 100 boards x 200 viewers", "0", big["sse_missed"], "",
             0.0, 1.0, "x1: a count"),
         Row("display: publish -> hall page drawn (Chromium), p99, 100 boards", "for the record", big["p99"], "ms",
-            None),
+            None, pi_note=NOT_ESTIMATED),
     ]
 
 
@@ -246,10 +248,13 @@ def service_rows(runs: int, broker_port: int) -> list[Row]:
     rows = []
     for game in game_names():
         started = [start_once(game, broker_port, folder, env) for _ in range(runs)]
-        rows.append(Row(f"{game}: service start -> retained online, median", "<= 0.3 s",
-                        statistics.median(r[0] for r in started), "s", 0.3))
+        cpu = statistics.median(r[3] for r in started)
+        rows.append(Row(f"{game}: service start -> retained online, median (wall)", "<= 0.3 s",
+                        statistics.median(r[0] for r in started), "s", 0.3, floor=0.0, cpu_part=cpu,
+                        source=f"its CPU ({cpu:.2f} s) x{PI_FACTOR}: the rest of the wall time here waits on this "
+                               "machine's load, the broker and process start"))
         rows.append(Row(f"{game}: service start -> retained online, its CPU (every thread), median", "for the record",
-                        statistics.median(r[3] for r in started), "s", None))
+                        cpu, "s", None))
         rows.append(Row(f"{game}: service RSS, idle", "<= 45 MB", max(r[2] for r in started), "MB", 45.0, 1.0, SAME))
         rows.append(Row(f"{game}: service RSS in play (the demo's process: service, bots, board)", "<= 45 MB",
                         in_play_rss(game, broker_port, env, 4.0 if runs < 3 else 8.0), "MB", 45.0, 1.0, SAME))
