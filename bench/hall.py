@@ -7,7 +7,7 @@ block of ``docs/mqtt.md``, word for word but for the address (and the TLS and lo
 out). The hall broker runs the same shipped delivery lines. The board brokers here each host
 ``boards / brokers`` boards' bridge connections (one ``connection`` per board, as on its own Pi;
 300 Mosquitto processes would not fit beside the rest of the work on this machine). One hall
-display (a persistent MQTT 5 session) takes ``arbitro/+/events`` at the hall. Mid-run the hall
+display (a persistent MQTT 3.1.1 session) takes ``arbitro/+/events`` at the hall. Mid-run the hall
 broker is stopped (SIGTERM: a clean restart, as ``systemctl restart``), left down for
 ``--outage`` seconds and started again. Each run then counts what never arrived (lost), what
 arrived more than 10 s after the traffic ended (late), duplicates (QoS 1 allows them) and
@@ -80,8 +80,10 @@ def burners(n: int) -> Iterator[None]:
 
 
 def hall_restart(folder: Path, boards: int, brokers: int, seconds: float, restart_at: float, outage: float,
-                 seed: int = 1, pace: float = 2.0, burst: int = 10, burst_p: float = 0.05) -> dict[str, Any]:
-    """One run: ``boards`` boards behind ``brokers`` board brokers, the hall restarted at ``restart_at``."""
+                 seed: int = 1, pace: float = 2.0, burst: int = 10, burst_p: float = 0.05,
+                 rejoin: float = 0.1) -> dict[str, Any]:
+    """One run: ``boards`` boards behind ``brokers`` board brokers, the hall restarted at ``restart_at``;
+    the display reconnects ``rejoin`` s after losing it (8 s: after the bridges, as a starved display)."""
     (folder / "hall").mkdir(parents=True)
     hall = Broker(folder / "hall", extra=delivery_lines(folder / "hall")).start()
     locals_: list[Broker] = []
@@ -99,7 +101,7 @@ def hall_restart(folder: Path, boards: int, brokers: int, seconds: float, restar
             hall.start()
 
         return bench("127.0.0.1", hall.port, boards, seconds, pace, burst, burst_p, seed,
-                     board_ports=[b.port for b in locals_], session=True, during=restart)
+                     board_ports=[b.port for b in locals_], session=True, rejoin=rejoin, during=restart)
     finally:
         for b in locals_:
             b.stop()
@@ -116,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--restart-at", type=float, default=8.0, help="seconds into the traffic")
     parser.add_argument("--outage", type=float, default=2.0, help="seconds the hall broker stays down")
     parser.add_argument("--burners", type=int, default=0, help="busy loops beside the run")
+    parser.add_argument("--rejoin", type=float, default=0.1,
+                        help="seconds before the hall display reconnects (8: after the bridges, as if starved)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     failed = 0
@@ -125,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(args.runs):
             with tempfile.TemporaryDirectory(prefix="arbitro-hall-") as tmp:
                 r = hall_restart(Path(tmp), args.boards, args.brokers, args.seconds, args.restart_at, args.outage,
-                                 seed=args.seed + run)
+                                 seed=args.seed + run, rejoin=args.rejoin)
             failed += bool(r["lost"])
             load = Path("/proc/loadavg").read_text().split()[0]
             print(f"{run + 1:>3} {r['sent']:>7} {r['lost']:>5} {r['late']:>5} {r['duplicates']:>6} "

@@ -30,8 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 
 from controller.config import MqttConfig
 from controller.localbroker import Broker
@@ -105,22 +103,28 @@ def run_boards(host: str, ports: list[int], n: int, seconds: float, pace: float,
 class Collector:
     """The one subscriber: every board's events, in arrival order, with their latency and arrival time.
 
-    With ``session`` it is a hall display that must miss nothing across its broker's restart: the
-    broker keeps its session (expiry 10 min) and it comes back quickly *without* a clean start, so
-    what the broker queued for it meanwhile (or took from a bridge before it was back) is delivered.
-    (paho's ``clean_start=True`` would start clean at every reconnect, dropping that queue.)
+    With ``session`` it is a hall display that must miss nothing across its broker's restart: an
+    MQTT 3.1.1 persistent session (``clean_session=False``), which Mosquitto 2.0 writes to disk and
+    restores after a restart, so what the broker took from a bridge before the display was back is
+    delivered to it. (Mosquitto 2.0.11 does not restore an MQTT 5 session, expiry or not, after a
+    restart: ``docs/mqtt.md``, "A hall".) ``rejoin``: seconds before it reconnects once its broker
+    is gone (a starved display is late).
     """
 
-    def __init__(self, host: str, port: int, session: bool = False) -> None:
+    def __init__(self, host: str, port: int, session: bool = False, rejoin: float = 0.1) -> None:
         self.lock = threading.Lock()
         self.seqs: dict[str, list[int]] = {}
         self.arrived: dict[tuple[str, int], float] = {}  # (board, seq): first arrival
         self.latency: dict[str, list[float]] = {"pace": [], "burst": [], "all": []}
         self.count = 0
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-collector",
-                                  protocol=mqtt.MQTTv5)
+        if session:
+            self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-collector",
+                                      protocol=mqtt.MQTTv311, clean_session=False)
+        else:
+            self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-collector",
+                                      protocol=mqtt.MQTTv5)
         self.client.max_inflight_messages_set(100)
-        self.client.reconnect_delay_set(0.1, 0.5)  # type: ignore[arg-type]  # paho takes seconds as floats too
+        self.client.reconnect_delay_set(rejoin, max(rejoin, 0.5))  # type: ignore[arg-type]  # floats work too
         subscribed = threading.Event()
 
         def on_connect(c: mqtt.Client, u: object, flags: Any, *_: object) -> None:
@@ -131,11 +135,7 @@ class Collector:
         self.client.on_connect = on_connect
         self.client.on_subscribe = lambda *a: subscribed.set()
         self.client.on_message = self._on_message
-        props = None
-        if session:
-            props = Properties(PacketTypes.CONNECT)
-            props.SessionExpiryInterval = 600
-        self.client.connect(host, port, properties=props)  # a clean start the first time only
+        self.client.connect(host, port)
         self.client.loop_start()
         if not subscribed.wait(10):
             raise SystemExit("the collector could not subscribe")
@@ -178,14 +178,15 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def bench(host: str, port: int, n: int, seconds: float, pace: float, burst: int, burst_p: float,
-          seed: int, *, board_ports: list[int] | None = None, session: bool = False,
+          seed: int, *, board_ports: list[int] | None = None, session: bool = False, rejoin: float = 0.1,
           during: Callable[[], None] | None = None) -> dict[str, Any]:
     """One run with ``n`` boards; returns its figures (and whether every board's events were whole).
 
     The collector subscribes at ``host:port``; the boards publish there too, or to ``board_ports``
     (brokers of their own, bridged to it). ``during`` runs once the traffic has begun (a broker's
-    restart); ``session``: the collector keeps its session across it."""
-    collector = Collector(host, port, session=session)
+    restart); ``session``: the collector keeps its session across it; ``rejoin``: the seconds it
+    waits before reconnecting."""
+    collector = Collector(host, port, session=session, rejoin=rejoin)
     ctx = mp.get_context("spawn")
     ready, go, result = ctx.Event(), ctx.Event(), ctx.Queue()
     proc = ctx.Process(target=run_boards, args=(host, board_ports or [port], n, seconds, pace, burst, burst_p, seed,
