@@ -8,8 +8,10 @@ the same moment. The boards run in a child process; one subscriber in this proce
 ``arbitro/+/events`` and checks that every board's events arrive complete and in order (the
 ``seq`` field), and measures publish-to-receive latency (the event carries its publish time on the
 shared monotonic clock). A private Mosquitto is started unless ``--broker HOST:PORT`` is given.
-Each run stops by itself: ``--seconds`` of traffic plus at most 10 s to drain; exit status 1 when
-anything was lost or out of order.
+Each run stops by itself: ``--seconds`` of traffic, then it drains until every event has arrived or
+nothing more has come for ``QUIET`` seconds. An event is *lost* when it never arrived, *late* when it
+arrived more than ``LATE`` seconds after the traffic ended; exit status 1 when anything was lost or
+out of order.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import random
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +35,22 @@ from controller.config import MqttConfig
 from controller.localbroker import Broker
 from controller.mqtt import MqttBridge, set_nodelay
 
+LATE = 10.0
+"""Seconds after the traffic ended past which an arrival counts as late (still not lost)."""
+QUIET = 30.0
+"""Seconds without a new arrival after which what has not arrived counts as lost."""
 
-def run_boards(host: str, port: int, n: int, seconds: float, pace: float, burst: int, burst_p: float,
+
+def board_id(i: int) -> str:
+    return f"bench{i:03d}"
+
+
+def run_boards(host: str, ports: list[int], n: int, seconds: float, pace: float, burst: int, burst_p: float,
                seed: int, ready: Any, go: Any, result: Any) -> None:
-    """The child process: ``n`` bridges publishing for ``seconds``; puts {board: events sent} in ``result``."""
-    cfg = MqttConfig(host=host, port=port, base_topic="arbitro")
-    bridges = [MqttBridge(cfg, f"bench{i:03d}", lambda e: None, client_id=f"bench-{seed}-{i}") for i in range(n)]
+    """The child process: ``n`` bridges publishing for ``seconds``, board ``i`` to ``ports[i % len(ports)]``
+    (one broker, or each board's own); puts {board: events sent} in ``result``."""
+    bridges = [MqttBridge(MqttConfig(host=host, port=ports[i % len(ports)], base_topic="arbitro"), board_id(i),
+                          lambda e: None, client_id=f"bench-{seed}-{i}") for i in range(n)]
     for b in bridges:
         b.start()
     for b in bridges:
@@ -58,7 +71,7 @@ def run_boards(host: str, port: int, n: int, seconds: float, pace: float, burst:
         moves[i] += 1
         now = time.monotonic()
         bridges[i].publish_event({"type": "bench", "game": "bench", "move": moves[i], "kind": kind, "t": now})
-        bridges[i].publish_state({"schema": 1, "board": f"bench{i:03d}", "moves": moves[i], "t": now,
+        bridges[i].publish_state({"schema": 1, "board": board_id(i), "moves": moves[i], "t": now,
                                   "board_view": {"cells": list(range(40))}})
 
     while True:
@@ -81,27 +94,43 @@ def run_boards(host: str, port: int, n: int, seconds: float, pace: float, burst:
         else:
             move(i, "pace")
     for b in bridges:
-        b.flush(10)
+        b.flush(30)
     result.put({b.board_id: b.last_event_seq for b in bridges})
     for b in bridges:
         b.stop()
 
 
 class Collector:
-    """The one subscriber: every board's events, in arrival order, with their latency."""
+    """The one subscriber: every board's events, in arrival order, with their latency and arrival time.
 
-    def __init__(self, host: str, port: int) -> None:
+    With ``session`` it is a hall display that must miss nothing across its broker's restart: an
+    MQTT 3.1.1 persistent session (``clean_session=False``), which Mosquitto 2.0 writes to disk and
+    restores after a restart, so what the broker took from a bridge before the display was back is
+    delivered to it. (Mosquitto 2.0.11 does not restore an MQTT 5 session, expiry or not, after a
+    restart: ``docs/mqtt.md``, "A hall".) ``rejoin``: seconds before it reconnects once its broker
+    is gone (a starved display is late).
+    """
+
+    def __init__(self, host: str, port: int, session: bool = False, rejoin: float = 0.1) -> None:
         self.lock = threading.Lock()
         self.seqs: dict[str, list[int]] = {}
+        self.arrived: dict[tuple[str, int], float] = {}  # (board, seq): first arrival
         self.latency: dict[str, list[float]] = {"pace": [], "burst": [], "all": []}
         self.count = 0
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-collector",
-                                  protocol=mqtt.MQTTv5)
+        if session:
+            self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-collector",
+                                      protocol=mqtt.MQTTv311, clean_session=False)
+        else:
+            self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-collector",
+                                      protocol=mqtt.MQTTv5)
         self.client.max_inflight_messages_set(100)
+        self.client.reconnect_delay_set(rejoin, max(rejoin, 0.5))  # type: ignore[arg-type]  # floats work too
         subscribed = threading.Event()
-        def on_connect(c: mqtt.Client, *_: object) -> None:
+
+        def on_connect(c: mqtt.Client, u: object, flags: Any, *_: object) -> None:
             set_nodelay(c)
-            c.subscribe("arbitro/+/events", 1)
+            if not flags.session_present:  # a kept session still holds the subscription
+                c.subscribe("arbitro/+/events", 1)
 
         self.client.on_connect = on_connect
         self.client.on_subscribe = lambda *a: subscribed.set()
@@ -117,8 +146,24 @@ class Collector:
         board = msg.topic.split("/")[1]
         with self.lock:
             self.seqs.setdefault(board, []).append(body["seq"])
-            self.latency[body["kind"]].append(now - body["t"])
-            self.count += 1
+            if self.arrived.setdefault((board, body["seq"]), now) == now:
+                self.latency[body["kind"]].append(now - body["t"])
+                self.count += 1
+
+    def drain(self, total: int) -> float:
+        """Wait until ``total`` distinct events have arrived or none came for ``QUIET`` s; returns when
+        the wait began (the traffic's end)."""
+        ended = time.monotonic()
+        seen, last_new = -1, ended
+        while True:
+            with self.lock:
+                count = self.count
+            now = time.monotonic()
+            if count >= total or now - last_new > QUIET:
+                return ended
+            if count != seen:
+                seen, last_new = count, now
+            time.sleep(0.05)
 
     def close(self) -> None:
         self.client.disconnect()
@@ -133,45 +178,63 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def bench(host: str, port: int, n: int, seconds: float, pace: float, burst: int, burst_p: float,
-          seed: int) -> dict[str, Any]:
-    """One run with ``n`` boards; returns its figures (and whether every board's events were whole)."""
-    collector = Collector(host, port)
+          seed: int, *, board_ports: list[int] | None = None, session: bool = False, rejoin: float = 0.1,
+          during: Callable[[], None] | None = None) -> dict[str, Any]:
+    """One run with ``n`` boards; returns its figures (and whether every board's events were whole).
+
+    The collector subscribes at ``host:port``; the boards publish there too, or to ``board_ports``
+    (brokers of their own, bridged to it). ``during`` runs once the traffic has begun (a broker's
+    restart); ``session``: the collector keeps its session across it; ``rejoin``: the seconds it
+    waits before reconnecting."""
+    collector = Collector(host, port, session=session, rejoin=rejoin)
     ctx = mp.get_context("spawn")
     ready, go, result = ctx.Event(), ctx.Event(), ctx.Queue()
-    proc = ctx.Process(target=run_boards, args=(host, port, n, seconds, pace, burst, burst_p, seed, ready, go, result))
+    proc = ctx.Process(target=run_boards, args=(host, board_ports or [port], n, seconds, pace, burst, burst_p, seed,
+                                                ready, go, result))
     proc.start()
     try:
-        if not ready.wait(60):
+        if not ready.wait(120):
             raise SystemExit("the boards did not connect")
         started = time.monotonic()
         go.set()
-        sent: dict[str, int] = result.get(timeout=seconds + 30)
-        total = sum(sent.values())
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with collector.lock:
-                if collector.count >= total:
-                    break
-            time.sleep(0.05)
+        if during is not None:
+            during()
+        sent: dict[str, int] = result.get(timeout=seconds + 60)
+        ended = collector.drain(sum(sent.values()))
         elapsed = time.monotonic() - started
     finally:
         proc.join(15)
         if proc.is_alive():
             proc.kill()
         collector.close()
+    return tally(collector, sent, ended) | {"boards": n, "seconds": elapsed}
+
+
+def tally(collector: Collector, sent: dict[str, int], ended: float) -> dict[str, Any]:
+    """Lost (never arrived), late (first arrived over ``LATE`` s after the traffic ended), duplicates
+    (QoS 1 allows them) and order (of first arrivals), board by board."""
     problems = []
-    for board, count in sent.items():
-        got = collector.seqs.get(board, [])
-        if got != list(range(1, count + 1)):
-            missing = sorted(set(range(1, count + 1)) - set(got))
-            disorder = sum(1 for a, b in itertools.pairwise(got) if b <= a)
-            problems.append(f"{board}: sent {count}, got {len(got)}, missing {missing[:5]}, out of order {disorder}")
-    every = [x for values in collector.latency.values() for x in values]
-    return {"boards": n, "sent": total, "received": collector.count, "seconds": elapsed, "problems": problems,
-            "p50_ms": 1000 * percentile(every, 50), "p99_ms": 1000 * percentile(every, 99),
-            "max_ms": 1000 * max(every, default=float("nan")),
-            **{f"{k}_p50_ms": 1000 * percentile(v, 50) for k, v in collector.latency.items()},
-            **{f"{k}_p99_ms": 1000 * percentile(v, 99) for k, v in collector.latency.items()}}
+    lost = late = 0
+    with collector.lock:
+        for board, count in sent.items():
+            got = collector.seqs.get(board, [])
+            first = list(dict.fromkeys(got))
+            missing = sorted(set(range(1, count + 1)) - set(first))
+            lost += len(missing)
+            late += sum(1 for seq in first if collector.arrived[(board, seq)] > ended + LATE)
+            disorder = [(a, b) for a, b in itertools.pairwise(first) if b <= a]
+            if missing or disorder:
+                problems.append(f"{board}: sent {count}, got {len(first)}, missing {missing[:5]}, "
+                                f"out of order {len(disorder)} {disorder[:2]}")
+        every = [x for values in collector.latency.values() for x in values]
+        return {"sent": sum(sent.values()), "received": collector.count, "lost": lost, "late": late,
+                "duplicates": sum(len(v) for v in collector.seqs.values()) - collector.count,
+                "disordered": sum(1 for p in problems if "missing [], " in p),
+                "problems": problems, "samples": len(every),
+                "p50_ms": 1000 * percentile(every, 50), "p99_ms": 1000 * percentile(every, 99),
+                "max_ms": 1000 * max(every, default=float("nan")),
+                **{f"{k}_p50_ms": 1000 * percentile(v, 50) for k, v in collector.latency.items()},
+                **{f"{k}_p99_ms": 1000 * percentile(v, 99) for k, v in collector.latency.items()}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,17 +256,22 @@ def main(argv: list[str] | None = None) -> int:
         host, _, port_text = args.broker.rpartition(":")
         host, port = host or "127.0.0.1", int(port_text)
     else:
-        private = Broker(Path(tempfile.mkdtemp(prefix="arbitro-bench-")), extra=["max_queued_messages 100000"])
+        from bench.hall import delivery_lines
+
+        folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-"))
+        private = Broker(folder, extra=delivery_lines(folder))  # the shipped broker's queue and in-flight limit
         private.start()
         host, port = "127.0.0.1", private.port
     ok = True
     try:
-        print(f"{'boards':>6} {'events':>7} {'recv':>7} {'ev/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}"
-              f"  {'pace p50/p99':>13} {'burst p50/p99':>14} {'all-at-once p50/p99':>20}  result")
+        print(f"{'boards':>6} {'events':>7} {'recv':>7} {'lost':>5} {'late':>5} {'ev/s':>7} {'p50 ms':>7} "
+              f"{'p99 ms':>7} {'max ms':>7}  {'pace p50/p99':>13} {'burst p50/p99':>14} "
+              f"{'all-at-once p50/p99':>20}  result")
         for n in counts:
             r = bench(host, port, n, args.seconds, args.pace, args.burst, args.burst_p, args.seed + n)
             ok = ok and not r["problems"] and r["received"] == r["sent"]
-            print(f"{r['boards']:>6} {r['sent']:>7} {r['received']:>7} {r['sent'] / args.seconds:>7.0f} "
+            print(f"{r['boards']:>6} {r['sent']:>7} {r['received']:>7} {r['lost']:>5} {r['late']:>5} "
+                  f"{r['sent'] / args.seconds:>7.0f} "
                   f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['max_ms']:>7.1f}  "
                   f"{r['pace_p50_ms']:>6.1f}/{r['pace_p99_ms']:<6.1f} "
                   f"{r['burst_p50_ms']:>6.1f}/{r['burst_p99_ms']:<7.1f}"

@@ -151,7 +151,10 @@ class Subscriber:
 
 
 def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, broker_port: int,
-            seed: int = 1) -> dict[str, list[float]]:
+            seed: int = 1, hurry: bool = False) -> dict[str, list[float]]:
+    """Per move: its marks (s). ``sub`` is net of the commit window a held move waits, ``seen`` is
+    what a display gets (window included). ``hurry``: each move comes as soon as the last one's
+    state is out, before its successor's move table is built (the unready table)."""
     layout = load_layout(game_name)
     folder = Path(tempfile.mkdtemp(prefix="arbitro-bench-referee-"))
     config = Config.from_dict({"board": {"id": f"bench-{game_name}-{seed}", "game": game_name, "seed": seed},
@@ -170,8 +173,8 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
         values[sensor] = start_view[channel]
     mcu = TableMcu(layout.blocks, values)
     config.sensors.url = mcu.path
-    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "clean": [], "final": [],
-                                   "loop_cpu": []}
+    out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "seen": [], "clean": [],
+                                   "final": [], "unready": [], "loop_cpu": []}
     out.update({f"stage:{stage}": [] for stage in ORDER[1:]})
     out.update({f"cpu:{stage}": [] for stage in LOOP[1:]})
     display = Subscriber(broker_port, f"arbitro/{config.board.id}/state")
@@ -210,7 +213,9 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
                 _wait(service, moved)
                 continue
             # A player's pace: the last move's frames are on the strip, its successor's table is built.
-            _wait(service, lambda: not service.session.referee.unready)
+            if not hurry:
+                _wait(service, lambda: not service.session.referee.unready)
+            unready = service.call(lambda: service.session.referee.unready)
             strip.flush()
             for c, v in changes.items():
                 if kinds[c] == ChannelKind.OFFSET:
@@ -238,6 +243,8 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             out["led"].append(led - t0)
             out["mqtt"].append(at["stamped"] - t0 - hold)
             out["sub"].append(sub - t0 - hold)
+            out["seen"].append(sub - t0)
+            out["unready"].append(float(bool(unready)))
             out["clean"].append(float(clean))
             out["final"].append(float(not stages.held))
             out["loop_cpu"].append(stages.loop_cpu() or 0.0)

@@ -70,11 +70,12 @@ class Broker:
                 time.sleep(0.02)
         raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout}s")
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """SIGTERM (Mosquitto then saves its persistence file), SIGKILL after ``timeout`` seconds."""
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(5)
+                self.process.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()

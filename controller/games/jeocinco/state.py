@@ -24,7 +24,7 @@ _DIE_P: list[tuple[Action, float]] = [(a, 1 / 6) for a in DIE_OUTCOMES]
 
 
 class JeocincoState(State):
-    __slots__ = ("current_player", "facts", "position")
+    __slots__ = ("_sensed", "current_player", "facts", "position")
     position: JeocincoPosition
     facts: Facts
     """The position's board facts and legal actions, each worked out once."""
@@ -34,6 +34,7 @@ class JeocincoState(State):
         self.facts = facts
         self.position = facts.position
         self.current_player = rules.current_player(facts.position)
+        self._sensed: tuple[int, int, int] | None = None  # views.sensed_bits, once asked
 
     @property
     def options(self) -> dict[str, Any]:
@@ -146,7 +147,9 @@ class JeocincoState(State):
             return quick
         after = self.apply(action)
         assert isinstance(after, JeocincoState)
-        return views.changed_channels(self.position, after.position)
+        if self._sensed is None:  # the same for every action asked of this state (a move table's hundreds)
+            self._sensed = views.sensed_bits(self.position)
+        return views.changed_channels(self._sensed, after.position)
 
     def announcements(self, action: Action, after: State) -> list[Announcement]:
         if not is_action(action) or not isinstance(after, JeocincoState):

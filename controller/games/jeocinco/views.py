@@ -22,14 +22,15 @@ CHANNEL_KEYS = (
 
 def sensed_bits(pos: JeocincoPosition) -> tuple[int, int, int]:
     """What the presence sensors see, as bit masks: slots, tower sockets, bridge sockets."""
-    towers = 0
-    for q, t in enumerate(pos.towers):
+    towers = vacated = 0
+    for q, t in enumerate(pos.towers):  # one pass: the sockets, and the slots their towers replaced
         if t >= 0:
             towers |= 1 << q
+            vacated |= 1 << t
     bridges = 0
     for k in pos.bridges:
         bridges |= 1 << k
-    return pos.occupied() & ~pos.vacated(), towers, bridges
+    return pos.occupied() & ~vacated, towers, bridges
 
 
 _BIT_VALUES = bytes.maketrans(b"01", b"\x00\x01")
@@ -50,11 +51,11 @@ def put_down(action: JeocincoAction) -> dict[str, int] | None:
     return None
 
 
-def changed_channels(before: JeocincoPosition, after: JeocincoPosition) -> dict[str, int]:
-    """The channels that differ between two positions, with their values in ``after``: bit masks
-    compared, not 645-channel views."""
+def changed_channels(before: tuple[int, int, int], after: JeocincoPosition) -> dict[str, int]:
+    """The channels that differ from ``before`` (a position's :func:`sensed_bits`) in ``after``,
+    with their values there: bit masks compared, not 645-channel views."""
     out = {}
-    for keys, old, new in zip(CHANNEL_KEYS, sensed_bits(before), sensed_bits(after), strict=True):
+    for keys, old, new in zip(CHANNEL_KEYS, before, sensed_bits(after), strict=True):
         changed = old ^ new
         while changed:
             low = changed & -changed
