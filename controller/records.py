@@ -119,6 +119,16 @@ def result_of(state: State, players: list[Player], *, over: bool, resigned: int 
             "resigned": None if resigned is None else resigned + 1}
 
 
+Replayed = Match
+"""A record replayed by the rules: every position and what was said of each action."""
+
+
+def replay(found: GameRecord) -> Replayed:
+    """The game ``found`` records, replayed: every action checked by the rules (IllegalAction, a
+    ValueError, says why one is not)."""
+    return Match(found.record)
+
+
 def read(data: Any) -> GameRecord:
     """A record of either version: ``KeyError`` names a field it lacks, ``ValueError`` says in one
     line what is wrong (the version, a tag, the players, the times, or the game itself)."""

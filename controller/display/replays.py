@@ -28,7 +28,6 @@ from controller.display.config import DisplayConfig
 from controller.display.model import BoardModel
 from controller.display.render import board_svg, player_colours
 from controller.games import CHANCE, get_game
-from controller.games.record import Match
 from controller.i18n import LANGUAGES, People, action_words, said_json
 
 ANSWER_S = 5.0  # how long a download waits for the board's service
@@ -44,7 +43,7 @@ class Replays:
         self.boards = boards
         self.broker = broker
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # a record request's id -> its answer
-        self._replayed: dict[str, tuple[records.GameRecord, Match]] = {}
+        self._replayed: dict[str, tuple[records.GameRecord, records.Replayed]] = {}
         self.finished: dict[str, str] = {}  # per board, the last finished game's record downloaded (JSON)
 
     # -- the download ---------------------------------------------------------------------------
@@ -141,7 +140,7 @@ class Replays:
             "tags": found.tags, "result": found.result, "withheld": found.withheld, "moves": moves,
             "over": state.is_terminal(), "scores": list(state.scores())})
 
-    def _replay(self, data: Any) -> tuple[records.GameRecord, Match]:
+    def _replay(self, data: Any) -> tuple[records.GameRecord, records.Replayed]:
         """The record ``data`` replayed (each action checked by the rules), once per record."""
         digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
         kept = self._replayed.get(digest)
@@ -150,7 +149,7 @@ class Replays:
         try:
             found = records.read(data)
             get_game(found.record.game)
-            match = Match(found.record)
+            match = records.replay(found)
         except KeyError as exc:
             raise web.HTTPUnprocessableEntity(text=f"not a game record: {exc.args[0]!r} is missing or unknown") from exc
         except (ValueError, TypeError) as exc:  # IllegalAction is a ValueError: the rules say why
