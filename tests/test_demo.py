@@ -33,9 +33,12 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game: s
             capture_output=True, text=True, timeout=240)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "fin de la partida tras" in done.stdout  # the demo speaks the players' language
-        # issue 19.10: the log says things in words, never in Python
-        said = [line.split(" INFO arbitro: ", 1)[1] for line in done.stderr.splitlines() if " INFO arbitro: " in line]
-        assert "sensor link up" in said and any(line.startswith("game over (winners ") for line in said), said[:5]
+        # issue 19.10: the log says things in words, never in Python; issue 36: what happened at the
+        # table in the board's language, as the players are told it
+        said = [line.split(" INFO arbitro.table: ", 1)[1] for line in done.stderr.splitlines()
+                if " INFO arbitro.table: " in line]
+        assert "el tablero de sensores está conectado" in said, said[:5]
+        assert any(line.startswith("fin de la partida: gana") for line in said), said[-5:]
         assert not [line for line in said if any(python in line for python in ("True", "False", "['", "{'"))]
         assert not [line for line in said if line.startswith("action action")]
         final = display.wait_for(lambda m: m[0] == "arbitro/demo/state" and json.loads(m[1])["over"])

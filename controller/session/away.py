@@ -126,7 +126,7 @@ class AwaySeats(TableGame):
             raise Refused(OPERATOR_ANSWERS(seat=seat, who=part.said()))
         if not agree:
             self.asked_back = None
-            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=self.state.player_name(seat))))
+            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=f"player {seat}")))
             return {"takeback": "refused"}
         gave = asked.gave | {seat}
         if gave < asked.waits:
