@@ -256,6 +256,13 @@ BRIDGE_NAMES: tuple[str, ...] = tuple(f"{SLOT_NAMES[a]}~{SLOT_NAMES[b]}" for a, 
 BRIDGE_INDEX: dict[frozenset[int], int] = {frozenset(ab): k for k, ab in enumerate(BRIDGE_SLOTS)}
 
 
+def bridge_ends(k: int) -> dict[str, str]:
+    """The slots bridge ``k`` joins, as a message's params ``a`` and ``b`` ("the bridge from A1N to
+    B2E"): said in words, never with the notation's ``~``."""
+    a, b = BRIDGE_SLOTS[k]
+    return {"a": SLOT_NAMES[a], "b": SLOT_NAMES[b]}
+
+
 def _family(k: int) -> str:
     crossed = SLOT_PENTS[BRIDGE_CROSSED[k]]
     kinds = "".join(sorted(COLOURS[PENT_COLOUR[p]] for p in crossed))

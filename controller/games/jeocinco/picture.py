@@ -19,7 +19,7 @@ STRONG = tuple(COLOUR_HEX[c] for c in B.COLOUR_NAMES)
 """Pieces, towers and bridges of each colour (the players' colours)."""
 
 SLOT = Phrase("jeocinco.picture.slot", "{slot}: {player}")
-BRIDGE = Phrase("jeocinco.picture.bridge", "bridge {bridge}")
+BRIDGE = Phrase("jeocinco.picture.bridge", "bridge from {a} to {b}")
 TOWER = Phrase("jeocinco.picture.tower", "tower {pentagon}")
 PHASE_CAPTION = Phrase("jeocinco.picture.phase", "phase {phase}")
 ROLL_CAPTION = Phrase("jeocinco.picture.roll", "roll {roll}")
@@ -107,7 +107,7 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
         line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
         out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')
         out.append(f'<line {line} stroke="{STRONG[colour_of.get(p, 0)]}" stroke-width="5" stroke-linecap="round">'
-                   f'{svg_said("title", BRIDGE(bridge=B.BRIDGE_NAMES[k]), say)}</line>')
+                   f'{svg_said("title", BRIDGE(**B.bridge_ends(k)), say)}</line>')
     for q in sorted(B.PENT_INDEX[name] for name in view["towers"]):
         x, y = to_picture(*B.PENT_CENTRES[q])
         out.append(f'<circle cx="{x:g}" cy="{y:g}" r="8" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '

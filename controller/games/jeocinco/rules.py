@@ -503,7 +503,7 @@ NOT_OWNERS_TURN = Phrase("jeocinco.not_owners_turn", "bridges are laid only duri
                                                      "(option own_turn_bridges), and it is not {player}'s")
 NO_BRIDGE_IN_HAND = Phrase("jeocinco.no_bridge_in_hand", "{player} has no bridge in hand (one is earned with each "
                                                          "tower)")
-CROSSES_BRIDGE = Phrase("jeocinco.crosses_bridge", "it would cross the bridge {bridge}")
+CROSSES_BRIDGE = Phrase("jeocinco.crosses_bridge", "it would cross the bridge from {a} to {b}")
 NOT_A_LEGAL_BRIDGE = Phrase("jeocinco.not_a_legal_bridge", "not a legal bridge here")
 
 
@@ -638,5 +638,5 @@ def _why_not_bridge(facts: Facts, k: int) -> Message:
         placed |= 1 << m
     clash = B.BRIDGE_CONFLICT[k] & placed
     if clash:
-        return CROSSES_BRIDGE(bridge=B.BRIDGE_NAMES[clash.bit_length() - 1])
+        return CROSSES_BRIDGE(**B.bridge_ends(clash.bit_length() - 1))
     return NOT_A_LEGAL_BRIDGE()

@@ -66,7 +66,7 @@ def changed_channels(before: JeocincoPosition, after: JeocincoPosition) -> dict[
 
 TOWER_STANDS = Phrase("jeocinco.tower_stands", "{player} completes {pentagon}: a tower stands")
 CHALLENGES = Phrase("jeocinco.challenges", "{player} challenges the piece on {slot}")
-BRIDGE_FALLS = Phrase("jeocinco.bridge_falls", "the bridge {bridge} falls with its support")
+BRIDGE_FALLS = Phrase("jeocinco.bridge_falls", "the bridge from {a} to {b} falls with its support")
 
 
 def announcements(before: JeocincoPosition, action: JeocincoAction, after: JeocincoPosition) -> list[Announcement]:
@@ -77,7 +77,7 @@ def announcements(before: JeocincoPosition, action: JeocincoAction, after: Jeoci
     elif action[0] == "dispute":
         out.append(announcement("dispute", p, CHALLENGES(player=f"player {p}", slot=B.SLOT_NAMES[action[1]])))
     for k in sorted(set(before.bridges) - set(after.bridges)):
-        out.append(announcement("bridge_lost", None, BRIDGE_FALLS(bridge=B.BRIDGE_NAMES[k])))
+        out.append(announcement("bridge_lost", None, BRIDGE_FALLS(**B.bridge_ends(k))))
     return out
 
 
