@@ -77,7 +77,7 @@ class CarryOut:
         return Verdict("violation", channels=tuple(sorted(c for c, _ in board_diff(self.after, sensed, self.ceiling))),
                        said=PLAYED(who=self.who, move=self.words, what=describe(self.after, sensed)))
 
-    def said(self, channels: list[Channel], label: Callable[[str], str]) -> Message:
+    def said(self, channels: list[Channel], label: Callable[[str], str | Message]) -> Message:
         """The move in words: for a move of counted pieces (beads), what to take from and put into
         each place (takes first, then places in the board's order)."""
         steps = [(self.after[c.name] - self.before[c.name], c.name) for c in channels

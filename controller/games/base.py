@@ -628,9 +628,10 @@ class Game(ABC):
         record): ``player``'s move, or a chance outcome (None). The notation unless the game says."""
         return notation(text, player)
 
-    def channel_label(self, channel: str) -> str:
+    def channel_label(self, channel: str) -> str | Message:
         """How people name the place of a sensor channel, in the game's own notation (what a
-        violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``)."""
+        violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``);
+        a message where the place is said in words (Jeocinco's "the bridge from A1N to B2E")."""
         return channel.split(":", 1)[-1]
 
     @abstractmethod
