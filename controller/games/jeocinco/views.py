@@ -163,7 +163,7 @@ def _slot_char(pos: JeocincoPosition, s: int) -> str:
 
 
 ROLL_NOTE = Phrase("jeocinco.note.roll", "Roll: {roll}")
-PIECES_NOTE = Phrase("jeocinco.note.pieces", "Pieces to place: {rolled} + {extra} extra")
+PIECES_NOTE = Phrase("jeocinco.note.pieces", "Pieces to place: {rolled} by the roll and {extra} extra")
 DISPUTE_NOTE = Phrase("jeocinco.note.dispute", "Dispute over {slot}: {challenger} challenges {challenged}")
 
 
