@@ -69,8 +69,8 @@ LIMIT = Phrase("demo.limit", "each game is played to its end or for at most {cou
                "one every {pace} s (--pace)")
 LIMIT_REACHED = Phrase("demo.limit_reached", "the demo's limit of {count} actions: the player to move resigns")
 MAX_ACTIONS = 120
-"""The default limit of a game's actions: at the default pace, every game in under 20 minutes
-(Contigo usually ends before it; a whole Serpientes game takes some 2,000)."""
+"""The default limit of a game's actions: at the default pace, every game in under 20 minutes (the
+shortest games end before it; a whole game of the longest takes some 2,000)."""
 
 
 class DemoError(Exception):
@@ -365,7 +365,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(without it the last game stays on show, on the terminal and the display, until Ctrl-C)")
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
                         help="resign the player to move after this many actions of a game (default: %(default)s; "
-                             "a whole game of Serpientes takes some 2,000)")
+                             "a whole game of the longest takes some 2,000)")
     parser.add_argument("--board-id", help="the board's MQTT id (default: demo-<random>, so demos can share a broker)")
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
                         help="serve the live web display here (another port when taken)")

@@ -124,8 +124,7 @@ class Referee:
         """The players whose actions the board may make (seated at the table); None: every player."""
         self.channels = {c.name: c for c in channels}
         game = get_game(match.record.game)
-        self.label = game.channel_label
-        self.action_words = game.action_words  # a move the table is told of, in words
+        self.label, self.action_words = game.channel_label, game.action_words  # places and moves, as told
         self.allow_takeback = allow_takeback
         self.takeback_depth = takeback_depth
         # By id(state), least recently used first; each entry keeps its state, so the id is not reused.
@@ -622,11 +621,6 @@ class Referee:
                 parts.append(WRONG_PIECE(place=place, got=got, want=want))
         return (*parts, AND_MORE(count=len(differing) - 6)) if len(differing) > 6 else tuple(parts)
 
-    def _said(self, action: Action) -> Message:
-        """A legal move of the position, as the table is told of it: its public text in words."""
-        state = self.state
-        return self.action_words(state.public_action_text(action), state.player_of(action))
-
     def _explain(self, moves: MoveTable, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
         sensed_channels = frozenset(c for c, _ in sensed_diff)
         best, best_score = None, 0.0
@@ -636,6 +630,8 @@ class Referee:
             score = shared / (len(chans) + len(sensed_channels) - shared)
             if score > best_score:
                 best, best_score = acts[0], score
+        if best is not None:  # the nearest legal move, as the table is told of it: in words
+            near = self.action_words(self.state.public_action_text(best), self.state.player_of(best))
         if best is not None and best_score == 1.0:
             # The right places, the wrong values: a wrong piece, a wrong count, a wrong turn.
             target = self.state.physical_changes(best)
@@ -648,8 +644,8 @@ class Referee:
                     wrong.append(WRONG_TURN(place=place, got=got, want=target[c]))
                 else:
                     wrong.append(WRONG_VALUE(place=place, got=got, want=target[c]))
-            return NOT_LEGAL_NEAR(what=tuple(wrong), move=self._said(best))
+            return NOT_LEGAL_NEAR(what=tuple(wrong), move=near)
         what = self.describe(moves.view, sensed)
         if best is not None and best_score >= 0.5:
-            return NOT_LEGAL_NEAR(what=what, move=self._said(best))
+            return NOT_LEGAL_NEAR(what=what, move=near)
         return NOT_LEGAL(what=what)

@@ -10,7 +10,6 @@ from typing import Any
 from controller.games.base import COLOUR_HEX, Phrase, Plural, Say, in_english, ring_marks, svg_said
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.board import PHASE
-from controller.games.jeocinco.words import rolled
 
 SCALE = 20
 MARGIN = 30
@@ -120,7 +119,7 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
                    'stroke-opacity="0.25" stroke-linecap="round"/>')
     caption = [PHASE_CAPTION(phase=PHASE[view["phase"]]())]
     if view["roll"] is not None:
-        caption.append(ROLL_CAPTION(roll=rolled(view["roll"])))  # the dice in words, never "*+"
+        caption.append(ROLL_CAPTION(roll=B.rolled(view["roll"])))  # the dice in words, never "*+"
     caption += [TOWERS_CAPTION(player=f"player {seat['player']}", count=seat["towers"]) for seat in view["players"]]
     out.append(f'<text x="{MARGIN}" y="{height - 12:g}" font-size="14" fill="#333" xml:space="preserve">'
                + "   ".join(svg_said("tspan", words, say) for words in caption) + "</text>")

@@ -22,7 +22,6 @@ from controller.games.jeocinco.actions import (
     TOWERS,
     JeocincoAction,
     is_action,
-    roll_text,
 )
 from controller.games.jeocinco.board import PHASE
 from controller.games.jeocinco.position import (
@@ -34,7 +33,6 @@ from controller.games.jeocinco.position import (
     open_bridges,
     with_item,
 )
-from controller.games.jeocinco.words import rolled
 
 TIE_CAP = 10
 """Tied re-rolls allowed before a tie is settled without dice (opening: seat order; dispute: the
@@ -595,7 +593,7 @@ def _why_outside(facts: Facts, p: int, slot: str) -> Message:
     colour = B.COLOURS[pos.colours[p]]
     if pos.rolled > 0 and pos.roll is not None:
         number, letter = pos.roll
-        roll = rolled(roll_text(number, letter))  # in words: "the roll 3 and C"
+        roll = B.ROLLED(number=B.number_said(number), letter=B.letter_said(letter))  # "the roll 3 and C"
         both_wild = number == B.WILD and letter == B.PLUS
         blocked = [h for h in B.hexes_for_roll(number, letter) if facts.blocked(p, h)]
         if blocked and not both_wild:

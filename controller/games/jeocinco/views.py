@@ -11,7 +11,6 @@ from controller.games.jeocinco.actions import JeocincoAction, number_text, roll_
 from controller.games.jeocinco.board import PHASE
 from controller.games.jeocinco.position import JeocincoPosition, to_text
 from controller.games.jeocinco.rules import current_player
-from controller.games.jeocinco.words import rolled
 
 CHANNEL_KEYS = (
     tuple(f"slot:{name}" for name in B.SLOT_NAMES),
@@ -171,7 +170,7 @@ def notes(view: dict[str, Any]) -> list[Message]:
     """What a display says beside the picture: the roll, the pieces to place, a dispute."""
     out: list[Message] = []
     if view.get("roll"):
-        out.append(ROLL_NOTE(roll=rolled(view["roll"])))
+        out.append(ROLL_NOTE(roll=B.rolled(view["roll"])))
     if view.get("pieces_to_place"):
         out.append(PIECES_NOTE(**view["pieces_to_place"]))
     if view.get("dispute"):

@@ -5,38 +5,21 @@ from __future__ import annotations
 
 from typing import Final
 
-from controller.games.base import IllegalAction, Message, Param, Phrase
+from controller.games.base import IllegalAction, Message, Phrase
 from controller.games.jeocinco import board as B
-from controller.games.jeocinco.actions import action_from_text, letter_from_text, number_from_text
+from controller.games.jeocinco.actions import action_from_text
 from controller.games.words import ENDS_TURN, notation, seat
 
 DICE: Final = Phrase("jeocinco.say.dice", "the dice give {number} and {letter}")
 DIE: Final = Phrase("jeocinco.say.die", "the number die gives {number}")
-WILD: Final = Phrase("jeocinco.say.wild", "the wildcard")
-PLUS: Final = Phrase("jeocinco.say.plus", "plus one")
 COLOUR: Final = Phrase("jeocinco.say.colour", "{player} chooses the {side} pentagon")
 PLACE: Final = Phrase("jeocinco.say.place", "{player} places a piece on {slot}")
 DISPUTE: Final = Phrase("jeocinco.say.dispute", "{player} disputes the piece on {slot}")
 TOWER: Final = Phrase("jeocinco.say.tower", "{player} builds a tower on pentagon {pentagon} in place of the "
                       "piece on {slot}")
 BRIDGE: Final = Phrase("jeocinco.say.bridge", "{player} lays a bridge from {a} to {b}")
-ROLLED: Final = Phrase("jeocinco.say.rolled", "{number} and {letter}")
-"""The dice as they lie (a note beside the picture: "Roll: 3 and plus one")."""
 SIDES: Final = ("north", "east", "south", "west")
 """The pentagons' orientations N E S W, as words the catalogue knows."""
-
-
-def _number(value: int) -> Param:
-    return WILD() if value == B.WILD else str(value)
-
-
-def _letter(value: int) -> Param:
-    return PLUS() if value == B.PLUS else B.LETTERS[value]
-
-
-def rolled(roll: str) -> Message:
-    """The dice as the view writes them (``3+``, ``*B``), in words: "3 and plus one"."""
-    return ROLLED(number=_number(number_from_text(roll[0])), letter=_letter(letter_from_text(roll[1])))
 
 
 def action_words(text: str, player: int | None) -> Message:
@@ -46,9 +29,9 @@ def action_words(text: str, player: int | None) -> Message:
     except IllegalAction:
         return notation(text, player)
     if action[0] == "dice":
-        return DICE(number=_number(action[1]), letter=_letter(action[2]))
+        return DICE(number=B.number_said(action[1]), letter=B.letter_said(action[2]))
     if action[0] == "die":
-        return DIE(number=_number(action[1]))
+        return DIE(number=B.number_said(action[1]))
     who = seat(-1 if player is None else player)
     if action[0] == "colour":
         return COLOUR(player=who, side=SIDES[action[1]])
