@@ -19,7 +19,9 @@ or publishes is on disk first. Only a damaged SQLite file is moved aside (rename
 and a fresh journal started (:attr:`Journal.set_aside` says so, a message); a path that holds anything else
 (a device, a directory, a text file, another program's database) is refused
 (:class:`JournalPathError`) and left as it is. A journal that cannot be written (a full or
-read-only disk) is told by :class:`BoardJournal`, which writes everything once it can again. A
+read-only disk) is told by :class:`BoardJournal`, which writes everything once it can again; one
+found on a read-only disk at start is opened to read (the game resumes, and the first state already
+says the journal cannot be written), and for writing once the disk can be written again. A
 journal written before fair dice (chance from ``games.seed``) gets the columns it lacks
 (:data:`ADDED_COLUMNS`) and its games replay as they were; an unfinished one goes on with a fresh
 secret.
@@ -192,6 +194,30 @@ UNWRITABLE = Phrase("journal.unwritable", "the journal cannot be written: {reaso
 CANNOT_WRITE = Phrase("journal.cannot_write", "the journal cannot be written")
 
 
+class DiskFault(sqlite3.OperationalError):
+    """The journal's disk cannot take a write (``reason``: "read-only", "disk full"): nothing is tried,
+    not even what SQLite's WAL might still hold, so the first state after a start on such a disk
+    says so, not the first failed move."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the journal's disk is {reason}")
+        self.reason = reason
+
+
+def disk_fault(directory: Path) -> DiskFault | None:
+    """Why the disk of ``directory`` takes no write (mounted read-only, or no block this process may
+    write: root may use the blocks a file system keeps back for it); None when it may."""
+    try:
+        disk = os.statvfs(directory)
+    except OSError:
+        return None  # SQLite's own write says what is wrong
+    if disk.f_flag & os.ST_RDONLY:
+        return DiskFault("read-only")
+    if (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) == 0:
+        return DiskFault("disk full")
+    return None
+
+
 def write_fault(exc: sqlite3.Error, directory: Path) -> str:
     """Why the journal in ``directory`` cannot be written, in words: "disk full", "read-only", or
     SQLite's own message. A file briefly made there (never linked, never written) asks the disk."""
@@ -203,6 +229,8 @@ def write_fault(exc: sqlite3.Error, directory: Path) -> str:
             return "read-only"
         if err.errno in (errno.ENOSPC, errno.EDQUOT):
             return "disk full"
+    if isinstance(exc, DiskFault):
+        return exc.reason
     name = getattr(exc, "sqlite_errorname", "") or ""
     if name.startswith("SQLITE_FULL"):
         return "disk full"
@@ -219,15 +247,22 @@ class Journal:
         if not self.path.exists():
             private(self.path)  # created 0600 before SQLite writes anything to it
         self.set_aside: Message | None = None
+        self.read_only = False  # found on a read-only disk: opened to read until it can be written
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as exc:
             if not damaged(exc):  # cannot be opened or written (a full or read-only disk): not the file's fault
-                raise
-            aside = self._move_aside()
-            self.set_aside = MOVED_ASIDE(path=self.path, error=exc, aside=aside)
-            log.error("%s", self.set_aside)
-            self.db = self._open()
+                if self.path.is_file() and write_fault(exc, self.path.parent) == "read-only":
+                    self.db, self.read_only = self._open_to_read(), True
+                    log.error("the journal %s is on a read-only disk: its games are read, nothing can be written "
+                              "until the disk can be written again", self.path)
+                else:
+                    raise
+            else:
+                aside = self._move_aside()
+                self.set_aside = MOVED_ASIDE(path=self.path, error=exc, aside=aside)
+                log.error("%s", self.set_aside)
+                self.db = self._open()
         private(self.path)  # an existing file made private only once it is known to be a journal
         self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
@@ -260,6 +295,37 @@ class Journal:
             raise
         return db
 
+    def _open_to_read(self) -> sqlite3.Connection:
+        """The journal on a read-only disk, to read: with its WAL where SQLite can use it, else (no WAL
+        left: everything is in the main file) as an immutable file."""
+        uri = self.path.resolve().as_uri()
+        wal = self.path.with_name(self.path.name + "-wal").exists()
+        for mode in ("mode=ro", *(() if wal else ("immutable=1",))):
+            db = sqlite3.connect(f"{uri}?{mode}", uri=True, check_same_thread=False, isolation_level=None)
+            try:
+                tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            except sqlite3.Error:
+                db.close()
+                continue
+            if "games" not in tables:
+                db.close()
+                raise JournalPathError("it is on a read-only disk and holds no journal")
+            return db
+        raise sqlite3.OperationalError(f"the journal {self.path} on a read-only disk cannot be read")
+
+    def _writable(self) -> None:
+        """A journal opened to read becomes writable once its disk is. The read-only connection goes
+        first: SQLite shares a file's WAL index between the connections of one process, and would
+        keep it read-only."""
+        self.db.close()
+        try:
+            self.db = self._open()
+        except sqlite3.Error:
+            self.db = self._open_to_read()  # still readable, as before; SQLite's error goes on
+            raise
+        self.read_only = False
+        log.warning("the journal %s can be written again: opened for writing", self.path)
+
     def _move_aside(self) -> Path:
         n = 1
         while self.path.with_name(f"{self.path.name}.corrupt-{n}").exists():
@@ -283,6 +349,12 @@ class Journal:
         if self.db.in_transaction:
             yield
             return
+        if (fault := disk_fault(self.path.parent)) is not None:
+            # SQLite opened the file to read only on such a disk: opened again once it is writable
+            self.read_only = self.read_only or fault.reason == "read-only"
+            raise fault
+        if self.read_only:
+            self._writable()
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from controller import referee_words as words
 from controller.games import CHANCE, Channel, ChannelKind, State, get_game
-from controller.games.base import Action, Message, Phrase, find_action
+from controller.games.base import Action, Message, find_action
 from controller.games.record import Match
 from controller.move_table import Diff, MoveTable, board_diff, from_board, remember
 from controller.saturation import NO_CEILING, Ceiling, seen_changes
@@ -45,32 +46,6 @@ MAX_CHAIN_STATES = 10  # first actions the two-action search may apply
 MAX_CHAIN_ACTIONS = 2200  # second actions whose changes it may compute (capture bead moves: up to ~2000)
 MAX_READ_ACTIONS = 30  # actions of one sequence a game reads from the counts (a pick-up and a drop per pit)
 MAX_INDEX_STEP = 8  # legal actions a lazy referee indexes in one step of building a move table
-
-# What the referee says (``controller.i18n`` renders it in the board's language); places are named
-# in the game's notation (``Game.channel_label``).
-MISSING = Phrase("board.missing", "a piece is missing at {place}")
-EXTRA = Phrase("board.extra", "a piece should not be at {place}")
-WRONG_COUNT = Phrase("board.wrong_count", "{place} holds {got}, it should hold {want}")
-WRONG_OFFSET = Phrase("board.wrong_offset", "{place} is turned to {got}, it should be at {want}")
-WRONG_PIECE = Phrase("board.wrong_piece", "the piece at {place} is the wrong one (sensed {got}, should be {want})")
-AND_MORE = Phrase("board.and_more", "and {count} more")
-WRONG_PIECE_FOR_MOVE = Phrase("board.wrong_piece_for_move", "the piece at {place} is the wrong one for this move "
-                              "(sensed {got}, the move needs {want}: another player's piece, or single for double)")
-WRONG_TURN = Phrase("board.wrong_turn", "{place} was turned to {got}; the required turn brings it to {want} "
-                    "(wrong direction or wrong number of spaces)")
-WRONG_VALUE = Phrase("board.wrong_value", "{place} shows {got}, the nearest legal move makes it {want}")
-NOT_LEGAL = Phrase("board.not_legal", "not a legal move: {what}")
-NOT_LEGAL_NEAR = Phrase("board.not_legal_near", "not a legal move: {what} (the nearest legal move is {move})")
-TOO_MUCH = Phrase("board.too_much", "{what} (the board changed in too many ways at once to check every pair of "
-                  "moves; make one move at a time)")
-WAITING_FOR_ROLL = Phrase("board.waiting_for_roll", "waiting for a roll; put the board back as it was: {what}")
-FITS_SEVERAL = Phrase("board.fits_several", "the board fits {count} moves: {moves}; choose one")
-TOOK_BACK = Phrase("board.took_back", "took back {moves}")
-ONLY_RESTED = Phrase("board.only_rested", "the board shows {shows}, not {moved}: the hands had only rested on the way")
-TAKEBACK_ON_THE_WAY = Phrase("board.takeback_on_the_way", "the board shows {shows}: taking back {redone} was only "
-                             "on the way")
-AS_IT_WAS = Phrase("board.as_it_was", "the game as it was")
-
 
 VerdictKind = Literal["in_sync", "applied", "progress", "takeback", "violation", "ambiguous", "setup"]
 """What a board can be: as the game says, a move (or two) taken, on the way to one, an earlier
@@ -253,7 +228,7 @@ class Referee:
                 if len(found) > 1 and all(len(seq) == 1 for seq in found):
                     texts = tuple(self.state.action_to_text(seq[0]) for seq in found)
                     return Verdict("ambiguous", texts, tuple(sorted(c for c, _ in sensed_diff)),
-                                   FITS_SEVERAL(count=len(texts), moves=", ".join(texts)))
+                                   words.FITS_SEVERAL(count=len(texts), moves=", ".join(texts)))
                 if hold and not self.final(found[0], sensed_diff):
                     state, shown = self.state, []
                     for action in found[0]:
@@ -287,13 +262,13 @@ class Referee:
                                                                                            len(record.actions)))
             for _ in range(back):
                 self.match.undo()
-            return Verdict("takeback", tuple(undone), said=TOOK_BACK(moves=", ".join(reversed(undone))))
+            return Verdict("takeback", tuple(undone), said=words.TOOK_BACK(moves=", ".join(reversed(undone))))
         if self.state.current_player == CHANCE:
             return Verdict("violation", tuple(), tuple(sorted(c for c, _ in sensed_diff)),
-                           WAITING_FOR_ROLL(what=self.describe(moves.view, sensed)))
+                           words.WAITING_FOR_ROLL(what=self.describe(moves.view, sensed)))
         said = self._explain(moves, sensed_diff, sensed)
         if self.gave_up:
-            said = TOO_MUCH(what=said)
+            said = words.TOO_MUCH(what=said)
         return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), said=said)
 
     def _adopt(self, preview: State) -> None:
@@ -325,7 +300,9 @@ class Referee:
         board shows a position along that line plus another legal action (or two in a row) of the same
         player, or the position the takeback left, the hands had only rested on the way (a ghost). Put
         the game at that position and apply what the board shows; returns the public texts taken back
-        (the last first) and the ``applied`` verdict (what was done again, then the move), or None."""
+        (the last first) and the ``applied`` verdict (what was done again, then the move), or None.
+        Where the board fits several moves of that position, the game goes back to it and the verdict
+        is the board's there (``progress`` or ``ambiguous``: the player chooses with the buttons)."""
         history, record = self.match.history, self.match.record
         now = len(history) - 1
         line: list[tuple[State, str | None]] = [(history[i], record.actions[i] if i < now else None)
@@ -348,16 +325,21 @@ class Referee:
             if diff:
                 self.expanded = self.scanned = self._quiet = 0
                 matched = self._match(state, diff)
-                if matched is None or len(matched) > 1:
+                if matched is None or (len(matched) > 1 and (j > here or any(len(seq) > 1 for seq in matched))):
                     continue
-                found = matched[0]
-                if taken is not None and state.action_to_text(found[0]) == taken:
+                firsts = [seq[0] for seq in matched]
+                if taken is not None and any(state.action_to_text(a) == taken for a in firsts):
                     continue  # the move that was taken: not another one
-                if j < here and len(found) > sum(s.current_player >= 0 for s, _ in line[j:here]):
+                if j < here and len(matched[0]) > sum(s.current_player >= 0 for s, _ in line[j:here]):
                     continue  # more moves than were taken back: an action added (a bridge while the dice are due)
                 mover = state.current_player if taken is None else state.player_of(state.action_from_text(taken))
-                if state.player_of(found[0]) != mover:
+                if any(state.player_of(a) != mover for a in firsts):
                     continue  # another player's move (a bridge out of turn): the ghost's hands did not make it
+                if len(matched) > 1:  # several moves look alike there (two crashes): back to it, the player chooses
+                    undone, back = self._make_it(since + j, (), ())
+                    verdict = self.judge(sensed, takeback=False)
+                    return undone, replace(verdict, said=verdict.said or back.said)
+                found = matched[0]
             return self._make_it(since + j, redo[:max(0, j - here)], found)
         return None
 
@@ -384,11 +366,11 @@ class Referee:
         for action in found:
             applied.append(self.state.action_to_text(action))
             self.match.apply(action)
-        shows = ", ".join(applied) or AS_IT_WAS()
+        shows = ", ".join(applied) or words.AS_IT_WAS()
         if moved:
-            said = ONLY_RESTED(shows=shows, moved=", ".join(reversed(moved)))
+            said = words.ONLY_RESTED(shows=shows, moved=", ".join(reversed(moved)))
         else:
-            said = TAKEBACK_ON_THE_WAY(shows=shows, redone=", ".join(redone))
+            said = words.TAKEBACK_ON_THE_WAY(shows=shows, redone=", ".join(redone))
         return undone, Verdict("applied", (*again, *applied), said=said)
 
     def _match(self, state: State, sensed_diff: Diff) -> list[tuple[Action, ...]] | None:
@@ -608,18 +590,18 @@ class Referee:
             kind = self.channels[c].kind
             place = self.label(c)
             if kind == ChannelKind.PRESENCE:
-                parts.append(MISSING(place=place) if want else EXTRA(place=place))
+                parts.append(words.MISSING(place=place) if want else words.EXTRA(place=place))
             elif kind == ChannelKind.COUNT:
-                parts.append(WRONG_COUNT(place=place, got=got, want=want))
+                parts.append(words.WRONG_COUNT(place=place, got=got, want=want))
             elif kind == ChannelKind.OFFSET:
-                parts.append(WRONG_OFFSET(place=place, got=got, want=want))
+                parts.append(words.WRONG_OFFSET(place=place, got=got, want=want))
             elif want == 0:
-                parts.append(EXTRA(place=place))
+                parts.append(words.EXTRA(place=place))
             elif got == 0:
-                parts.append(MISSING(place=place))
+                parts.append(words.MISSING(place=place))
             else:
-                parts.append(WRONG_PIECE(place=place, got=got, want=want))
-        return (*parts, AND_MORE(count=len(differing) - 6)) if len(differing) > 6 else tuple(parts)
+                parts.append(words.WRONG_PIECE(place=place, got=got, want=want))
+        return (*parts, words.AND_MORE(count=len(differing) - 6)) if len(differing) > 6 else tuple(parts)
 
     def _explain(self, moves: MoveTable, sensed_diff: Diff, sensed: dict[str, int]) -> Message:
         sensed_channels = frozenset(c for c, _ in sensed_diff)
@@ -639,13 +621,13 @@ class Referee:
             for c, got in sorted(sensed_diff):
                 place, kind = self.label(c), self.channels[c].kind
                 if kind == ChannelKind.PIECE:
-                    wrong.append(WRONG_PIECE_FOR_MOVE(place=place, got=got, want=target[c]))
+                    wrong.append(words.WRONG_PIECE_FOR_MOVE(place=place, got=got, want=target[c]))
                 elif kind == ChannelKind.OFFSET:
-                    wrong.append(WRONG_TURN(place=place, got=got, want=target[c]))
+                    wrong.append(words.WRONG_TURN(place=place, got=got, want=target[c]))
                 else:
-                    wrong.append(WRONG_VALUE(place=place, got=got, want=target[c]))
-            return NOT_LEGAL_NEAR(what=tuple(wrong), move=near)
+                    wrong.append(words.WRONG_VALUE(place=place, got=got, want=target[c]))
+            return words.NOT_LEGAL_NEAR(what=tuple(wrong), move=near)
         what = self.describe(moves.view, sensed)
         if best is not None and best_score >= 0.5:
-            return NOT_LEGAL_NEAR(what=what, move=near)
-        return NOT_LEGAL(what=what)
+            return words.NOT_LEGAL_NEAR(what=what, move=near)
+        return words.NOT_LEGAL(what=what)

@@ -19,6 +19,7 @@ import logging
 import os
 import sqlite3
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -174,6 +175,7 @@ def test_a_full_disk_is_told_and_refused_and_the_journal_catches_up_once_there_i
                 f"{script.requests[6][0]}: the journal cannot be written: disk full; nothing was done"
             state = board.op.request(board.base, "state", {})
             assert state["ok"] and state["result"]["moves"] == 5 and state["result"]["health"]["status"] == "degraded"
+            twenty_answers(board, script, 6)
             # That answer was a fence: all told so far has arrived. Nothing of a5 but its answer.
             assert [json.loads(m[1])["type"] for m in board.op.messages[mark:] if m[0].endswith("/events")] == \
                 ["warning"]
@@ -267,3 +269,101 @@ def test_the_log_says_it_once_a_minute(tmp_path: Path, caplog: pytest.LogCapture
         assert kept.keep(session) and kept.fault is None
         with contextlib.closing(sqlite3.connect(disk / "journal.sqlite")) as db:  # on disk, as played
             assert [t for (t,) in db.execute("SELECT text FROM actions ORDER BY n")] == session.match.record.actions
+
+
+ANSWER_WITHIN_S = 1.0
+"""Issue 35: every request in a disk outage is answered within a second (refused with the reason)."""
+
+
+def twenty_answers(board: Board, script: Script, first: int) -> list[dict[str, Any]]:
+    """Twenty requests (the game's next moves, each asked again, and ``state``), one at a time: each
+    answered within :data:`ANSWER_WITHIN_S` by the refusal or the degraded state; the answers."""
+    answers = []
+    for k in range(20):
+        command, args = ("state", {}) if k % 4 == 3 else script.requests[first + k % 3]
+        start = time.monotonic()
+        answer = board.op.request(board.base, command, {**args, "id": f"x{k}"} if "id" in args else args,
+                                  timeout=10.0)
+        took = time.monotonic() - start
+        assert took <= ANSWER_WITHIN_S, f"{command} answered after {took:.2f} s: {answer}"
+        if command == "state":
+            assert answer["ok"] and answer["result"]["health"]["status"] == "degraded", answer
+        else:
+            assert answer["ok"] is False and answer["code"] == "teller.nothing_done", answer
+        answers.append(answer)
+    return answers
+
+
+def test_a_start_on_a_full_disk_says_degraded_first_and_answers_every_request_at_once(
+        tmp_path: Path, broker: Broker) -> None:
+    script = Script(seed=3)
+    with tmpfs(tmp_path / "disk") as disk:
+        board = Board(tmp_path, broker.port, "contigo", {}, 2, 3, journal=disk / "journal.sqlite")
+        answers = Listener(broker.port, [f"{board.base}/response/#"])
+        try:
+            board.start()
+            for i in range(4):
+                assert script.ask(board, answers, i)["ok"]
+            board.kill()
+            filler = fill(disk)
+            state = board.start()  # the first state told already says so
+            assert state["moves"] == 4 and state["health"] == {
+                "status": "degraded", "message": "the journal cannot be written: disk full"}, state
+            refused = twenty_answers(board, script, 4)
+            assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: disk full; " \
+                "nothing was done"
+            mark = len(board.op.messages)
+            filler.unlink()  # room again: healthy by itself, and the game goes on where it was
+            assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
+            assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
+        finally:
+            board.close()
+            answers.close()
+    log = (tmp_path / "service.log").read_text()
+    assert "Traceback" not in log and log.count("the journal cannot be written: disk full") == 1, log
+
+
+@pytest.mark.parametrize("stopped", ["power cut", "stopped"])
+def test_a_start_on_a_read_only_disk_says_degraded_first_and_answers_every_request_at_once(
+        tmp_path: Path, broker: Broker, stopped: str) -> None:
+    """The disk turned read-only while the power was off (or mounted so): the game resumes from the
+    journal, read only (after a power cut SQLite reads it with its WAL; after a clean stop it opens
+    only to read); every request is answered at once; once the disk is writable again the journal is
+    opened for writing and the refused moves run."""
+    script = Script(seed=4)
+    disk = Ext4(tmp_path / "card.img", tmp_path / "card")
+    try:
+        board = Board(tmp_path, broker.port, "contigo", {}, 2, 4, journal=disk.where / "journal.sqlite")
+        answers = Listener(broker.port, [f"{board.base}/response/#"])
+        try:
+            board.start()
+            for i in range(4):
+                assert script.ask(board, answers, i)["ok"]
+            if stopped == "power cut":
+                board.kill()  # the WAL is left as it was
+            else:
+                assert board.proc is not None
+                board.proc.terminate()
+                assert board.proc.wait(10) == 0
+            subprocess.run(["mount", "-o", "remount,ro", str(disk.where)], check=True)
+            state = board.start()
+            assert state["moves"] == 4 and state["health"] == {
+                "status": "degraded", "message": "the journal cannot be written: read-only"}, state
+            refused = twenty_answers(board, script, 4)
+            assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: read-only; " \
+                "nothing was done"
+            mark = len(board.op.messages)
+            subprocess.run(["mount", "-o", "remount,rw", str(disk.where)], check=True)
+            assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
+            assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
+            board.kill()
+            assert board.start()["moves"] == 6  # written: a restart resumes after them
+        finally:
+            board.close()
+            answers.close()
+    finally:
+        disk.umount()
+    log = (tmp_path / "service.log").read_text()
+    assert "Traceback" not in log and log.count("the journal cannot be written: read-only") == 1, log
+    assert "can be written again: opened for writing" in log
+    assert ("on a read-only disk: its games are read" in log) == (stopped == "stopped"), log

@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.display.render import board_svg, channel_points, player_colours
+from controller.display.render import action_faces, board_svg, channel_points, counted_channels, player_colours
 from controller.i18n import action_words
 
 MAX_NAMES = 8
@@ -232,14 +232,19 @@ class BoardModel:
         private = self.private.get(n)
         if private is not None:  # a phone seat's secret stays here: the display adds it to the seat's moves itself
             private = {k: v for k, v in private.items() if k != "secret"}
-        taps = {c for move in (private or {}).get("moves", ()) for c, _ in move.get("taps", ())}
+        moves = (private or {}).get("moves", ())
+        taps = {c for move in moves for c, _ in move.get("taps", ())}
+        game, choices = str(s.get("game", "")), [*(m["action"] for m in moves), *(private or {}).get("choices", ())]
         return {"board": self.board, "seat": n, "private": private, "title": s.get("title"),
-                "turn": s.get("turn"), "over": s.get("over"), "names": self.names, "players": s.get("players"),
-                "status": self.status,
+                "turn": s.get("turn"), "over": s.get("over"), "winners": s.get("winners"), "scores": s.get("scores"),
+                "names": self.names, "players": s.get("players"), "status": self.status,
                 "colour": colours[n] if n < len(colours) else None,
                 "svg": self.picture()[0] if self.state else None,
-                "xy": channel_points(str(s.get("game", "")), sorted(taps)),
-                "said": said_moves(str(s.get("game", "")), n, [m["action"] for m in (private or {}).get("moves", ())])}
+                "xy": channel_points(game, sorted(taps)),
+                "counts": counted_channels(game, s.get("options") or {}, self.seats(), taps),
+                "faces": action_faces(game, [m["action"] for m in moves if not m.get("taps")]
+                                      + list((private or {}).get("choices", ()))),
+                "said": said_moves(game, n, choices)}
 
 
 def said_moves(game: str, seat: int, texts: list[str]) -> dict[str, dict[str, Any]]:

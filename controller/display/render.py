@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.games import BadPosition, get_game
-from controller.games.base import NO_COLOUR_HEX, MarkKind, Message, Phrase, Say, ring_marks, svg_said
+from controller.games.base import NO_COLOUR_HEX, ChannelKind, MarkKind, Message, Phrase, Say, ring_marks, svg_said
 from controller.i18n import LANGUAGES, People, saying
 
 log = logging.getLogger("arbitro.display")
@@ -82,6 +82,26 @@ def channel_points(name: str, channels: Iterable[str]) -> dict[str, list[float]]
     except KeyError:
         return {}
     return {c: [xy[0], xy[1]] for c in channels if (xy := game.channel_xy(c)) is not None}
+
+
+def counted_channels(name: str, options: dict[str, Any], num_players: int, channels: Iterable[str]) -> list[str]:
+    """Those of ``channels`` that count (a pit's beads): tapping one again on the seat page adds one
+    more, so a move that puts things there waits for its send button (docs/display.md)."""
+    try:
+        counting = {c.name for c in get_game(name).channels(options, num_players) if c.kind == ChannelKind.COUNT}
+    except (KeyError, ValueError):
+        return []
+    return sorted(set(channels) & counting)
+
+
+def action_faces(name: str, texts: Iterable[str]) -> dict[str, str]:
+    """The moves among ``texts`` the game draws as what they are (``Game.action_face``): the seat
+    page's buttons show the drawing beside the words."""
+    try:
+        game = get_game(name)
+    except KeyError:
+        return {}
+    return {text: face for text in texts if (face := game.action_face(text)) is not None}
 
 
 def player_colours(state: dict[str, Any]) -> list[str]:

@@ -628,6 +628,12 @@ class Game(ABC):
         record): ``player``'s move, or a chance outcome (None). The notation unless the game says."""
         return notation(text, player)
 
+    def action_face(self, text: str) -> str | None:
+        """What the move ``text`` is, drawn, where the picture has no place for it (a pentagon's
+        colour, a card's face): a small standalone SVG the seat page shows on the move's button
+        beside its words. None (words alone) unless the game draws it."""
+        return None
+
     def channel_label(self, channel: str) -> str | Message:
         """How people name the place of a sensor channel, in the game's own notation (what a
         violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``);

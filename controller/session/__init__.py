@@ -215,7 +215,8 @@ class Session(RemoteGame):
                                          floor=self.takeback_floor())
             if self.referee.corrected is not None:  # the last change from the board was only on the way
                 self.setup_channels.clear()  # what chance asked after it, it asks again if it still does
-                self.event("corrected", undone=self.referee.corrected, actions=list(verdict.actions),
+                self.event("corrected", undone=self.referee.corrected,
+                           actions=list(verdict.actions) if verdict.kind == "applied" else [],
                            **told(verdict.said))
         if verdict.kind == "in_sync" or (verdict.kind == "applied" and not verdict.held):
             self.setup_channels.clear()  # the board is set up: mistakes are mistakes again

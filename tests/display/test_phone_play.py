@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from controller.display.server import RunningDisplay
 from controller.games import CHANCE, State
+from controller.i18n import People, template
 from controller.localbroker import Broker
 from controller.session import Session
 from tests.display.conftest import pair
@@ -34,8 +35,10 @@ if (navigator.vibrate) {
 
 @pytest.fixture
 def phones(browser: Browser) -> Iterator[list[Page]]:
-    """Two phones, each in its own browser context (its own storage), 360 px wide, with touch."""
-    contexts = [browser.new_context(viewport={"width": PHONE_WIDTH, "height": 740}, has_touch=True) for _ in range(2)]
+    """Two phones, each in its own browser context (its own storage), 360 px wide, with touch: the
+    first in English, the second in Spanish (``LANGUAGES``)."""
+    contexts = [browser.new_context(viewport={"width": PHONE_WIDTH, "height": 740}, has_touch=True, locale=locale)
+                for locale in ("en-GB", "es-ES")]
     pages = []
     for context in contexts:
         page = context.new_page()
@@ -47,48 +50,49 @@ def phones(browser: Browser) -> Iterator[list[Page]]:
         context.close()
 
 
-def fits(move: dict[str, Any], tapped: dict[str, int]) -> bool:
-    need = dict(move["taps"])
-    return all(n <= need.get(c, 0) for c, n in tapped.items())
-
-
-def tap_move(page: Page, moves: list[dict[str, Any]], move: dict[str, Any]) -> None:
-    """Tap ``move`` on the page's picture as a player would: each channel as often as it takes;
-    then its button, if other moves could still grow from those taps (or it has no trace)."""
-    tapped: dict[str, int] = {}
-    for channel, count in move["taps"]:
-        for _ in range(count):
-            tap_channel(page, channel)
-            tapped[channel] = tapped.get(channel, 0) + 1
-    if not move["taps"] or [m for m in moves if m is not move and fits(m, tapped)]:
-        button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
+def tap_move(page: Page, move: dict[str, Any]) -> int:
+    """Tap ``move`` on the page's picture as a player would: each channel as often as it takes, then
+    its button if the page shows one (other moves could still grow from those taps, it puts beads
+    that wait for their send button, or it has no trace). The taps it took."""
+    taps = sum(tap_channel(page, channel) for channel, count in move["taps"] for _ in range(count))
+    button = page.locator(f'#tap-moves button[data-action="{move["action"]}"]')
+    if not move["taps"]:  # a choice: in words ("red keeps the hand"), a card or a colour drawn
         button.wait_for(state="visible")
+        assert button.inner_text().strip() not in (move["action"], move["action"].split()[0]), move
+        assert button.locator(".face svg").count() == move["action"].startswith(("add ", "colour ")), move
+    if button.count():
         assert_big_enough(page)
         button.tap()
+        taps += 1
+    return taps
 
 
-def tap_channel(page: Page, channel: str) -> None:
-    """Tap ``channel`` on the picture: its own target, or the one it shares with places too close
-    to tell apart, then its button below the picture."""
+def tap_channel(page: Page, channel: str) -> int:
+    """Tap ``channel`` on the picture: its own target, or the one it shares with places too close to
+    tell apart, then its own target in the enlarged inset that opens. The taps it took."""
     own = page.locator(f'#seat-picture button.tap[data-channel="{channel}"]')
     crowd = page.locator(f'#seat-picture button.crowd[data-channels~="{channel}"]')
-    own.or_(crowd).wait_for(state="visible")  # the page has the move to make
+    inset = page.locator(f'#tap-inset button.tap[data-channel="{channel}"]')
+    own.or_(crowd).or_(inset).first.wait_for(state="visible")  # the page has the move to make
     assert_big_enough(page)
     if own.count():
         own.tap()
-        return
+        return 1
+    if inset.count():  # the inset is open already (a pit tapped again)
+        inset.tap()
+        return 1
     crowd.tap()
-    pick = page.locator(f'#tap-crowd button[data-channel="{channel}"]')
-    pick.wait_for(state="visible")
+    inset.wait_for(state="visible")
     assert_big_enough(page)
-    pick.tap()
+    inset.tap()
+    return 2
 
 
 def assert_big_enough(page: Page) -> None:
-    """Every target on the picture and every move button is at least 44 px each way (read at once:
-    the page redraws them with each update)."""
+    """Every target on the picture and in its inset and every move button is at least 44 px each way
+    (read at once: the page redraws them with each update)."""
     sizes = page.evaluate("""() => [...document.querySelectorAll(
-        '#seat-picture .tap, #tap-crowd button, #tap-moves button')]
+        '#seat-picture .tap, #tap-inset .tap, #tap-moves button')]
         .map((b) => [b.dataset.channel || b.dataset.action, b.offsetWidth, b.offsetHeight])""")
     assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), sizes
 
@@ -108,14 +112,20 @@ def play_on_phones(table: Table, display: RunningDisplay, phones: list[Page], se
     return played
 
 
-def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> dict[str, Any]:
-    """The seat to act picks a move and taps it on its page; the table carries it out once it is lit."""
+Choose = Callable[[list[dict[str, Any]]], dict[str, Any]]
+"""Which of a seat's moves (``player/<n>``'s, each with its taps) its phone plays."""
+
+
+def phone_move(table: Table, page: Page, state: State, rng: random.Random,
+               choose: Choose | None = None) -> dict[str, Any]:
+    """The seat to act picks a move (``choose``'s, else at random) and taps it on its page; the table
+    carries it out once it is lit. The move, with the taps it took (``tapped``)."""
     seat, before = state.current_player, table.moves
     moves: list[dict[str, Any]] = table.service.read(lambda s: s.private_state(seat)["moves"])
     traced = [m for m in moves if m["taps"]]
     # Short games that still show every kind of tap: a move on the board where there is one, a card otherwise.
-    move = rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
-    tap_move(page, moves, move)
+    move = choose(moves) if choose else rng.choice(traced or [m for m in moves if m["action"] != "done"] or moves)
+    move = {**move, "tapped": tap_move(page, move)}
     text = move["action"]
 
     def taken(s: Session) -> bool:
@@ -133,7 +143,7 @@ def phone_move(table: Table, page: Page, state: State, rng: random.Random) -> di
 
 @pytest.mark.parametrize("game,options,players,seed", [
     ("contigo", {"turn_limit": 4}, 2, 3),
-    ("serpientes", {"two_players": True, "tokens": 1, "max_rounds": 2}, 2, 1),
+    ("serpientes", {"two_players": True, "tokens": 1, "max_rounds": 2}, 2, 3),  # red wins: the end names him
 ])
 def test_a_whole_game_is_played_on_phones_tapped_on_the_picture_and_carried_out_at_the_table(
         game: str, options: dict[str, Any], players: int, seed: int, broker: Broker, display: RunningDisplay,
@@ -162,3 +172,25 @@ def test_a_whole_game_is_played_on_phones_tapped_on_the_picture_and_carried_out_
         for page in phones:
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH  # nothing wider than the phone
             assert page.evaluate("window.arbitroBuzz") >= 1  # each seat's turn buzzed its phone
+        for page, language in zip(phones, LANGUAGES, strict=True):
+            assert_the_end_is_told(page, final, language)
+
+
+LANGUAGES = ("en", "es")
+"""The phones' languages, in order."""
+
+
+def assert_the_end_is_told(page: Page, final: State, language: str) -> None:
+    """The seat page says who won by name and each player's points, in its language."""
+    people = People.of(final.player_info(), language)
+    winners = ", ".join(people[p] for p in final.winners())
+    told = (fill(template("display.seat.won", "Game over: {winners} won.", language), winners=winners) if winners
+            else template("display.seat.nobody_won", "Game over: nobody won.", language))
+    expect(page.locator("#whose")).to_have_text(told)
+    points = page.locator("#points").inner_text()
+    for p, score in enumerate(final.scores()):
+        assert f"{people[p]}: {score:g} ".replace(".", "," if language == "es" else ".") in points, points
+
+
+def fill(text: str, **params: str) -> str:
+    return text.format(**params)

@@ -130,3 +130,55 @@ def test_a_game_the_display_has_never_heard_of_is_drawn_all_the_same(monkeypatch
     board = BoardModel("t")
     board.on_state(message)
     assert board.picture() == (picture, [p["colour"] for p in state.player_info()])
+
+
+PHONE_PX = 390
+"""A phone's width in CSS pixels: the seat page draws the picture that wide (docs/display.md)."""
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_word_of_a_picture_is_11_px_or_more_on_a_phone_390_px_wide(game: str) -> None:
+    g = get_game(game)
+    for options, players in g.configurations():
+        match = Match(Record.seeded(game, g.options(options), players, 7))
+        for _ in range(40):  # a few moves in: captions with dice, towers, scores
+            if match.state.is_terminal():
+                break
+            if match.state.current_player < 0:
+                match.resolve_chance()
+            else:
+                match.apply(random.Random(len(match.record.actions)).choice(match.state.legal_actions()))
+        svg = ET.fromstring(g.picture(match.state.public_view(), (), saying("es")))
+        scale = PHONE_PX / float(svg.attrib["viewBox"].split()[2])
+        sizes = {float(node.attrib["font-size"]) for node in svg.iter() if "font-size" in node.attrib}
+        assert sizes and min(sizes) * scale >= 11, (options, players, min(sizes) * scale)
+
+
+@pytest.mark.parametrize("game,faced,plain", [
+    ("jeocinco", ["colour N", "colour E", "colour S", "colour W"], ["place A1N-A1E", "colour X", "roll 3"]),
+    ("serpientes", ["add straight", "add left", "add right", "add north", "add west"], ["add", "keep", "step left"]),
+    ("contigo", [], ["beads n-a>n-c 2", "a1-a3"]),
+    ("scriptorium", [], ["turn inner 1"]),
+])
+def test_choices_with_no_place_on_the_board_are_drawn_as_what_they_are(game: str, faced: list[str],
+                                                                      plain: list[str]) -> None:
+    g = get_game(game)
+    faces = [g.action_face(text) for text in faced]
+    assert all(face is not None and ET.fromstring(face).tag.endswith("svg") for face in faces), faces
+    assert len(set(faces)) == len(faces), "two choices look the same"
+    assert [g.action_face(text) for text in plain] == [None] * len(plain)
+
+
+def test_a_contigo_game_over_is_scored_in_points_and_says_no_more_what_to_move() -> None:
+    g = get_game("contigo")
+    for options in ({}, {"game": "capture"}):
+        match = Match(Record.seeded("contigo", g.options({**options, "turn_limit": 3}), 2, 4))
+        while not match.state.is_terminal():
+            assert match.state.scores() == [0.0, 0.0] or options
+            if match.state.current_player < 0:
+                match.resolve_chance()
+            else:
+                match.apply(random.Random(len(match.record.actions)).choice(match.state.legal_actions()))
+        assert g.notes(match.state.public_view()) == []  # not "Move beads" beneath who won
+        scores = match.state.scores()
+        assert all(s >= 0 for s in scores) and (options or sum(scores) == 1.0), scores

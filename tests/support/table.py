@@ -145,6 +145,13 @@ class Table:
         """Set channels by name, ``sq_a1=3`` meaning ``sq:a1`` (``__`` stands for ``:`` inside)."""
         self.hands.set_channels({k.replace("_", ":", 1): v for k, v in channels.items()})
 
+    def pick(self, text: str) -> None:
+        """The player takes ``text`` among the moves the board shows: ``next`` until it, then ``confirm``."""
+        options, at = self.service.call(lambda: (self.service.session.choices(), self.service.session.choice))
+        for _ in range((options.index(text) - at) % len(options)):
+            self.hands.press("next")
+        self.hands.press("confirm")
+
     def play(self, action: Any) -> None:
         """Carry out a legal action at the table and wait for the referee to take it."""
         state, before = self.state, self.moves
@@ -153,7 +160,16 @@ class Table:
             self.hands.press("roll")
         elif not self.hands.enact(state, action):
             self.hands.choose(text)
-        self.wait(lambda s: len(s.match.record.actions) > before, f"the referee to take {text}")
+        def taken(s: Any) -> bool:
+            return len(s.match.record.actions) > before
+
+        def to_choose(s: Any) -> bool:  # a move the board shows only in part (a crash), or like another
+            return bool(s.verdict.kind in ("progress", "ambiguous") and text in s.verdict.actions)
+
+        self.wait(lambda s: taken(s) or to_choose(s), f"the referee to take {text}")
+        if not self.service.call(lambda: taken(self.service.session)):
+            self.pick(text)
+            self.wait(taken, f"the referee to take {text} once chosen")
         if state.current_player == CHANCE:  # the table carries out what the die or draw says
             expected = self.service.call(self.service.session.referee.expected)
             sensed = self.service.call(lambda: dict(self.service.session.sensed))

@@ -22,6 +22,7 @@ FILL = {colour: COLOUR_HEX[colour] for colour in COLORS}
 MARK_RADIUS = 25  # a mark rings a whole pit or man, leaving its bead count readable
 WIDTH = 2 * MARGIN + (SIZE + 2) * CELL
 HEIGHT = WIDTH + 44
+LABEL = 14  # every word's size: 11 px and more on a phone 390 px wide (the picture 480 across)
 
 PIT = Plural("contigo.picture.pit", "pit {pit}: {count} bead", "pit {pit}: {count} beads")
 MAN = Phrase("contigo.picture.man", "{square}: {player}")
@@ -89,11 +90,12 @@ def render_svg(view: dict[str, Any], say: Say = in_english) -> str:
                        f'stroke="#8a7350" stroke-width="1"><title>{FILES[f]}{r}</title></rect>')
     for f in range(SIZE):  # coordinates along the board's edge, inside the pit ring
         x, y = _cell(f + 1, SIZE)
-        out.append(f'<text x="{x - CELL / 2 + 3}" y="{y + CELL / 2 - 3}" font-size="9" fill="#8a7350">'
+        out.append(f'<text x="{x - CELL / 2 + 3}" y="{y + CELL / 2 - 3}" font-size="{LABEL}" fill="#8a7350">'
                    f'{FILES[f]}</text>')
     for r in range(1, SIZE + 1):
         x, y = _cell(1, SIZE + 1 - r)
-        out.append(f'<text x="{x - CELL / 2 + 3}" y="{y - CELL / 2 + 11}" font-size="9" fill="#8a7350">{r}</text>')
+        out.append(f'<text x="{x - CELL / 2 + 3}" y="{y - CELL / 2 + 14}" font-size="{LABEL}" fill="#8a7350">'
+                   f'{r}</text>')
     for name, count in view.get("pits", {}).items():
         xy = pit_xy(name)
         if xy is None:
@@ -106,7 +108,7 @@ def render_svg(view: dict[str, Any], say: Say = in_english) -> str:
             dx, dy = _RING[k]
             bx, by = x + CELL * 0.22 * dx, y - 6 + CELL * 0.16 * dy
             out.append(f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="3.2" fill="#f5f0e6" stroke="#555" stroke-width="0.6"/>')
-        out.append(f'<text x="{x}" y="{y + 17}" font-size="13" font-weight="bold" text-anchor="middle" '
+        out.append(f'<text x="{x}" y="{y + 17}" font-size="{LABEL}" font-weight="bold" text-anchor="middle" '
                    f'fill="#2b2110" class="beads">{int(count)}</text>')
     for name, piece in sorted(view.get("board", {}).items()):
         xy = square_xy(name)
@@ -126,7 +128,7 @@ def render_svg(view: dict[str, Any], say: Say = in_english) -> str:
                        f'stroke-width="2"/>{svg_said("title", MAN(square=name, player=who), say)}</g>')
     variant, *rest = _caption(view)  # two lines: Spanish runs longer than one
     for y, line in ((HEIGHT - 26, [variant]), (HEIGHT - 8, rest)):
-        out.append(f'<text x="{MARGIN}" y="{y}" font-size="14" fill="#222" xml:space="preserve">'
+        out.append(f'<text x="{MARGIN}" y="{y}" font-size="{LABEL}" fill="#222" xml:space="preserve">'
                    + "   ".join(svg_said("tspan", words, say) for words in line) + "</text>")
     out.append("</svg>")
     return "\n".join(out)

@@ -82,9 +82,14 @@ class ContigoState(State):
         return [1.0 if p == result else -1.0 for p in range(n)]
 
     def scores(self) -> list[float]:
+        """Points: the capture game's men captured; the alignment game's point for the winner (shared
+        out on a draw), nothing while it is played."""
         if self.position.variant.capture:
             return [float(c) for c in self.position.captured]
-        return self.returns()
+        n, result = self.position.variant.n, self.position.result
+        if result is None:
+            return [0.0] * n
+        return [1.0 / n] * n if result < 0 else [1.0 if p == result else 0.0 for p in range(n)]
 
     def player_name(self, player: int) -> str:
         return COLORS[player]

@@ -163,7 +163,8 @@ BEADS_NOTE = Phrase("contigo.note.beads", "Move beads")
 
 
 def notes(view: dict[str, Any]) -> list[Message]:
-    """What a display says beside the picture: what the player on turn moves now."""
-    if not view.get("phase"):
+    """What a display says beside the picture: what the player on turn moves now (nothing once the
+    game is over)."""
+    if not view.get("phase") or view.get("result") is not None:
         return []
     return [PAWN_NOTE() if view["phase"] == "move" else BEADS_NOTE()]

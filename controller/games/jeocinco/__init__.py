@@ -84,6 +84,9 @@ class JeocincoGame(Game):
         kind, name = channel.split(":", 1)
         return BRIDGE_PLACE(**B.bridge_ends(B.BRIDGE_NAMES.index(name))) if kind == "bridge" else name
 
+    def action_face(self, text: str) -> str | None:
+        return picture.action_face(text)
+
     def notes(self, public_view: dict[str, Any]) -> list[Message]:
         return views.notes(public_view)
 

@@ -4,10 +4,11 @@ may see."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import COLOUR_HEX, Phrase, Plural, Say, in_english, ring_marks, svg_said
+from controller.games.base import COLOUR_HEX, Message, Phrase, Plural, Say, in_english, ring_marks, svg_said
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.board import PHASE
 
@@ -17,6 +18,8 @@ PALE = ("#fff4b8", "#d9f2d2", "#d4e2fa", "#fad9d4")
 """Board colour of each orientation's pentagons (N yellow, E green, S blue, W red)."""
 STRONG = tuple(COLOUR_HEX[c] for c in B.COLOUR_NAMES)
 """Pieces, towers and bridges of each colour (the players' colours)."""
+LABEL = 27
+"""Every word's size: 11 px and more on a phone 390 px wide (the picture is 940 across)."""
 
 SLOT = Phrase("jeocinco.picture.slot", "{slot}: {player}")
 BRIDGE = Phrase("jeocinco.picture.bridge", "bridge from {a} to {b}")
@@ -66,7 +69,8 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
     """
     min_x, min_y, max_x, max_y = B.BOUNDS
     width = (max_x - min_x) * SCALE + 2 * MARGIN
-    height = (max_y - min_y) * SCALE + 2 * MARGIN + 30
+    caption = _caption(view)
+    height = (max_y - min_y) * SCALE + 2 * MARGIN + (LABEL + 8) * len(caption)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
            f'viewBox="0 0 {width:g} {height:g}" font-family="sans-serif">',
            f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>']
@@ -77,7 +81,7 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
     for h in range(25):
         c, r = B.HEXES[h]
         x, y = to_picture(8 * c + 4 * (r % 2), 4 * r)
-        out.append(f'<text x="{x:g}" y="{y + 4:g}" font-size="11" text-anchor="middle" fill="#777">'
+        out.append(f'<text x="{x:g}" y="{y + LABEL / 3:g}" font-size="{LABEL}" text-anchor="middle" fill="#777">'
                    f'{B.hex_name(h)}</text>')
     colour_of = {seat["player"]: B.COLOURS.index(seat["colour"]) for seat in view["players"] if seat["colour"]}
     holder = {B.SLOT_INDEX[name]: p for name, p in view["slots"].items()}
@@ -117,11 +121,33 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
         (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)
         out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#000" stroke-width="12" '
                    'stroke-opacity="0.25" stroke-linecap="round"/>')
-    caption = [PHASE_CAPTION(phase=PHASE[view["phase"]]())]
-    if view["roll"] is not None:
-        caption.append(ROLL_CAPTION(roll=B.rolled(view["roll"])))  # the dice in words, never "*+"
-    caption += [TOWERS_CAPTION(player=f"player {seat['player']}", count=seat["towers"]) for seat in view["players"]]
-    out.append(f'<text x="{MARGIN}" y="{height - 12:g}" font-size="14" fill="#333" xml:space="preserve">'
-               + "   ".join(svg_said("tspan", words, say) for words in caption) + "</text>")
+    for i, said in enumerate(caption):
+        y = height - 12 - (LABEL + 8) * (len(caption) - 1 - i)
+        out.append(f'<text x="{MARGIN}" y="{y:g}" font-size="{LABEL}" fill="#333" xml:space="preserve">'
+                   + "   ".join(svg_said("tspan", words, say) for words in said) + "</text>")
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _caption(view: dict[str, Any]) -> list[list[Message]]:
+    """The caption's lines: the phase and the roll, then the towers, two players a line."""
+    first = [PHASE_CAPTION(phase=PHASE[view["phase"]]())]
+    if view["roll"] is not None:
+        first.append(ROLL_CAPTION(roll=B.rolled(view["roll"])))  # the dice in words, never "*+"
+    towers = [TOWERS_CAPTION(player=f"player {seat['player']}", count=seat["towers"]) for seat in view["players"]]
+    return [first, *(towers[i:i + 2] for i in range(0, len(towers), 2))]
+
+
+_PENTAGON = " ".join(f"{30 + 26 * math.sin(2 * math.pi * k / 5):.1f},{32 - 26 * math.cos(2 * math.pi * k / 5):.1f}"
+                     for k in range(5))
+
+
+def action_face(text: str) -> str | None:
+    """A colour choice (``colour N``) drawn as what it picks: a pentagon of that orientation's colour,
+    as the board shows them; None for any other move (the picture has its place)."""
+    kind, _, letter = text.partition(" ")
+    if kind != "colour" or len(letter) != 1 or letter not in B.COLOURS:
+        return None
+    q = B.COLOURS.index(letter)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 60" width="60" height="60">'
+            f'<polygon points="{_PENTAGON}" fill="{PALE[q]}" stroke="{STRONG[q]}" stroke-width="5"/></svg>')

@@ -131,7 +131,7 @@ def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_engli
     # position numbers outside the Outer ring
     for p in range(B.N):
         x, y = _point(BANDS[OUTER][1] + 10, _angle(OUTER, p))
-        out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="9" text-anchor="middle" fill="#555">{p}</text>')
+        out.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="12" text-anchor="middle" fill="#555">{p}</text>')
     # legal targets
     for t in view["targets"]:
         loc = B.parse_location(t)
@@ -170,7 +170,7 @@ def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_engli
                      if view["die"] and view["phase"] == "move" else TO_PLAY(player=_seat(view["turn"])))
     lines.append(VISITED(visits=tuple(VISITS(player=_seat(name), count=n) for name, n in view["visited"].items())))
     for i, words in enumerate(lines):
-        out.append(svg_said("text", words, say, f'x="-200" y="{216 + 12 * i}" font-size="10" fill="#222"'))
+        out.append(svg_said("text", words, say, f'x="-200" y="{214 + 14 * i}" font-size="12" fill="#222"'))
     out.append("</svg>")
     return ring_marks("\n".join(out), [("target", channel) for channel in marks if not _drawn_target(channel)],
                       channel_xy, say=say)
@@ -190,5 +190,5 @@ def _location(text: str) -> int:
 
 def _pawn(x: float, y: float, colour: str, say: Say) -> str:
     return (f'<g><circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{_fill(colour)}" stroke="#fff" stroke-width="2"/>'
-            f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="9" text-anchor="middle" fill="#fff"'
+            f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" fill="#fff"'
             f' font-weight="bold">{colour[0].upper()}</text>{svg_said("title", PAWN(player=_seat(colour)), say)}</g>')

@@ -84,6 +84,9 @@ class SerpientesGame(Game):
     def action_words(self, text: str, player: int | None) -> Message:
         return words.action_words(text, player)
 
+    def action_face(self, text: str) -> str | None:
+        return picture.action_face(text)
+
     def notes(self, public_view: dict[str, Any]) -> list[Message]:
         return views.notes(public_view)
 

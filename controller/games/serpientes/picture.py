@@ -14,6 +14,8 @@ from controller.games.base import COLOUR_HEX, Phrase, Say, in_english, ring_mark
 from controller.games.serpientes import board as B
 
 CELL = 40
+LABEL = 16  # every word's size: 11 px and more on a phone 390 px wide (the picture is 540 across)
+LEGEND_LINE = LABEL + 8
 MARGIN = 30
 COLOURS = tuple(COLOUR_HEX[c] for c in B.SNAKE_COLOURS)
 """Each seat's sticks as drawn."""
@@ -63,7 +65,7 @@ class Drawable(Protocol):
 def render_svg(state: Drawable, say: Say = in_english) -> str:
     """The board of ``state`` as a standalone SVG document (grid, tokens, snakes, heads, scores)."""
     size = 2 * MARGIN + (B.SIZE - 1) * CELL
-    height = size + 20 * state.num_players + 10
+    height = size + LEGEND_LINE * state.num_players + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
            f'viewBox="0 0 {size} {height}" font-family="sans-serif">',
            f'<rect x="0" y="0" width="{size}" height="{height}" fill="#f6efe0"/>']
@@ -72,8 +74,8 @@ def render_svg(state: Drawable, say: Say = in_english) -> str:
         p = MARGIN + i * CELL
         out.append(f'<line x1="{lo}" y1="{p}" x2="{hi}" y2="{p}" stroke="#bbb" stroke-width="1"/>')
         out.append(f'<line x1="{p}" y1="{lo}" x2="{p}" y2="{hi}" stroke="#bbb" stroke-width="1"/>')
-        out.append(f'<text x="{p}" y="{lo - 12}" font-size="11" text-anchor="middle">{B.COLUMNS[i]}</text>')
-        out.append(f'<text x="{lo - 16}" y="{p + 4}" font-size="11" text-anchor="middle">{i + 1}</text>')
+        out.append(f'<text x="{p}" y="{lo - 12}" font-size="{LABEL}" text-anchor="middle">{B.COLUMNS[i]}</text>')
+        out.append(f'<text x="{lo - 17}" y="{p + 5}" font-size="{LABEL}" text-anchor="middle">{i + 1}</text>')
     for n in sorted(state.tokens):
         x, y = _xy(n)
         out.append(f'<circle class="token" cx="{x}" cy="{y}" r="8" fill="#e8c547" stroke="#7a6200"/>')
@@ -91,13 +93,13 @@ def render_svg(state: Drawable, say: Say = in_english) -> str:
     scores = state.scores()
     snakes = state.public_view()["snakes"]
     for p in range(state.num_players):
-        y = size + 10 + 20 * p
+        y = size + 10 + LEGEND_LINE * p
         colour = COLOURS[p % len(COLOURS)]
         turn = " \u25c0" if p == state.turn_player and state.phase not in ("over", "tokens", "first") else ""
         label = LEGEND(player=f"player {p}", score=int(scores[p]), eaten=snakes[p]["eaten"], sticks=state.sticks(p),
                        supply=snakes[p]["supply"])
-        out.append(f'<rect x="{MARGIN}" y="{y - 10}" width="12" height="12" fill="{colour}"/>')
-        out.append(f'<text x="{MARGIN + 18}" y="{y}" font-size="12">{svg_said("tspan", label, say)}{turn}</text>')
+        out.append(f'<rect x="{MARGIN}" y="{y - 12}" width="14" height="14" fill="{colour}"/>')
+        out.append(f'<text x="{MARGIN + 20}" y="{y}" font-size="{LABEL}">{svg_said("tspan", label, say)}{turn}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -130,3 +132,21 @@ def picture(public_view: dict[str, Any], marks: Sequence[str] = (), say: Say = i
     """The board of a public view as SVG, a ring around each channel in ``marks``, its words said by ``say``."""
     return ring_marks(render_svg(PublicPicture(public_view), say), [("target", channel) for channel in marks],
                       channel_xy, say=say)
+
+
+_TURNS = {"straight": 0, "left": -90, "right": 90, "north": 0, "east": 90, "south": 180, "west": 270}
+"""Where a card's arrow points, in degrees clockwise from up (a relative card: from the snake's way)."""
+
+
+def action_face(text: str) -> str | None:
+    """A card added to the sequence (``add left``) drawn as its face: an arrow on a card, ringed by a
+    compass for the absolute kinds; None for any other move (a card added face down has no face)."""
+    kind, _, card = text.partition(" ")
+    if kind != "add" or card not in _TURNS:
+        return None
+    compass = ('<circle cx="24" cy="32" r="17" fill="none" stroke="#2457d6" stroke-width="2"/>'
+               if card in B.ABSOLUTE_KINDS else "")
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 64" width="48" height="64">'
+            '<rect x="2" y="2" width="44" height="60" rx="6" fill="#fff" stroke="#333" stroke-width="2"/>'
+            f'{compass}<path d="M24 16 L34 30 H28 V46 H20 V30 H14 Z" fill="#222" '
+            f'transform="rotate({_TURNS[card]} 24 32)"/></svg>')
