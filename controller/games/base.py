@@ -635,9 +635,8 @@ class Game(ABC):
         return None
 
     def channel_label(self, channel: str) -> str | Message:
-        """How people name the place of a sensor channel, in the game's own notation (what a
-        violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``);
-        a message where the place is said in words (Jeocinco's "the bridge from A1N to B2E")."""
+        """How people name the place of a sensor channel (what a violation says is missing there): the
+        channel's name after its kind (``sq:a1`` is ``a1``), or in words (a message: Jeocinco's bridges)."""
         return channel.split(":", 1)[-1]
 
     @abstractmethod
