@@ -1,7 +1,8 @@
 """The demo with computer players at every seat, seeds 1..N of every game, as fast as it goes:
 ``python -m bench.demo_seeds [--seeds 20] [--games NAME ...]``.
 
-Each run is ``arbitro demo --game G --bots hard --headless --pace 0 --no-display --seed N``. A run
+Each run is ``arbitro demo --game G --bots hard --headless --pace 0 --no-display --seed N --max-actions
+5000``. A run
 ends by the rules when it exits 0 with a game over said in the players' words ("fin de la partida"),
 not by the demo's resignation at its action limit; anything else is printed with the last lines it
 wrote. Issue 33 asks for every game and N = 1..20.
@@ -22,14 +23,15 @@ def run(game: str, seed: int, timeout: float) -> tuple[bool, float, str]:
     started = time.monotonic()
     try:
         done = subprocess.run([sys.executable, "-m", "controller.cli", "demo", "--game", game, "--bots", "hard",
-                               "--headless", "--pace", "0", "--no-display", "--seed", str(seed)],
+                               "--headless", "--pace", "0", "--no-display", "--seed", str(seed),
+                               "--max-actions", "5000"],
                               capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return False, timeout, f"no end within {timeout:.0f} s"
     took = time.monotonic() - started
     said = [line for line in done.stdout.splitlines() if line.strip()]
     last = said[-1] if said else (done.stderr.strip().splitlines() or ["(nothing said)"])[-1]
-    resigned = any(" INFO arbitro: resign" in line for line in done.stderr.splitlines())  # the demo's action limit
+    resigned = any("action limit" in line for line in done.stderr.splitlines())  # the demo's, not the rules' end
     ended = done.returncode == 0 and any("fin de la partida" in line for line in said) and not resigned
     return ended, took, last if ended else f"rc {done.returncode}: {done.stderr.strip()[-400:] or last}"
 

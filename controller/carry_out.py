@@ -19,9 +19,10 @@ from controller.move_table import board_diff
 from controller.referee import Verdict, shortest_turn
 from controller.saturation import NO_CEILING, Ceiling
 
-CARRY_OUT = Phrase("table.carry_out", "{who} plays {move}: carry it out on the board")
-CARRY_OUT_COUNTS = Phrase("table.carry_out_counts", "{who} plays {move}: {steps}")
-PLAYED = Phrase("table.played", "{who} played {move}: {what}")
+# {move}: the move in words (``Game.action_words``: "red moves 2 beads from s-c to s-e"), never its notation
+CARRY_OUT = Phrase("table.carry_out", "{who} decided: {move}; carry it out on the board")
+CARRY_OUT_COUNTS = Phrase("table.carry_out_counts", "{who} decided: {move}; {steps}")
+PLAYED = Phrase("table.played", "{who} decided: {move}; {what}")
 WAIT_FOR = Phrase("table.wait_for", "{who} is to play: put the board back as it was: {what}")
 TAKE_BEADS = Phrase("table.take_beads", "take {count} from {place}, leaving {left}")
 PUT_BEADS = Phrase("table.put_beads", "put {count} into {place}, to hold {total}")
@@ -32,22 +33,26 @@ Describe = Callable[[Mapping[str, int], Mapping[str, int]], tuple[Message, ...]]
 
 @dataclass(frozen=True)
 class CarryOut:
-    """``player``'s move ``text`` (its record text; ``move``, what everyone may see of it), decided
-    by ``who`` for the table to carry out: the board shows ``before`` now and ``after`` once done,
+    """``player``'s move ``text`` (its record text; ``move``, what everyone may see of it, said in
+    ``words``), decided by ``who`` for the table to carry out: the board shows ``before`` now and ``after`` once done,
     as sensors reading no higher than ``ceiling`` show them (``controller.saturation``)."""
 
     player: int
     text: str
     move: str
     who: Message
+    words: Message
     before: Mapping[str, int]
     after: Mapping[str, int]
     ceiling: Ceiling = field(default_factory=lambda: NO_CEILING)
 
     @classmethod
-    def of(cls, state: State, player: int, text: str, who: Message, ceiling: Ceiling = NO_CEILING) -> CarryOut:
+    def of(cls, state: State, player: int, text: str, who: Message, said: Callable[[str, int | None], Message],
+           ceiling: Ceiling = NO_CEILING) -> CarryOut:
+        """``said``: how the game says a move in words (``Game.action_words``)."""
         action = state.action_from_text(text)
-        return cls(player, text, state.public_action_text(action), who, state.physical_view(),
+        move = state.public_action_text(action)
+        return cls(player, text, move, who, said(move, player), state.physical_view(),
                    state.apply(action).physical_view(), ceiling)
 
     def judge(self, sensed: Mapping[str, int]) -> Verdict | None:
@@ -70,16 +75,16 @@ class CarryOut:
     def refused(self, sensed: Mapping[str, int], describe: Describe) -> Verdict:
         """A board that is neither the move nor on the way to it: what the seat played, and what differs."""
         return Verdict("violation", channels=tuple(sorted(c for c, _ in board_diff(self.after, sensed, self.ceiling))),
-                       said=PLAYED(who=self.who, move=self.move, what=describe(self.after, sensed)))
+                       said=PLAYED(who=self.who, move=self.words, what=describe(self.after, sensed)))
 
-    def said(self, channels: list[Channel], label: Callable[[str], str]) -> Message:
+    def said(self, channels: list[Channel], label: Callable[[str], str | Message]) -> Message:
         """The move in words: for a move of counted pieces (beads), what to take from and put into
         each place (takes first, then places in the board's order)."""
         steps = [(self.after[c.name] - self.before[c.name], c.name) for c in channels
                  if c.kind == ChannelKind.COUNT and self.after[c.name] != self.before[c.name]]
         if not steps:
-            return CARRY_OUT(who=self.who, move=self.move)
-        return CARRY_OUT_COUNTS(who=self.who, move=self.move, steps=tuple(
+            return CARRY_OUT(who=self.who, move=self.words)
+        return CARRY_OUT_COUNTS(who=self.who, move=self.words, steps=tuple(
             PUT_BEADS(count=d, place=label(c), total=self.after[c]) if d > 0
             else TAKE_BEADS(count=-d, place=label(c), left=self.after[c])
             for d, c in sorted(steps, key=lambda step: step[0] > 0)))

@@ -33,16 +33,15 @@ import paho.mqtt.client as mqtt
 
 from controller.app import build_service
 from controller.config import Config, ConfigError
+from controller.demo_screen import LedPlan, screen
 from controller.games import CHANCE, ChannelKind, IllegalAction, State, game_names, get_game
-from controller.games.base import Phrase, Point
+from controller.games.base import Phrase
 from controller.i18n import LANGUAGES, People, listing, say, saying
 from controller.mqtt import set_nodelay
 from controller.players import LEVELS
 from controller.referee import Verdict
 from controller.service import Service
 from controller.session import REFUSED
-from hardware.layout import Layout
-from hardware.leds import RGB
 
 if TYPE_CHECKING:
     from controller.hands import Hands
@@ -63,6 +62,15 @@ SCORE = Phrase("demo.score", "{player} {score}")
 ON_SHOW = Phrase("demo.on_show", "The last game stays on show (the board, its LEDs, MQTT and the display); "
                  "Ctrl-C stops the demo.")
 STOPPED = Phrase("demo.stopped", "stopped")
+LIVE_DISPLAY = Phrase("demo.live_display", "live display: {url}")
+HALL = Phrase("demo.hall", "the hall: {url}")
+CLICK_SEAT = Phrase("demo.click_seat", "play seat {seat} by clicking: {url}")
+LIMIT = Phrase("demo.limit", "each game is played to its end or for at most {count} actions (--max-actions), "
+               "one every {pace} s (--pace)")
+LIMIT_REACHED = Phrase("demo.limit_reached", "the demo's limit of {count} actions: the player to move resigns")
+MAX_ACTIONS = 120
+"""The default limit of a game's actions: at the default pace, every game in under 20 minutes (the
+shortest games end before it; a whole game of the longest takes some 2,000)."""
 
 
 class DemoError(Exception):
@@ -116,58 +124,21 @@ class Requester:
         self.client.disconnect()
 
 
-def led_picture(layout: Layout, frame: tuple[RGB, ...], place: Callable[[str], Point | None], ansi: bool) -> list[str]:
-    """The LED frame drawn where each LED's channel sits in the game's picture (``Game.channel_xy``;
-    a channel with several LEDs, such as a ring's turn indicator, as a row of its own under the
-    board): lit LEDs as coloured dots, dark ones as faint dots."""
-    placed = {c: xy for c, leds in layout.leds_of.items() if len(leds) == 1 and (xy := place(c)) is not None}
-    xs, ys = [x for x, _ in placed.values()] or [0.0], [y for _, y in placed.values()] or [0.0]
-    width = max(32, min(100, int(4 * len(placed) ** 0.5)))
-    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    height = max(8, round(width * span_y / span_x / 2))
-
-    def colour(led: int) -> tuple[int, int, int]:
-        return frame[led] if led < len(frame) else (0, 0, 0)
-
-    grid: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(height)]
-    for channel, (x, y) in placed.items():
-        col = round((x - min(xs)) / span_x * (width - 1))
-        row = round((y - min(ys)) / span_y * (height - 1))  # the picture's y runs down
-        if grid[row][col] is None or grid[row][col] == (0, 0, 0):
-            grid[row][col] = colour(layout.leds_of[channel][0])
-    rows: list[list[tuple[int, int, int] | None]] = [[colour(led) for led in leds]
-                                                     for leds in layout.leds_of.values() if len(leds) > 1]
-    grid += [[], *rows] if rows else []
-    lines = []
-    for cells in grid:
-        out = []
-        for cell in cells:
-            if cell is None:
-                out.append(" ")
-            elif cell == (0, 0, 0):
-                out.append("\x1b[2m·\x1b[0m" if ansi else ".")
-            else:
-                out.append(f"\x1b[38;2;{cell[0]};{cell[1]};{cell[2]}m●\x1b[0m" if ansi else "#")
-        lines.append("".join(out).rstrip())
-    return lines
-
-
 def draw(service: Service, state: State, events: list[str], ansi: bool) -> str:
-    """The board (the engine's picture), its LEDs where they sit, the status bar, the last events."""
+    """The board (the engine's picture), its LEDs where they sit, the status bar, the last events,
+    fitted to a 120×40 terminal (``controller.demo_screen``)."""
     frame = service.strip.last or ()
     session = service.session
     language = service.language
-    lines = [state.render_text(saying(language, service.teller.people())), "", say(LEDS_UNDER(), language)]
+    picture = state.render_text(saying(language, service.teller.people())).split("\n")
     layout = service.wiring.layout
-    lines += led_picture(layout, frame, session.game.channel_xy, ansi)
+
     status = [frame[i] for i in layout.status_leds if i < len(frame)]
-    lines.append(say(STATUS_LEDS(leds=" ".join(
+    status_line = say(STATUS_LEDS(leds=" ".join(
         (f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if ansi else ("#" if (r, g, b) != (0, 0, 0) else "."))
-        for r, g, b in status)), language))
-    lines.append("")
-    lines.extend(events[-6:])
-    lines.extend(NOTES)
-    text = "\n".join(lines)
+        for r, g, b in status)), language)
+    text = "\n".join(screen(picture, say(LEDS_UNDER(), language), LedPlan.of(layout, session.game.channel_xy), frame,
+                            ansi, [status_line, *NOTES], events))
     return ("\x1b[H\x1b[2J" + text) if ansi else text
 
 
@@ -283,7 +254,11 @@ def _play(service: Service, hands: Hands, op: Requester, rng: random.Random, sea
         if over:
             return
         if moves >= max_actions:
+            events.append(say(LIMIT_REACHED(count=str(max_actions)), service.language))
+            log.info("action limit %d reached: the player to move resigns", max_actions)
             op.request("resign", player=max(state.current_player, 0))
+            if not headless:  # the game as it ends, with the resignation among the events
+                print(draw(service, service.read(lambda s: s.state), events, ansi=sys.stdout.isatty()), flush=True)
             return
         if setup:  # what the rules asked the table to put right (a bridge that fell with its support)
             _set_up(service, hands)
@@ -388,7 +363,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true",
                         help="no terminal drawing, log lines only, and the demo ends with its last game "
                              "(without it the last game stays on show, on the terminal and the display, until Ctrl-C)")
-    parser.add_argument("--max-actions", type=int, default=5000, help="resign the player to move after this many")
+    parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
+                        help="resign the player to move after this many actions of a game (default: %(default)s; "
+                             "a whole game of the longest takes some 2,000)")
     parser.add_argument("--board-id", help="the board's MQTT id (default: demo-<random>, so demos can share a broker)")
     parser.add_argument("--display", default="0.0.0.0:8080", metavar="HOST:PORT",
                         help="serve the live web display here (another port when taken)")
@@ -454,6 +431,7 @@ def _run(args: argparse.Namespace) -> int:
                 broker = ("127.0.0.1", _private_broker(running))
             print(f"board {board_id} (watch it: mosquitto_sub -h {broker[0]} -p {broker[1]} "
                   f"-t 'arbitro/{board_id}/#' -v)", flush=True)
+            print(say(LIMIT(count=str(args.max_actions), pace=f"{args.pace:g}"), args.language), flush=True)
             display = None
             if display_at is not None:
                 display = _start_display(args, display_at, broker, board_id)
@@ -534,9 +512,11 @@ def _start_display(args: argparse.Namespace, address: tuple[str, int], broker: t
             display = RunningDisplay(config, seat_play)
     except OSError as exc:  # an address that is not this machine's, or no address at all
         raise DemoError(f"--display {args.display}: cannot serve the display there: {bind_error(exc)}", 2) from exc
-    NOTES.append(f"live display: {display.url}board/{board_id}?key={config.pair_key} (the hall: {display.url})")
+    NOTES.append(say(LIVE_DISPLAY(url=f"{display.url}board/{board_id}?key={config.pair_key}"), args.language))
+    NOTES.append(say(HALL(url=display.url), args.language))
     if args.seat is not None and args.click:
-        NOTES.append(f"play seat {args.seat} by clicking: {display.display.seat_url(board_id, args.seat)}")
+        NOTES.append(say(CLICK_SEAT(seat=str(args.seat), url=display.display.seat_url(board_id, args.seat)),
+                         args.language))
     for line in NOTES:
         print(line, flush=True)
     return display

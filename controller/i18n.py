@@ -73,17 +73,25 @@ class People:
     @classmethod
     def of(cls, players: Sequence[PlayerInfo], language: str, names: Sequence[str] = ()) -> People:
         """A name given (a display's), else the colour of his pieces, else his seat from 1."""
-        colour_of = {hex_: name for name, hex_ in COLOUR_HEX.items()}
         labels = []
         for p in players:
             i = p["index"]
             name = names[i].strip() if i < len(names) and names[i] else ""
-            colour = colour_of.get(p["colour"])
+            colour = colour_name(p["colour"])
             labels.append(name or (word(colour, language) if colour else seat(i, language)))
         return cls(tuple(labels), language)
 
     def __getitem__(self, index: int) -> str:
         return self.labels[index] if 0 <= index < len(self.labels) else seat(index, self.language)
+
+
+def colour_name(hex_: str) -> str | None:
+    """The English word of a player's colour (``#rrggbb``, ``State.player_info``): ``red``; None for a
+    colour the game has not given yet (grey) or one no word names."""
+    return _COLOUR_OF.get(hex_)
+
+
+_COLOUR_OF: Final = {hex_: name for name, hex_ in COLOUR_HEX.items()}
 
 
 def seat(index: int, language: str) -> str:
@@ -254,10 +262,14 @@ def speak_event(event: Mapping[str, Any], people: People, language: str,
 
 def speak_state(state: Mapping[str, Any], people: People, language: str,
                 movers: Mapping[int, int | None] | None = None) -> dict[str, Any]:
-    """A public state as published: what its violation, set-up and notes say, in ``language``
+    """A public state as published: its players named as people (their names, else colours, else seats
+    from 1, in ``language``), what its violation, set-up and notes say, in ``language``
     (with code and params); its ``last_action`` in words too (``last_action_words``), where
     ``movers`` (move number -> who made it, None: chance) tells who made it."""
     out = {**state, "language": language}
+    if "players" in state:  # named as every text names them; a page says the colour in its own language
+        out["players"] = [{**p, "name": people[p["index"]], "colour_name": colour_name(p["colour"])}
+                          for p in state["players"]]
     last, moves = state.get("last_action"), state.get("moves")
     if last is not None and movers is not None and isinstance(moves, int) and moves in movers:
         words = action_words(str(state.get("game", "")), str(last), movers[moves])

@@ -98,7 +98,8 @@ class Referee:
         self.from_board = from_board
         """The players whose actions the board may make (seated at the table); None: every player."""
         self.channels = {c.name: c for c in channels}
-        self.label = get_game(match.record.game).channel_label
+        game = get_game(match.record.game)
+        self.label, self.action_words = game.channel_label, game.action_words  # places and moves, as told
         self.allow_takeback = allow_takeback
         self.takeback_depth = takeback_depth
         # By id(state), least recently used first; each entry keeps its state, so the id is not reused.
@@ -611,6 +612,8 @@ class Referee:
             score = shared / (len(chans) + len(sensed_channels) - shared)
             if score > best_score:
                 best, best_score = acts[0], score
+        if best is not None:  # the nearest legal move, as the table is told of it: in words
+            near = self.action_words(self.state.public_action_text(best), self.state.player_of(best))
         if best is not None and best_score == 1.0:
             # The right places, the wrong values: a wrong piece, a wrong count, a wrong turn.
             target = self.state.physical_changes(best)
@@ -623,8 +626,8 @@ class Referee:
                     wrong.append(words.WRONG_TURN(place=place, got=got, want=target[c]))
                 else:
                     wrong.append(words.WRONG_VALUE(place=place, got=got, want=target[c]))
-            return words.NOT_LEGAL_NEAR(what=tuple(wrong), move=self.state.action_to_text(best))
+            return words.NOT_LEGAL_NEAR(what=tuple(wrong), move=near)
         what = self.describe(moves.view, sensed)
         if best is not None and best_score >= 0.5:
-            return words.NOT_LEGAL_NEAR(what=what, move=self.state.action_to_text(best))
+            return words.NOT_LEGAL_NEAR(what=what, move=near)
         return words.NOT_LEGAL(what=what)

@@ -13,6 +13,7 @@ change), ``time`` (wall clock, when it changed) and the game ``clock`` (the sess
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 MOVERS_KEPT = 16  # the last moves whose mover the teller remembers (to say the state's last action after undos)
 
+table_log = logging.getLogger("arbitro.table")
+"""What happened at the table, as the players are told it: each event's text, in the board's language
+(``journalctl -u arbitro``; the other loggers are the operator's diagnostics, in English)."""
 
 MOST_SEATS: Final = 6
 """The most players any game has: every ``player/<n>`` topic a board may ever have filled, emptied
@@ -257,6 +261,8 @@ class Teller:
                 move = event["move"]  # a few back, for an undo; none ahead (an undo, a new game)
                 self._movers = {**{m: p for m, p in self._movers.items() if move - MOVERS_KEPT < m < move},
                                 move: event.get("player") if event["type"] == "action" else None}
+        for event in stamped:
+            table_log.info("%s", event["text"])
         if stamped and self.mqtt is not None:
             self.mqtt.publish_events(stamped)
         for event in stamped:

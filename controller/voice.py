@@ -63,12 +63,12 @@ def announcement(event: Mapping[str, Any], state: Mapping[str, Any], language: s
 
 
 def player_words(state: Mapping[str, Any], player: int, words: Mapping[str, str], language: str) -> str:
-    """The game's name for ``player`` (a colour said in ``language``), else "player n" counted from 1."""
+    """The game's name for ``player`` (his colour said in ``language``), else "player n" counted from 1."""
     players = state.get("players") or []
-    name = players[player].get("name") if player < len(players) else None
-    if not name or str(name).startswith("player "):
+    colour = players[player].get("colour_name") if player < len(players) else None
+    if not colour:
         return words["player"].format(n=player + 1)
-    return word(str(name), language) if language in LANGUAGES else str(name)
+    return word(str(colour), language) if language in LANGUAGES else str(colour)
 
 
 def speech_command(program: str, language: str, wav: Path | None = None) -> list[str]:

@@ -1,7 +1,8 @@
-"""Values and events said in words, for the people who read the logs and the terminal.
+"""Values said in words, for the people who read the logs and the terminal.
 
-``arbitro``'s log lines and command output never show a Python repr (``True``, ``[0, 1]``,
-``{'game': 'alignment'}``): ``in_words`` says a value, ``event_line`` says an event.
+``arbitro``'s operator log lines and command output never show a Python repr (``True``, ``[0, 1]``,
+``{'game': 'alignment'}``): ``in_words`` says a value. (What happened at the table is logged in the
+board's language: ``controller.teller``.)
 """
 
 from __future__ import annotations
@@ -29,17 +30,3 @@ def in_words(value: Any) -> str:
         return listing([in_words(v) for v in value])
     return str(value)
 
-
-def event_line(kind: str, data: Mapping[str, Any]) -> str:
-    """An event as one log line: ``action b2-b4 (by board)``, ``sensor link down: no frame for
-    3.0 s``, ``game over (winners 0; scores 12 and 3)``, ``refused: there is nothing to undo``."""
-    rest = dict(data)
-    head = f"sensor link {'up' if rest.pop('up', False) else 'down'}" if kind == "link" else kind.replace("_", " ")
-    for key in ("action", "outcome"):  # what the event is about follows its name
-        if key in rest:
-            head += f" {in_words(rest.pop(key))}"
-    for key in ("message", "reason"):
-        if key in rest:
-            head += f": {in_words(rest.pop(key))}"
-    details = "; ".join(f"{key.replace('_', ' ')} {in_words(value)}" for key, value in rest.items())
-    return f"{head} ({details})" if details else head

@@ -4,20 +4,26 @@ notation's English words (the notation stays the record and what a player types)
 
 from __future__ import annotations
 
+import html
+import json
+import logging
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from controller import schemas
 from controller.demo import play_game
+from controller.display.model import BoardModel, said_moves
 from controller.games import CHANCE, game_names, get_game
 from controller.games.base import Message, State
 from controller.games.words import CHANCE as IN_NOTATION
 from controller.games.words import PLAYS
-from controller.i18n import People, say, speak_event
+from controller.i18n import People, message_of, say, speak_event
 from controller.localbroker import Broker
+from controller.voice import announcement
 from tests.support.mqttc import Listener
 
 SPANISH = re.compile(r"\b(mueve|cuentas?|ficha|sale|dados?|coloca|disputa|torre|puente|elige|pentágono|rojo|azul"
@@ -102,20 +108,30 @@ def test_a_game_that_says_nothing_of_its_own_says_the_notation() -> None:
 LONGEST = {"jeocinco": 500}
 """Easy Jeocinco games run to well over a thousand moves: past these the demo resigns the player to
 move, which ends the game too (the suite's time; every kind of move has been said by then)."""
+PICTURES = 12
+"""The board pictures drawn along a game (its first, its last and evenly between): the page's words."""
 
 
-def told_words(game: str, language: str, broker: Broker) -> tuple[list[str], set[str]]:
+def told_words(game: str, language: str, broker: Broker,
+               caplog: pytest.LogCaptureFixture) -> tuple[list[str], set[str]]:
     """A whole game of ``game`` played by the demo (computer players, the table simulated) with the
-    board in ``language``: every action said in words on MQTT (events' ``action_words``, the
-    states' ``last_action_words``), and the notation they stand beside."""
+    board in ``language``: everything said to people (issue 36's "Done when"): the events' texts and
+    each action in words (``action_words``); the states' players, notes, violations and last action
+    in words; the board page (its move list, its log, the picture's words), the seat page's words
+    of each player's moves and choices, the voice's announcements and the log's table lines; and
+    the notation they stand beside."""
     board = f"words-{language}-{game}"
-    listener = Listener(broker.port, [f"arbitro/{board}/events", f"arbitro/{board}/state"])
+    listener = Listener(broker.port, [f"arbitro/{board}/events", f"arbitro/{board}/state", f"arbitro/{board}/player/+"])
+    caplog.set_level(logging.INFO, logger="arbitro.table")
+    caplog.clear()
     try:
         final = play_game(game, broker=("127.0.0.1", broker.port), seed=2, players=None, seat=None, pace=0,
                           headless=True, max_actions=LONGEST.get(game, 3000), board_id=board, language=language,
                           bots="easy")
         events = listener.json_on(f"arbitro/{board}/events")
         states = listener.json_on(f"arbitro/{board}/state")
+        private = [(int(t.rsplit("/", 1)[1]), json.loads(p)) for t, p, *_ in listener.messages
+                   if t.startswith(f"arbitro/{board}/player/") and p]
     finally:
         listener.close()
     assert final["over"]
@@ -126,25 +142,54 @@ def told_words(game: str, language: str, broker: Broker) -> tuple[list[str], set
     about = [e for e in events if e["type"] in ("action", "chance", "expected", "hint", "choice")]
     assert about and all("action_words" in e for e in about)
     said = [e["action_words"]["text"] for e in about]
-    said += [e["text"] for e in events if e["type"] in ("action", "chance")]  # what the event itself says
+    said += [e["text"] for e in events]  # what each event itself says
     last = [s for s in states if s["last_action"] is not None]
     assert sum("last_action_words" in s for s in last) >= len(last) - 2  # all but a state told before its event
     said += [s["last_action_words"]["text"] for s in last if "last_action_words" in s]
+    said += [p["name"] for s in states for p in s["players"]]
+    said += [m["message"] for s in states for m in (*s["notes"], s["violation"] or {}, s["setup"] or {}) if m]
+    said += page_words(events, states)
+    said += [say(message_of(w["code"], w["params"]), language, People.of(final["players"], language))
+             for seat, view in private for w in said_moves(game, seat, list(view.get("choices", []))).values()]
+    said += [say(message_of(w["code"], w["params"]), language, People.of(final["players"], language))
+             for e in events if e["type"] == "action" for w in said_moves(game, e["player"], [e["action"]]).values()]
+    said += [a for e in events if (a := announcement(e, final, language))]  # the voice
+    table = [r.getMessage() for r in caplog.records if r.name == "arbitro.table"]
+    assert len(table) >= len(events) // 2  # the log: what happened at the table (a few told after the capture)
+    said += table
     notation = {e.get("action", e.get("outcome", "")) for e in about} | {s["last_action"] for s in last}
     return said, notation
 
 
+def page_words(events: list[dict[str, Any]], states: list[dict[str, Any]]) -> list[str]:
+    """What the board page says from the Python side (the display's model): its log, and the words
+    of its picture (text and tooltips) at :data:`PICTURES` states along the game."""
+    page = BoardModel("words")
+    drawn = {round(i * (len(states) - 1) / (PICTURES - 1)) for i in range(PICTURES)}
+    out = []
+    for i, state in enumerate(states):
+        page.on_state(state)
+        if i in drawn:
+            out += [html.unescape(text) for text in re.findall(r">([^<>]*[A-Za-z][^<>]*)<", page.picture()[0])]
+    for event in events:
+        page.on_event(event)
+    return out + page.log
+
+
 @pytest.mark.parametrize("game", game_names())
-def test_a_whole_spanish_game_says_its_moves_in_spanish_and_an_english_one_in_english(game: str,
-                                                                                       broker: Broker) -> None:
-    said, notation = told_words(game, "es", broker)
+def test_a_whole_spanish_game_says_its_moves_in_spanish_and_an_english_one_in_english(
+        game: str, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 36, "Done when": in a whole Spanish game no English word of the notation and no
+    "player N" (people named by colour, else by seat from 1; Contigo's men are "fichas" as in its
+    rules doc); the same in English, no Spanish."""
+    said, notation = told_words(game, "es", broker, caplog)
     english = notation_words(notation)
     for text in said:
         assert not set(re.findall(r"\b[a-z]{3,}\b", text.lower())) & english, text
-        assert not re.search(r"\bplayer \d|jugador 0\b", text) and not SYMBOLS.search(text), text
-    said, _ = told_words(game, "en", broker)
+        assert not re.search(r"\bplayer \d|jugador 0\b|\bhombres?\b", text) and not SYMBOLS.search(text), text
+    said, _ = told_words(game, "en", broker, caplog)
     for text in said:
-        assert not SPANISH.search(text) and not re.search(r"\bjugador\b", text), text
+        assert not SPANISH.search(text) and not re.search(r"\bjugador\b|\bplayer 0\b", text), text
 
 
 def test_an_undone_move_is_said_in_words_when_its_mover_is_known() -> None:

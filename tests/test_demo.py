@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
-from controller.demo import led_picture, play_game
+from controller.demo import play_game
+from controller.demo_screen import SCREEN, LedPlan, clipped, folded, led_picture, screen, shown
 from controller.games import game_names, get_game
 from controller.games.base import State
+from controller.i18n import People, saying
 from controller.localbroker import Broker
 from hardware.layout import load_layout
 from tests.support.mqttc import Listener
@@ -29,13 +31,16 @@ def test_demo_plays_a_game_to_the_end_and_every_state_reaches_the_broker(game: s
     try:
         done = subprocess.run(
             [sys.executable, "-m", "controller.cli", "demo", "--game", game, "--headless", "--pace", "0",
-             "--seed", "3", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "demo"],
+             "--seed", "3", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "demo", "--max-actions", "5000"],
             capture_output=True, text=True, timeout=240)
         assert done.returncode == 0, done.stderr[-3000:]
         assert "fin de la partida tras" in done.stdout  # the demo speaks the players' language
-        # issue 19.10: the log says things in words, never in Python
-        said = [line.split(" INFO arbitro: ", 1)[1] for line in done.stderr.splitlines() if " INFO arbitro: " in line]
-        assert "sensor link up" in said and any(line.startswith("game over (winners ") for line in said), said[:5]
+        # issue 19.10: the log says things in words, never in Python; issue 36: what happened at the
+        # table in the board's language, as the players are told it
+        said = [line.split(" INFO arbitro.table: ", 1)[1] for line in done.stderr.splitlines()
+                if " INFO arbitro.table: " in line]
+        assert "el tablero de sensores está conectado" in said, said[:5]
+        assert any(line.startswith("fin de la partida: ") for line in said), said[-5:]
         assert not [line for line in said if any(python in line for python in ("True", "False", "['", "{'"))]
         assert not [line for line in said if line.startswith("action action")]
         final = display.wait_for(lambda m: m[0] == "arbitro/demo/state" and json.loads(m[1])["over"])
@@ -145,8 +150,8 @@ def test_the_demo_keeps_its_last_game_on_show_until_ctrl_c(tmp_path: Path, stop:
         status = Listener(port, [f"arbitro/{board}/status", f"arbitro/{board}/state"])
         status.wait_for(lambda m: m[0].endswith("/status") and m[1] == b"online" and m[2])
         assert status.latest_state(f"arbitro/{board}")["over"]
-        hall = next(line for line in lines if line.startswith("live display: ")).split()[2]
-        with urllib.request.urlopen(hall, timeout=10) as page:
+        board_page = next(line for line in lines if line.startswith("pantalla en directo: ")).split()[-1]
+        with urllib.request.urlopen(board_page, timeout=10) as page:
             assert page.status == 200
 
         command = shlex.split(watch.split("(watch it: ", 1)[1].rstrip().removesuffix(")"))
@@ -197,3 +202,39 @@ def test_computer_players_at_pace_zero_play_through_a_fallen_bridge_to_the_end()
 
     ended, _, last = run("jeocinco", 1, timeout=240)
     assert ended, last
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_demo_frame_fits_120_by_40_with_the_whole_picture_its_leds_and_the_last_events(game: str) -> None:
+    """Issue 36, point 7: every variant and player count, along a game, with the display's two
+    address lines and events too long for a line: the game's picture whole, every LED lit somewhere
+    beside or under it, and at least three events."""
+    engine, layout = get_game(game), load_layout(game)
+    lit = tuple([(200, 0, 0)] * layout.led_count)
+    events = [f"[{n:4}] " + "rojo mueve 2 cuentas de s-c a s-e " * 4 for n in range(1, 7)]
+    address = "http://192.168.100.100:8080/"
+    footer = ["LED de estado: # # # #", f"pantalla en directo: {address}board/demo-a1b2c3?key={'k' * 16}",
+              f"el vestíbulo: {address}"]
+    for options, players in engine.configurations():
+        state, rng = engine.new_state(options, players), random.Random(players)
+        for step in range(240):
+            if step % 60 == 0:
+                picture = state.render_text(saying("es", People.of(state.player_info(), "es"))).rstrip().split("\n")
+                frame = screen(picture, "LED bajo el tablero:", LedPlan.of(layout, engine.channel_xy), lit, False,
+                               footer, events)
+                assert len(frame) <= SCREEN[1] and max(shown(line) for line in frame) <= SCREEN[0], (options, players)
+                whole = [p.rstrip() for p in folded(picture, SCREEN[0])]  # every line of it, beside whatever
+                assert " ".join(whole).split() == " ".join(picture).split()  # folded, nothing lost
+                assert [line[:len(p)] for line, p in zip(frame[:len(whole)], whole, strict=True)] == whole
+                assert sum("LED bajo el tablero:" in line for line in frame) == 1 and "#" in "".join(frame[1:-3])
+                assert sum(line.startswith("[") for line in frame) >= 3 and frame[-2:] == footer[1:]
+            if state.is_terminal():
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_line_cut_to_the_terminal_keeps_its_colours_whole() -> None:
+    red = "\x1b[38;2;255;0;0m●\x1b[0m"
+    cut = clipped(red * 5, 3)
+    assert shown(red * 5) == 5 and shown(cut) == 3 and cut.startswith(red * 3) and cut.endswith("\x1b[0m")
+    assert clipped("abc", 2) == "ab" and clipped(red, 1) == red

@@ -322,8 +322,8 @@ def svg_is_spanish(svg: str, people: People) -> None:
             assert element.text == say(message, "es", people), element.attrib
             assert not english_in(say(skeleton(message), "es", people)), element.text
         elif element.text and element.text.strip() and not element.tag.endswith("}svg"):
-            if element.tag.endswith("title") and element.text.startswith(("scriptorium ", "Scriptorium ")):
-                continue  # Scriptorium's position text (its notation), as a tooltip of the whole board
+            if element.tag.endswith("title") and element.text == "Scriptorium":
+                continue  # the game's name, the whole picture's title (never its position's notation)
             assert not SAID_AS_IS.findall(element.text), (element.tag, element.text)
 
 

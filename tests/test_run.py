@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.games import get_game
+from controller.i18n import say
 from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
@@ -49,7 +51,8 @@ path = "{tmp_path / 'journal.sqlite'}"
         assert service.stdout is not None
         output = service.stdout.read()
         display.close()
-    assert "new game: Scriptorium" in output and f"INFO arbitro: chance {answer['result']['outcome']}" in output
+    rolled = say(get_game("scriptorium").action_words(answer["result"]["outcome"], None), "es")
+    assert "new game: Scriptorium" in output and f"INFO arbitro.table: {rolled}" in output  # in the board's language
     listing = subprocess.run([sys.executable, "-m", "controller.cli", "journal", str(tmp_path / "journal.sqlite")],
                              capture_output=True, text=True, check=True).stdout
     assert "run1" in listing and "in play" in listing

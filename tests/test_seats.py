@@ -155,7 +155,8 @@ def test_another_board_than_the_computers_move_is_a_violation_saying_what_it_pla
     assert verdict_of(judged) == "violation"
     assert judged.public is not None
     said = judged.public["violation"]
-    assert said["code"] == "table.played" and said["message"].startswith(f"the computer played {computer}: ")
+    assert said["code"] == "table.played" and said["message"].startswith(
+        f"the computer decided: {s.game.action_words(computer, s.expected.player).text}; ")  # in words
     assert len(s.match.record.actions) == s.expected.moves  # nothing was taken
     show(s, s.expected_view())
     assert verdict_of(s.judge()) == "applied"

@@ -55,7 +55,8 @@ def test_a_computers_bead_move_in_the_alignment_game_names_the_pits_and_counts()
     moved = before[source] - after[source]
     assert event["code"] == "table.carry_out_counts"
     label = s.game.channel_label
-    assert event["message"] == (f"the computer plays {event['action']}: take {moved} from {label(source)}, leaving "
+    words = s.game.action_words(event["action"], event["player"]).text  # the move in words, not its notation
+    assert event["message"] == (f"the computer decided: {words}; take {moved} from {label(source)}, leaving "
                                 f"{after[source]}; put {moved} into {label(target)}, to hold {after[target]}")
     assert told.scene is not None and told.scene.lift == (source,) and told.scene.place == (target,)
 
@@ -69,11 +70,11 @@ def lit_step_by_step(s: Session, told: Outcome) -> None:
     channel, now, n = f"pit:{pit}", counts(s)[f"pit:{pit}"], int(k)
     assert told.scene is not None
     if verb == "take":
-        assert expected_event(told)["message"].endswith(f": take {n} from {pit}, leaving {now - n}")
+        assert expected_event(told)["message"].endswith(f"; take {n} from {pit}, leaving {now - n}")
         assert (told.scene.lift, told.scene.place) == ((channel,), ())
         on_the_way = now - n + 1
     else:
-        assert expected_event(told)["message"].endswith(f": put {n} into {pit}, to hold {now + n}")
+        assert expected_event(told)["message"].endswith(f"; put {n} into {pit}, to hold {now + n}")
         assert (told.scene.lift, told.scene.place) == ((), (channel,))
         on_the_way = now + n - 1
     if n > 1:
@@ -115,7 +116,7 @@ def test_a_spread_into_another_pit_is_a_violation_saying_what_the_computer_playe
     assert verdict_of(judged) == "violation" and judged.public is not None
     said = judged.public["violation"]
     assert said["code"] == "table.played" and said["message"].startswith(
-        f"the computer played {s.expected.text}: ")
+        f"the computer decided: {s.game.action_words(s.expected.text, s.expected.player).text}; ")
 
 
 def serpientes_hinted_a_hidden_move() -> tuple[Session, Outcome]:

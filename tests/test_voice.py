@@ -20,7 +20,9 @@ from controller.sound import TableSound
 from controller.voice import PROGRAM, WAITING, Voice, announcement
 from tests.support.waiting import wait_until
 
-STATE = {"turn": 1, "winners": [], "players": [{"index": 0, "name": "red"}, {"index": 1, "name": "player 1"}]}
+STATE = {"turn": 1, "winners": [], "players": [{"index": 0, "name": "rojo", "colour_name": "red"},
+                                               {"index": 1, "name": "jugador 2", "colour_name": None}]}
+"""As a Spanish board publishes it: the voice says each colour in its own language."""
 LOUD = 500  # RMS of 16-bit speech is in the thousands; espeak-ng's silence is 0
 
 

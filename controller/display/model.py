@@ -61,7 +61,7 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     def who(p: Any) -> str:
         if isinstance(p, int) and 0 <= p < len(names) and names[p]:
             return names[p]
-        return f"player {p}"
+        return f"player {p + 1}" if isinstance(p, int) else "a player"  # people count from 1
 
     if kind in ("action", "chance", "choice"):
         return None  # moves are in the move list; 'choice' says nothing a public page may show

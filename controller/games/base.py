@@ -634,9 +634,9 @@ class Game(ABC):
         beside its words. None (words alone) unless the game draws it."""
         return None
 
-    def channel_label(self, channel: str) -> str:
-        """How people name the place of a sensor channel, in the game's own notation (what a
-        violation says is missing there): the channel's name after its kind (``sq:a1`` is ``a1``)."""
+    def channel_label(self, channel: str) -> str | Message:
+        """How people name the place of a sensor channel (what a violation says is missing there): the
+        channel's name after its kind (``sq:a1`` is ``a1``), or in words (a message: Jeocinco's bridges)."""
         return channel.split(":", 1)[-1]
 
     @abstractmethod

@@ -26,7 +26,7 @@ NO_SECRET = Phrase("seat.no_secret", "seat {seat}: the request carries no seat s
 WRONG_SECRET = Phrase("seat.wrong_secret", "seat {seat}: that is not this seat's secret (another seat's, another "
                       "board's or an old one): only the phone paired with the seat plays it")
 NOT_YOUR_TURN = Phrase("seat.not_your_turn", "seat {seat}: it is not this seat's turn")
-ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has played {move}: carry it out on the board")
+ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has already decided: {move}; carry it out on the board")
 HINT_ASKED = Phrase("table.hint_asked", "{player} asked for a hint: it is on their own seat")
 COMPUTER_FAILED = Phrase("table.computer_failed",
                          "the computer player of {player} could not decide ({error}): press next to ask it again")
@@ -93,8 +93,8 @@ class AwaySeats(TableGame):
             raise Refused(NOT_YOUR_TURN(seat=seat))
         state = self.state
         if self.expected is not None and not self.expected.hint:
-            raise Refused(ALREADY_PLAYED(seat=seat, move=state.public_action_text(
-                state.action_from_text(self.expected.text))))
+            public = state.public_action_text(state.action_from_text(self.expected.text))
+            raise Refused(ALREADY_PLAYED(seat=seat, move=self.game.action_words(public, seat)))
         action = state.action_from_text(text)
         state.apply(action)  # an illegal move is refused here, saying why
         self.expect(Expected(len(self.match.record.actions), seat, text))
@@ -126,7 +126,7 @@ class AwaySeats(TableGame):
             raise Refused(OPERATOR_ANSWERS(seat=seat, who=part.said()))
         if not agree:
             self.asked_back = None
-            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=self.state.player_name(seat))))
+            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=f"player {seat}")))
             return {"takeback": "refused"}
         gave = asked.gave | {seat}
         if gave < asked.waits:
@@ -212,7 +212,7 @@ class AwaySeats(TableGame):
         if self._carry is None or self._carry[0] is not state or self._carry[1] != expected:
             who = COMPUTER() if expected.hint else self.parts[expected.player].said()
             self._carry = (state, expected, CarryOut.of(state, expected.player, expected.text, who,
-                                                        self.referee.ceiling))
+                                                        self.game.action_words, self.referee.ceiling))
         return self._carry[2]
 
     def expected_view(self) -> dict[str, int]:

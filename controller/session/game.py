@@ -4,7 +4,6 @@ is told; the base the session's other parts build on (``controller.session``).""
 from __future__ import annotations
 
 import hashlib
-import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -20,7 +19,6 @@ from controller.referee import Redo, Referee, Verdict
 from controller.remote import Sync, Wire
 from controller.seats import Seat, seat_of, seats_for
 from controller.session.showing import Showing, shown_game
-from controller.words import event_line
 
 if TYPE_CHECKING:
     from controller.config import BoardConfig
@@ -36,8 +34,6 @@ from controller.session.outcome import (
     told,
 )
 
-log = logging.getLogger("arbitro")
-
 HEALTHY = {"status": "ok"}
 NOTHING_TO_ROLL = Phrase("table.nothing_to_roll", "nothing to roll: no die, card or draw is pending")
 NOTHING_TO_UNDO = Phrase("table.nothing_to_undo", "there is nothing to undo")
@@ -45,6 +41,8 @@ HOST_ROLLS = Phrase("remote.host_rolls", "the host board draws chance in a remot
 NO_UNDO_REMOTE = Phrase("remote.no_undo", "a remote game cannot be taken back")
 NEEDS_CONSENT = Phrase("table.needs_consent", "taking back {move} needs the consent of {seats}: the chance outcome "
                        "after it has been seen")
+SEAT = Phrase("table.seat", "{player}")
+"""One of several seats a message names (said as the person, his colour or his seat from 1)."""
 TAKEBACK_ASKED = Phrase("table.takeback_asked", "a takeback of {move} is asked: {seats} must agree (the chance "
                         "outcome after it has been seen)")
 
@@ -368,7 +366,7 @@ class TableGame(ABC):
         """An undo across a chance outcome already seen, without the consent it needs: asked of the
         seats that must agree (told once per position), and refused until they do."""
         moves, move = len(self.match.record.actions), self._taken_back_move()
-        seats = ", ".join(self.state.player_name(p) for p in sorted(waits))
+        seats = tuple(SEAT(player=f"player {p}") for p in sorted(waits))
         if self.asked_back is None or self.asked_back.moves != moves:
             self.asked_back = AskedBack(moves, waits)
             self.event("takeback_asked", seats=sorted(waits), action=move,
@@ -393,8 +391,8 @@ class TableGame(ABC):
         return list(self.verdict.actions) if self.verdict.kind in ("ambiguous", "progress") else []
 
     def event(self, kind: str, **data: Any) -> None:
-        """Queue an event; the loop sends it once the journal holds what it tells."""
-        log.info("%s", event_line(kind, data))
+        """Queue an event; the loop sends it once the journal holds what it tells, and logs it in the
+        board's language (``controller.teller``)."""
         self._outbox.append({"type": kind, "game": self.game.name, "move": len(self.match.record.actions), **data})
 
     def winners(self) -> list[int]:

@@ -19,7 +19,7 @@ def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move
     events = Listener(broker.port, ["arbitro/demo/events"])
     demo = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--game", "contigo", "--headless", "--pace", "0",
-         "--seed", "3", "--seat", "0", "--click", "--board-id", "demo", "--display", "127.0.0.1:0",
+         "--seed", "3", "--seat", "0", "--click", "--board-id", "demo", "--display", "127.0.0.1:0", "--language", "en",
          "--broker", f"127.0.0.1:{broker.port}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -28,7 +28,7 @@ def test_the_demo_prints_the_display_and_a_click_on_the_seat_page_plays_the_move
         deadline = time.monotonic() + 30
         while not any("play seat 0 by clicking: " in line for line in lines) and time.monotonic() < deadline:
             lines.append(demo.stdout.readline())
-        board_url = next(line.split()[2] for line in lines if line.startswith("live display: "))
+        board_url = next(line.split()[-1] for line in lines if line.startswith("live display: "))
         seat_url = next(line.split(": ", 1)[1].strip() for line in lines if "play seat 0 by clicking" in line)
 
         page.goto(seat_url)

@@ -83,7 +83,7 @@ def test_missed_events_come_back_from_the_recent_window_once_each() -> None:
     # The broker was away: the window brings back what went out meanwhile, and only that.
     m.on_recent({"run": "r1", "events": [event(n, "action", n - 1, action=f"a{n - 1}", by="board")
                                          for n in range(2, 7)] + [event(7, "resign", 5, player=1)]})
-    assert m.moves == {1: "a1", 2: "a2", 3: "a3", 4: "a4", 5: "a5"} and m.log[-1] == "player 1 resigned"
+    assert m.moves == {1: "a1", 2: "a2", 3: "a3", 4: "a4", 5: "a5"} and m.log[-1] == "player 2 resigned"  # from 1
     assert len(m.log) == 2
     # The service restarted (another run): its events count from 1 again, and are taken.
     m.on_recent({"run": "r2", "events": [event(1, "new_game", 0, game="contigo", num_players=2),

@@ -110,8 +110,8 @@ function seatName(seat) {
 function playerName(names, i, players) {
   // People, not indices: a name given, else the colour of his pieces, else his seat counted from 1.
   if (names && names[i]) return names[i];
-  const named = Array.isArray(players) && players[i] ? players[i].name : null;
-  if (named && !/^player \d+$/.test(named)) return words[`word.${named}`] ?? named;
+  const colour = Array.isArray(players) && players[i] ? players[i].colour_name : null;
+  if (colour) return words[`word.${colour}`] ?? colour;
   return t("word.player", "player {number}", { number: i + 1 });
 }
 

@@ -17,6 +17,7 @@ from controller.games.base import (
     Message,
     Option,
     Options,
+    Phrase,
     Say,
     canonical,
     in_english,
@@ -26,6 +27,9 @@ from controller.games.jeocinco import picture, views, words
 from controller.games.jeocinco.position import from_text, initial
 from controller.games.jeocinco.rules import TIE_CAP, Facts
 from controller.games.jeocinco.state import JeocincoState
+
+BRIDGE_PLACE = Phrase("jeocinco.place.bridge", "the bridge from {a} to {b}")
+"""A bridge as a place the table is told about ("a piece should not be at the bridge from ...")."""
 
 
 class JeocincoGame(Game):
@@ -74,6 +78,11 @@ class JeocincoGame(Game):
 
     def action_words(self, text: str, player: int | None) -> Message:
         return words.action_words(text, player)
+
+    def channel_label(self, channel: str) -> str | Message:
+        """A slot or a pentagon by its name (``A1N-A1E``, ``C3N``); a bridge by the slots it joins, in words."""
+        kind, name = channel.split(":", 1)
+        return BRIDGE_PLACE(**B.bridge_ends(B.BRIDGE_NAMES.index(name))) if kind == "bridge" else name
 
     def action_face(self, text: str) -> str | None:
         return picture.action_face(text)

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.games.base import ColourName, Phrase
+from controller.games.base import ColourName, Message, Param, Phrase
 
 Point = tuple[int, int]
 FPoint = tuple[float, float]
@@ -254,6 +254,35 @@ BRIDGE_CROSSED: tuple[int, ...] = tuple(c for _, _, c, _, _ in _BR)
 BRIDGE_POINTS: tuple[tuple[FPoint, FPoint], ...] = tuple((pa, pb) for *_, pa, pb in _BR)
 BRIDGE_NAMES: tuple[str, ...] = tuple(f"{SLOT_NAMES[a]}~{SLOT_NAMES[b]}" for a, b in BRIDGE_SLOTS)
 BRIDGE_INDEX: dict[frozenset[int], int] = {frozenset(ab): k for k, ab in enumerate(BRIDGE_SLOTS)}
+
+
+WILDCARD = Phrase("jeocinco.say.wild", "the wildcard")
+PLUS_ONE = Phrase("jeocinco.say.plus", "plus one")
+ROLLED = Phrase("jeocinco.say.rolled", "{number} and {letter}")
+"""The dice as they lie (a note beside the picture: "Roll: 3 and plus one")."""
+
+
+def number_said(value: int) -> Param:
+    """The number die's face in words: a digit, or the wildcard."""
+    return WILDCARD() if value == WILD else str(value)
+
+
+def letter_said(value: int) -> Param:
+    """The letter die's face in words: a letter, or plus one."""
+    return PLUS_ONE() if value == PLUS else LETTERS[value]
+
+
+def rolled(roll: str) -> Message:
+    """The dice as a view writes them (``3+``, ``*B``), in words: "3 and plus one"."""
+    return ROLLED(number=number_said(WILD if roll[0] == "*" else int(roll[0])),
+                  letter=letter_said(PLUS if roll[1] == "+" else LETTERS.index(roll[1])))
+
+
+def bridge_ends(k: int) -> dict[str, str]:
+    """The slots bridge ``k`` joins, as a message's params ``a`` and ``b`` ("the bridge from A1N to
+    B2E"): said in words, never with the notation's ``~``."""
+    a, b = BRIDGE_SLOTS[k]
+    return {"a": SLOT_NAMES[a], "b": SLOT_NAMES[b]}
 
 
 def _family(k: int) -> str:

@@ -22,7 +22,7 @@ LABEL = 27
 """Every word's size: 11 px and more on a phone 390 px wide (the picture is 940 across)."""
 
 SLOT = Phrase("jeocinco.picture.slot", "{slot}: {player}")
-BRIDGE = Phrase("jeocinco.picture.bridge", "bridge {bridge}")
+BRIDGE = Phrase("jeocinco.picture.bridge", "bridge from {a} to {b}")
 TOWER = Phrase("jeocinco.picture.tower", "tower {pentagon}")
 PHASE_CAPTION = Phrase("jeocinco.picture.phase", "phase {phase}")
 ROLL_CAPTION = Phrase("jeocinco.picture.roll", "roll {roll}")
@@ -111,7 +111,7 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
         line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
         out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')
         out.append(f'<line {line} stroke="{STRONG[colour_of.get(p, 0)]}" stroke-width="5" stroke-linecap="round">'
-                   f'{svg_said("title", BRIDGE(bridge=B.BRIDGE_NAMES[k]), say)}</line>')
+                   f'{svg_said("title", BRIDGE(**B.bridge_ends(k)), say)}</line>')
     for q in sorted(B.PENT_INDEX[name] for name in view["towers"]):
         x, y = to_picture(*B.PENT_CENTRES[q])
         out.append(f'<circle cx="{x:g}" cy="{y:g}" r="8" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '
@@ -133,7 +133,7 @@ def _caption(view: dict[str, Any]) -> list[list[Message]]:
     """The caption's lines: the phase and the roll, then the towers, two players a line."""
     first = [PHASE_CAPTION(phase=PHASE[view["phase"]]())]
     if view["roll"] is not None:
-        first.append(ROLL_CAPTION(roll=view["roll"]))
+        first.append(ROLL_CAPTION(roll=B.rolled(view["roll"])))  # the dice in words, never "*+"
     towers = [TOWERS_CAPTION(player=f"player {seat['player']}", count=seat["towers"]) for seat in view["players"]]
     return [first, *(towers[i:i + 2] for i in range(0, len(towers), 2))]
 

@@ -22,7 +22,6 @@ from controller.games.jeocinco.actions import (
     TOWERS,
     JeocincoAction,
     is_action,
-    roll_text,
 )
 from controller.games.jeocinco.board import PHASE
 from controller.games.jeocinco.position import (
@@ -503,7 +502,7 @@ NOT_OWNERS_TURN = Phrase("jeocinco.not_owners_turn", "bridges are laid only duri
                                                      "(option own_turn_bridges), and it is not {player}'s")
 NO_BRIDGE_IN_HAND = Phrase("jeocinco.no_bridge_in_hand", "{player} has no bridge in hand (one is earned with each "
                                                          "tower)")
-CROSSES_BRIDGE = Phrase("jeocinco.crosses_bridge", "it would cross the bridge {bridge}")
+CROSSES_BRIDGE = Phrase("jeocinco.crosses_bridge", "it would cross the bridge from {a} to {b}")
 NOT_A_LEGAL_BRIDGE = Phrase("jeocinco.not_a_legal_bridge", "not a legal bridge here")
 
 
@@ -594,7 +593,7 @@ def _why_outside(facts: Facts, p: int, slot: str) -> Message:
     colour = B.COLOURS[pos.colours[p]]
     if pos.rolled > 0 and pos.roll is not None:
         number, letter = pos.roll
-        roll = roll_text(number, letter)
+        roll = B.ROLLED(number=B.number_said(number), letter=B.letter_said(letter))  # "the roll 3 and C"
         both_wild = number == B.WILD and letter == B.PLUS
         blocked = [h for h in B.hexes_for_roll(number, letter) if facts.blocked(p, h)]
         if blocked and not both_wild:
@@ -638,5 +637,5 @@ def _why_not_bridge(facts: Facts, k: int) -> Message:
         placed |= 1 << m
     clash = B.BRIDGE_CONFLICT[k] & placed
     if clash:
-        return CROSSES_BRIDGE(bridge=B.BRIDGE_NAMES[clash.bit_length() - 1])
+        return CROSSES_BRIDGE(**B.bridge_ends(clash.bit_length() - 1))
     return NOT_A_LEGAL_BRIDGE()

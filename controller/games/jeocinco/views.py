@@ -67,7 +67,7 @@ def changed_channels(before: tuple[int, int, int], after: JeocincoPosition) -> d
 
 TOWER_STANDS = Phrase("jeocinco.tower_stands", "{player} completes {pentagon}: a tower stands")
 CHALLENGES = Phrase("jeocinco.challenges", "{player} challenges the piece on {slot}")
-BRIDGE_FALLS = Phrase("jeocinco.bridge_falls", "the bridge {bridge} falls with its support")
+BRIDGE_FALLS = Phrase("jeocinco.bridge_falls", "the bridge from {a} to {b} falls with its support")
 
 
 def announcements(before: JeocincoPosition, action: JeocincoAction, after: JeocincoPosition) -> list[Announcement]:
@@ -78,7 +78,7 @@ def announcements(before: JeocincoPosition, action: JeocincoAction, after: Jeoci
     elif action[0] == "dispute":
         out.append(announcement("dispute", p, CHALLENGES(player=f"player {p}", slot=B.SLOT_NAMES[action[1]])))
     for k in sorted(set(before.bridges) - set(after.bridges)):
-        out.append(announcement("bridge_lost", None, BRIDGE_FALLS(bridge=B.BRIDGE_NAMES[k])))
+        out.append(announcement("bridge_lost", None, BRIDGE_FALLS(**B.bridge_ends(k))))
     return out
 
 
@@ -163,7 +163,7 @@ def _slot_char(pos: JeocincoPosition, s: int) -> str:
 
 
 ROLL_NOTE = Phrase("jeocinco.note.roll", "Roll: {roll}")
-PIECES_NOTE = Phrase("jeocinco.note.pieces", "Pieces to place: {rolled} + {extra} extra")
+PIECES_NOTE = Phrase("jeocinco.note.pieces", "Pieces to place: {rolled} by the roll and {extra} extra")
 DISPUTE_NOTE = Phrase("jeocinco.note.dispute", "Dispute over {slot}: {challenger} challenges {challenged}")
 
 
@@ -171,7 +171,7 @@ def notes(view: dict[str, Any]) -> list[Message]:
     """What a display says beside the picture: the roll, the pieces to place, a dispute."""
     out: list[Message] = []
     if view.get("roll"):
-        out.append(ROLL_NOTE(roll=view["roll"]))
+        out.append(ROLL_NOTE(roll=B.rolled(view["roll"])))
     if view.get("pieces_to_place"):
         out.append(PIECES_NOTE(**view["pieces_to_place"]))
     if view.get("dispute"):

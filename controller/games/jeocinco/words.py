@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from controller.games.base import IllegalAction, Message, Param, Phrase
+from controller.games.base import IllegalAction, Message, Phrase
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.actions import action_from_text
 from controller.games.words import ENDS_TURN, notation, seat
 
 DICE: Final = Phrase("jeocinco.say.dice", "the dice give {number} and {letter}")
 DIE: Final = Phrase("jeocinco.say.die", "the number die gives {number}")
-WILD: Final = Phrase("jeocinco.say.wild", "the wildcard")
-PLUS: Final = Phrase("jeocinco.say.plus", "plus one")
 COLOUR: Final = Phrase("jeocinco.say.colour", "{player} chooses the {side} pentagon")
 PLACE: Final = Phrase("jeocinco.say.place", "{player} places a piece on {slot}")
 DISPUTE: Final = Phrase("jeocinco.say.dispute", "{player} disputes the piece on {slot}")
@@ -24,10 +22,6 @@ SIDES: Final = ("north", "east", "south", "west")
 """The pentagons' orientations N E S W, as words the catalogue knows."""
 
 
-def _number(value: int) -> Param:
-    return WILD() if value == B.WILD else str(value)
-
-
 def action_words(text: str, player: int | None) -> Message:
     """What ``text`` (``player``'s move, or None: a roll) says, in words."""
     try:
@@ -35,10 +29,9 @@ def action_words(text: str, player: int | None) -> Message:
     except IllegalAction:
         return notation(text, player)
     if action[0] == "dice":
-        letter = PLUS() if action[2] == B.PLUS else B.LETTERS[action[2]]
-        return DICE(number=_number(action[1]), letter=letter)
+        return DICE(number=B.number_said(action[1]), letter=B.letter_said(action[2]))
     if action[0] == "die":
-        return DIE(number=_number(action[1]))
+        return DIE(number=B.number_said(action[1]))
     who = seat(-1 if player is None else player)
     if action[0] == "colour":
         return COLOUR(player=who, side=SIDES[action[1]])

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from html import escape
 from typing import Any, Protocol
 
 from controller.games.base import COLOUR_HEX, Message, Phrase, Say, in_english, ring_marks, svg_said
@@ -106,7 +105,7 @@ def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_engli
     out: list[str] = [
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-210 -215 420 470" width="420" height="470"'
         ' font-family="sans-serif">',
-        f"<title>{escape(view['position'])}</title>",
+        "<title>Scriptorium</title>",  # its name, read aloud by a screen reader: never the position's notation
         '<rect x="-210" y="-215" width="420" height="470" fill="#f4efe1"/>',
     ]
     active = _PARTS[view["active_part"]]

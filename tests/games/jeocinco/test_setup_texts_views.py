@@ -173,4 +173,4 @@ def test_svg_picture() -> None:
     assert len(root.findall(f"{ns}polygon")) == 100
     assert len(root.findall(f"{ns}circle")) == 1  # one tower
     titles = [t.text for t in root.iter(f"{ns}title")]
-    assert f"bridge {bridge}" in titles and "tower C3E" in titles and "C3N-C3W: player 0" in titles
+    assert "bridge from B3E-B3S to C3N-C3W" in titles and "tower C3E" in titles and "C3N-C3W: player 0" in titles

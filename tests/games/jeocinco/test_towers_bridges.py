@@ -87,7 +87,7 @@ def test_own_turn_bridges_hold_the_turn_until_done_which_keeps_the_bridge_in_han
     assert s3.phase == "roll" and s3.position.bridges_in_hand[0] == 1
     s4 = _bridge_position(roll="3C", left="1+0", spare="10", bridges=("B3E-B3S~C3N-C3W",), ownbridges=1)
     assert "bridge B3N-B3E~C3S-C3W" not in texts(s4)
-    with pytest.raises(IllegalAction, match="cross the bridge B3E-B3S~C3N-C3W"):
+    with pytest.raises(IllegalAction, match="cross the bridge from B3E-B3S to C3N-C3W"):
         s4.apply(s4.action_from_text("bridge B3N-B3E~C3S-C3W"))
 
 
