@@ -49,7 +49,7 @@ Contigo the pawn and bead move of one turn planned together)."""
 Variant = tuple[str, dict[str, Any], int]
 
 PER_GAME: dict[str, tuple[tuple[dict[str, Any], int], ...]] = {
-    "contigo": (({}, 2), ({"form": "L"}, 2), ({"win": "five"}, 2), ({}, 4), ({"form": "L"}, 4),
+    "contigo": (({}, 2), ({"form": "L"}, 2), ({"win": "five"}, 2), ({}, 4), ({"form": "L"}, 4), ({"rounds": 30}, 4),
                 ({"game": "capture"}, 2), ({"game": "capture", "form": "L"}, 2),
                 ({"game": "capture", "spread": "one_way"}, 2)),
     "jeocinco": (({}, 2), ({"fast": True}, 2), ({"diagonal_bridges": False}, 2), ({}, 3),

@@ -61,8 +61,8 @@ def test_hard_wins_four_player_games_against_random_play() -> None:
 
 def test_the_sitting_variant_ends_every_game_between_hard_players_by_its_rule() -> None:
     # the default 4-player game between hard players is drawn at the turn limit (docs/rules/contigo.md
-    # §8); a sitting ends by a line, or at its last round won by the longest line (a draw only on a
-    # tie of both lines). Capped at 3 rounds here: bench.bots measures 30 (docs/players.md)
+    # §8); a sitting ends by a line, or at its last round won by the longest line, then the next
+    # (a draw only when all are alike). Capped at 3 rounds here: bench.bots measures 30 (docs/players.md)
     for seed in (300, 301):
         final, _ = play("contigo", {"rounds": 3}, 4, ["hard"] * 4, seed=seed)
         assert isinstance(final, ContigoState)

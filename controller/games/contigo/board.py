@@ -251,11 +251,11 @@ def has_line(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]], nee
     return False
 
 
-def longest_lines(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]]) -> tuple[int, int]:
-    """p's two longest lines, longest first: the most of his pawns on one line with no opposing pawn
-    between them (the count the win needs four, or five, of), on each of ``lines``."""
+def line_lengths(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+    """p's lines, longest first: on each of ``lines`` the most of his pawns with no opposing pawn
+    between them (the count the win needs four, or five, of)."""
     code = 1 + 2 * p
-    found = [0, 0]
+    found = []
     for line in lines:
         best = count = 0
         for s in line:
@@ -266,15 +266,14 @@ def longest_lines(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]]
             elif c:
                 count = 0
         found.append(best)
-    found.sort(reverse=True)
-    return found[0], found[1]
+    return tuple(sorted(found, reverse=True))
 
 
 def sitting_winner(board: Sequence[int], n: int, lines: Iterable[tuple[int, ...]]) -> int:
-    """The sitting variant's winner at its last round: the longest line, then the second longest;
-    -1 (a draw) when two players still tie for the best."""
+    """The sitting variant's winner at its last round: the longest line, then the next longest, line
+    by line; -1 (a draw) when two players' lines are alike to the last."""
     every = tuple(lines)
-    counts = [longest_lines(board, p, every) for p in range(n)]
+    counts = [line_lengths(board, p, every) for p in range(n)]
     best = max(counts)
     return counts.index(best) if counts.count(best) == 1 else -1
 

@@ -26,13 +26,15 @@ def test_the_longest_line_wins_the_last_round() -> None:
     assert GAME.state_from_text(after.to_text()).to_text() == after.to_text()
 
 
-def test_a_tie_is_broken_by_the_second_longest_line_then_drawn() -> None:
-    # Red's a1 b1 c1 and Green's d3 d4 d5 are 3 each; Green's second line (a5 with d5 on rank 5) is 2
+def test_a_tie_is_broken_line_by_line_and_drawn_only_when_alike_to_the_last() -> None:
+    # Red's a1 b1 c1 and Green's d3 d4 d5 are 3 each; Green's next line (a5 with d5 on rank 5) is 2
     second = {"r": "a1 b1 c1 f3", "b": "a6 c6 e4 f6", "g": "d3 d4 d5 a5", "y": "b3 d2 e6 f1"}
     assert _last_bead_move(second).winners() == [2]
-    # Red (a1 b1; f2 f4) and Green (a3 b3; d5 d6) have lines of 2 and 2: a draw
-    tied = {"r": "a1 b1 f4 f2", "b": "a6 c6 e4 f6", "g": "a3 b3 d5 d6", "y": "c4 d2 e5 f1"}
-    after = _last_bead_move(tied)
+    # the starting layout, each seat's a quarter turn of the last: every player's lines alike
+    start = GAME.new_state({"rounds": 2}, 4)
+    start = start.apply_legal(start.chance_outcomes()[3][0])
+    last = GAME.state_from_text(start.to_text().replace("phase=move", "phase=beads").replace("turn=0", "turn=7"))
+    after = last.apply_legal(last.legal_actions()[0])
     assert after.is_terminal() and after.winners() == [] and "result=draw" in after.to_text()
 
 
