@@ -226,9 +226,11 @@ def row(cell: Cell, results: Sequence[Played]) -> tuple[str, str, str, str, str]
     name = label(cell.variant)
     if cell.kind == "endings":
         own = sum(not r.limited for r in results)
+        drawn = sum(not r.limited and not any(r.returns) for r in results)  # e.g. a sitting's equal lines
         lo, hi = wilson(own, len(results))
         return (f"{name}: hard against hard, ended by the game's own ending", f">= {ENDINGS_TARGET:.0%}",
-                f"{own}/{len(results)}", f"[{lo:.0%}, {hi:.0%}]", verdict(lo, own / len(results), hi, ENDINGS_TARGET))
+                f"{own}/{len(results)}{f' ({drawn} of them drawn)' if drawn else ''}",
+                f"[{lo:.0%}, {hi:.0%}]", verdict(lo, own / len(results), hi, ENDINGS_TARGET))
     seats = [g % n for g in range(len(results))]
     wins = sum(r.returns[s] > 0 for r, s in zip(results, seats, strict=True))
     at_limit = sum(r.returns[s] > 0 and r.limited for r, s in zip(results, seats, strict=True))

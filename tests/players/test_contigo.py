@@ -68,6 +68,7 @@ def test_the_sitting_variant_ends_every_game_between_hard_players_by_its_rule() 
         assert isinstance(final, ContigoState)
         pos = final.position
         assert pos.turn <= 12 < pos.variant.turn_limit
-        if pos.turn == 12:
-            assert pos.result == sitting_winner(pos.board, 4, LINES)
-        assert final.winners(), f"seed {seed}: {final.to_text()}"
+        if pos.turn == 12:  # not by a line: the sitting's rule (seed 300: Red and Yellow's lines alike, a draw)
+            assert pos.result == sitting_winner(pos.board, 4, LINES), final.to_text()
+        else:
+            assert final.winners(), final.to_text()
