@@ -64,11 +64,11 @@ def test_the_sitting_variant_ends_every_game_between_hard_players_by_its_rule() 
     # §8); a sitting ends by a line, or at its last round won by the longest line, then the next
     # (a draw only when all are alike). Capped at 3 rounds here: bench.bots measures 30 (docs/players.md)
     for seed in (300, 301):
-        final, _ = play("contigo", {"rounds": 3}, 4, ["hard"] * 4, seed=seed)
+        final, actions = play("contigo", {"rounds": 3}, 4, ["hard"] * 4, seed=seed)
         assert isinstance(final, ContigoState)
         pos = final.position
         assert pos.turn <= 12 < pos.variant.turn_limit
-        if pos.turn == 12:  # not by a line: the sitting's rule (seed 300: Red and Yellow's lines alike, a draw)
-            assert pos.result == sitting_winner(pos.board, 4, LINES), final.to_text()
-        else:
-            assert final.winners(), final.to_text()
+        if pos.turn == 12:  # not by a line: the sitting's rule (seed 300: Red's and Yellow's lines alike)
+            last = (actions[0][1] + 11) % 4  # type: ignore[index]  # the 12th turn, from the seat that started
+            assert pos.result == sitting_winner(pos.board, 4, LINES, last), final.to_text()
+        assert final.winners(), final.to_text()

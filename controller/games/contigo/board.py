@@ -269,13 +269,14 @@ def line_lengths(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]])
     return tuple(sorted(found, reverse=True))
 
 
-def sitting_winner(board: Sequence[int], n: int, lines: Iterable[tuple[int, ...]]) -> int:
-    """The sitting variant's winner at its last round: the longest line, then the next longest, line
-    by line; -1 (a draw) when two players' lines are alike to the last."""
+def sitting_winner(board: Sequence[int], n: int, lines: Iterable[tuple[int, ...]], last: int) -> int:
+    """The sitting variant's winner at its last round, whose last turn was ``last``'s: the longest
+    line, then the next longest, line by line; players whose lines are alike to the last go by turn
+    order, the latest in the round first (he had the fewest turns to answer the others)."""
     every = tuple(lines)
     counts = [line_lengths(board, p, every) for p in range(n)]
     best = max(counts)
-    return counts.index(best) if counts.count(best) == 1 else -1
+    return min((p for p in range(n) if counts[p] == best), key=lambda p: (last - p) % n)
 
 
 TO_MOVE_PAWN = Phrase("contigo.text.to_move_pawn", "{player} to move a pawn")

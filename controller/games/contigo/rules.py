@@ -441,7 +441,7 @@ def _next_turn(position: Position, pits_t: tuple[int, ...]) -> Position:
     variant = position.variant
     if turn >= variant.last_turn:
         sitting = variant.rounds and variant.rounds * variant.n <= variant.turn_limit
-        result = sitting_winner(position.board, variant.n, variant.all_lines) if sitting else -1
+        result = sitting_winner(position.board, variant.n, variant.all_lines, position.player) if sitting else -1
         return position._replace(pits=pits_t, player=TERMINAL, phase="over", turn=turn, result=result, hand=None)
     q = (position.player + 1) % variant.n
     after = position._replace(pits=pits_t, player=q, phase="move", turn=turn, hand=None)

@@ -26,16 +26,18 @@ def test_the_longest_line_wins_the_last_round() -> None:
     assert GAME.state_from_text(after.to_text()).to_text() == after.to_text()
 
 
-def test_a_tie_is_broken_line_by_line_and_drawn_only_when_alike_to_the_last() -> None:
+def test_a_tie_is_broken_line_by_line_then_by_the_latest_turn() -> None:
     # Red's a1 b1 c1 and Green's d3 d4 d5 are 3 each; Green's next line (a5 with d5 on rank 5) is 2
     second = {"r": "a1 b1 c1 f3", "b": "a6 c6 e4 f6", "g": "d3 d4 d5 a5", "y": "b3 d2 e6 f1"}
     assert _last_bead_move(second).winners() == [2]
-    # the starting layout, each seat's a quarter turn of the last: every player's lines alike
+    # the starting layout, each seat's a quarter turn of the last: every player's lines alike, so the
+    # latest in the round wins: the one whose bead move ends it
     start = GAME.new_state({"rounds": 2}, 4)
-    start = start.apply_legal(start.chance_outcomes()[3][0])
-    last = GAME.state_from_text(start.to_text().replace("phase=move", "phase=beads").replace("turn=0", "turn=7"))
-    after = last.apply_legal(last.legal_actions()[0])
-    assert after.is_terminal() and after.winners() == [] and "result=draw" in after.to_text()
+    for seat in range(4):
+        first = start.apply_legal(start.chance_outcomes()[seat][0])
+        last = GAME.state_from_text(first.to_text().replace("phase=move", "phase=beads").replace("turn=0", "turn=7"))
+        after = last.apply_legal(last.legal_actions()[0])
+        assert after.is_terminal() and after.winners() == [seat]
 
 
 def test_the_turn_limit_still_draws_when_it_comes_first() -> None:
