@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bench.bots import VARIANTS, elo, greedy, label, main, verdict, wilson
+from bench.bots import VARIANTS, elo, greedy, label, main, timing_row, verdict, wilson
 from controller.games.registry import all_games
 
 
@@ -40,13 +40,22 @@ def test_a_quick_run_prints_strength_levels_endings_time_and_memory(capsys: pyte
                    "hard against hard, ended by the game's own ending"):
         assert f"{first}: {figure} |" in out
     assert "hard against medium" not in out  # --versus replaces the default pairs
-    assert "contigo: hard decision CPU time, p99" in out and "contigo: memory of a hard decision" in out
+    assert "contigo: hard decision CPU time (p50" in out and "contigo: memory of a hard decision" in out
+    assert f"{first} medium | easy | 1 |" in out  # the ladder: a line per level and opponent, with its Elo
 
 
 def test_versus_takes_two_levels(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--quick", "--versus", "hard"])
     assert "STRONGER,WEAKER" in capsys.readouterr().err
+
+
+def test_a_99th_percentile_is_printed_from_two_hundred_decisions_and_judged_for_hard_only() -> None:
+    assert "p99" not in timing_row("contigo", "hard", [0.01] * 199).split("|")[0]
+    assert timing_row("contigo", "hard", [0.01] * 199).endswith("too few decisions")
+    assert timing_row("contigo", "hard", [0.01] * 198 + [0.3, 0.3]).endswith("FAIL")
+    assert timing_row("contigo", "hard", [0.01] * 199 + [0.3]).endswith("pass")  # the 99th of 200 is the 199th
+    assert timing_row("contigo", "easy", [0.3] * 200).endswith("for the record")
 
 
 def test_elo_is_zero_at_an_even_score_and_two_hundred_at_three_in_four() -> None:

@@ -10,13 +10,22 @@ rollout plays random actions, except that a player who can win at once does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from controller.games.base import Action, Options, State
 from controller.games.contigo import rules
-from controller.games.contigo.actions import Move
-from controller.games.contigo.board import CAPTURE_WIN, LINES, ORTHO_LINES, has_line, owner
+from controller.games.contigo.actions import Beads, Move
+from controller.games.contigo.board import (
+    CAPTURE_WIN,
+    LINES,
+    LINES_THROUGH,
+    ORTHO_LINES,
+    ORTHO_LINES_THROUGH,
+    has_line,
+    owner,
+)
 from controller.games.contigo.position import Position
 from controller.games.contigo.state import ContigoState
 from controller.players.search import Budget, Model, contest
@@ -39,6 +48,22 @@ def model(options: Options, public_view: Mapping[str, Any], private_view: Mappin
 
 
 class ContigoModel(Model):
+    def winning(self, state: State) -> list[Action]:
+        wins = state.winning_actions()
+        if wins or not isinstance(state, ContigoState) or state.position.variant.capture:
+            return wins
+        position = state.position
+        if position.phase == "beads":
+            return forcing_beads(position)
+        if position.phase != "move":
+            return []
+        out: list[Action] = []
+        for move in rules.legal_actions(position):
+            after = rules.apply_legal(position, move)
+            if after.phase == "beads" and forcing_beads(after):
+                out.append(move)
+        return out
+
     def rollout_action(self, state: State, actions: Sequence[Action], rng: Any) -> Action:
         if isinstance(state, ContigoState) and state.position.phase == "move":
             win = (capturing_win if state.position.variant.capture else winning_move)(
@@ -132,3 +157,51 @@ def capture_strength(position: Position, p: int) -> float:
     if capturing_win(position, p, None) is None:
         return captured
     return captured + (CAPTURE_WIN if position.player == p and position.phase == "move" else CAPTURE_WIN / 2)
+
+
+@functools.lru_cache(maxsize=4096)
+def covering(board: tuple[int, ...], p: int, q: int, five: bool) -> int:
+    """The squares (a bit each) of q's pawns each of which alone stands between p's pawns of a line:
+    moved away, it would uncover p's line. Kept per board: a player's bead moves leave it as it is."""
+    lines, need = (ORTHO_LINES_THROUGH, 5) if five else (LINES_THROUGH, 4)
+    found = 0
+    code = 1 + 2 * q
+    after = list(board)
+    for s, c in enumerate(board):
+        if c != code:
+            continue
+        after[s] = 0
+        if has_line(after, p, lines[s], need):
+            found |= 1 << s
+        after[s] = c
+    return found
+
+
+def forcing_beads(position: Position) -> list[Action]:
+    """The bead moves of the player to move them (phase ``beads``) after which the next player must
+    move a pawn and every pawn move he has uncovers a line that wins for the bead mover."""
+    variant, board, pits = position.variant, position.board, position.pits
+    p = position.player
+    q = (p + 1) % variant.n
+    cover = covering(board, p, q, variant.need == 5)
+    if not cover:
+        return []
+    free = [s for s, c in enumerate(board) if c and owner(c) == q and not cover >> s & 1]
+    out: list[Action] = []
+    after_pits = list(pits)
+    for action in rules.legal_actions(position):
+        assert isinstance(action, Beads)  # the alignment game's bead move: one action
+        _, src, drops = action
+        for dst, k in drops:
+            after_pits[src] -= k
+            after_pits[dst] += k
+        # the next player's pawns that cover nothing must have no move: then try the rest whole
+        stuck = not any(rules.targets(board, tuple(after_pits), variant, s) for s in free)
+        after_pits[src], after_pits[dst] = pits[src], pits[dst]
+        if not stuck:
+            continue
+        after = rules.apply_legal(position, action)
+        moves = rules.legal_actions(after) if after.phase == "move" else []
+        if moves and all(rules.apply_legal(after, m).result == p for m in moves):
+            out.append(action)
+    return out

@@ -2,12 +2,12 @@
 
 With dealt cards a seat sees its own hand and programmed sequence, and only counts of the others'
 hands and sequences, of the deck and of the discards. Each iteration deals every card the seat has
-not seen (the game's whole deck less its own hand and sequence and the cards the running sequence
-has shown) at random among those places, in their public sizes: a state that agrees with all the
-seat knows (the game API's ``State.resample``, from the state ``Game.state_seen_by`` reads from the
-seat's views). The tree sees another player's card added or drawn only as "add" or "draw"
-(``public_action_text``), and its own draws whole. With physical cards the engine itself knows only
-the counts, so the public position is the whole state.
+not seen (the game's whole deck less its own hand and sequence and the discards every run turned
+face up since the last reshuffle, the position's ``faceup``) at random among those places, in their
+public sizes: a state that agrees with all the seat knows (the game API's ``State.resample``, from
+the state ``Game.state_seen_by`` reads from the seat's views). The tree sees another player's card
+added or drawn only as "add" or "draw" (``public_action_text``), and its own draws whole. With
+physical cards the engine itself knows only the counts, so the public position is the whole state.
 
 A leaf is scored as it is, without a rollout (random rollouts let the others' random crashes reward
 whichever choice uses the fewest actions, and so holding), by each snake's score (tokens eaten,

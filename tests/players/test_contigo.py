@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import random
 
+from controller.games.contigo.board import LINES, sitting_winner
 from controller.games.contigo.state import ContigoState
 from controller.games.registry import get_game
 from controller.players import decide
 from controller.players.contigo import ContigoModel
 from tests.players.table import RANDOM, play
 
-ALIGNMENT = ("contigo game=alignment form=straight win=four turn_limit=200 spread_limit=0 spread=either_side "
+ALIGNMENT = ("contigo game=alignment form=straight win=four turn_limit=200 rounds=0 spread_limit=0 spread=either_side "
              "players=2 board={board} pits=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 to={to} "
              "phase={phase} hand=- turn=10 captured=0,0 result=none")
-CAPTURE = ("contigo game=capture form=straight win=four turn_limit=200 spread_limit=0 spread=one_way players=2 "
-           "board={board} pits=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 to={to} phase=move "
+CAPTURE = ("contigo game=capture form=straight win=four turn_limit=200 rounds=0 spread_limit=0 spread=one_way "
+           "players=2 board={board} pits=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 to={to} phase=move "
            "hand=- turn=10 captured=1,2 result=none")
 
 
@@ -56,3 +57,18 @@ def test_hard_wins_four_player_games_against_random_play() -> None:
         seat = g % 4
         final, _ = play("contigo", {}, 4, ["hard" if p == seat else RANDOM for p in range(4)], seed=200 + g)
         assert final.returns()[seat] > 0, f"game {g}: {final.to_text()}"
+
+
+def test_the_sitting_variant_ends_every_game_between_hard_players_by_its_rule() -> None:
+    # the default 4-player game between hard players is drawn at the turn limit (docs/rules/contigo.md
+    # §8); a sitting ends by a line, or at its last round won by the longest line, then the next
+    # (a draw only when all are alike). Capped at 3 rounds here: bench.bots measures 30 (docs/players.md)
+    for seed in (300, 301):
+        final, actions = play("contigo", {"rounds": 3}, 4, ["hard"] * 4, seed=seed)
+        assert isinstance(final, ContigoState)
+        pos = final.position
+        assert pos.turn <= 12 < pos.variant.turn_limit
+        if pos.turn == 12:  # not by a line: the sitting's rule (seed 300: Red's and Yellow's lines alike)
+            last = (actions[0][1] + 11) % 4  # type: ignore[index]  # the 12th turn, from the seat that started
+            assert pos.result == sitting_winner(pos.board, 4, LINES, last), final.to_text()
+        assert final.winners(), final.to_text()

@@ -35,7 +35,7 @@ def seat_0_chooses(position: str, level: str) -> set[str]:
 BOUND_TO_CRASH = (
     "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
     "turns=4 toplace=0 tok=k4,e8,j10 snakes=c3.c4/m7.l7/g13.g12 supply=4,4,4 eaten=0,0,0 crashed=0,0,0 "
-    "hands=LLRR/SSLRR/SSLLR seqs=SSSSSSSSSS/-/- deck=4,4,4 discard=0,0,0 reshuffles=0 shown=- last=-")
+    "hands=LLRR/SSLRR/SSLLR seqs=SSSSSSSSSS/-/- deck=4,4,4 discard=0,0,0 faceup=0,0,0 reshuffles=0 shown=- last=-")
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
@@ -48,7 +48,7 @@ def test_a_long_programmed_sequence_with_a_free_way_is_run_though_it_crashes_at_
 CANNOT_WIN = (
     "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
     "turns=40 toplace=0 tok=c5 snakes=c3.c4/m7.l7/g13.g12 supply=4,4,4 eaten=0,4,0 crashed=0,0,0 "
-    "hands=LLRR/SSLRR/SSLLR seqs=S/-/- deck=4,4,4 discard=9,0,0 reshuffles=0 shown=- last=-")
+    "hands=LLRR/SSLRR/SSLLR seqs=S/-/- deck=4,4,4 discard=9,0,0 faceup=0,0,0 reshuffles=0 shown=- last=-")
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
@@ -66,7 +66,7 @@ LAST_TOKEN_FAR = (
     "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
     "turns=97 toplace=0 tok=b9 snakes=b8.b7.b6.b5.c5.d5.e5.e4.e3.e2.d2.c2/m7.l7.l8.l9.k9.j9.j10.k10/"
     "h2.h3.h4.h5.h6.i6.j6.k6.l6.l5 supply=0,2,0 eaten=6,4,4 crashed=0,0,0 hands=SSSSR/SSSSL/SLRRR seqs=-/-/- "
-    "deck=2,2,2 discard=7,5,3 reshuffles=18 shown=- last=discarded")
+    "deck=2,2,2 discard=7,5,3 faceup=0,0,0 reshuffles=18 shown=- last=discarded")
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
@@ -81,7 +81,8 @@ def test_a_seat_lays_the_card_towards_a_far_last_token_rather_than_pass(level: s
 WALLED_OFF = (
     "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
     "turns=10 toplace=0 tok=l2,f5 snakes=g1.g2/c3.d3.e3.f3.g3.h3.i3.j3/g13.g12 supply=4,0,4 eaten=0,2,0 "
-    "crashed=0,0,0 hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=12,5,4 discard=0,0,0 reshuffles=0 shown=- last=-")
+    "crashed=0,0,0 hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=12,5,4 discard=0,0,0 faceup=0,0,0 reshuffles=0 "
+    "shown=- last=-")
 
 
 def test_with_physical_cards_a_sequence_with_a_way_towards_the_token_is_run() -> None:
@@ -90,7 +91,8 @@ def test_with_physical_cards_a_sequence_with_a_way_towards_the_token_is_run() ->
     # search weighed the run against the crashes of the steps it could take; a physical 4-player
     # hard game, seed 5002, sat 200 rounds mostly adding)
     physical = LAST_TOKEN_FAR.replace("dealing=arbitro", "dealing=physical").replace(
-        "hands=SSSSR/SSSSL/SLRRR seqs=-/-/- deck=2,2,2 discard=7,5,3", "hands=5/5/5 seqs=3/0/0 deck=- discard=-")
+        "hands=SSSSR/SSSSL/SLRRR seqs=-/-/- deck=2,2,2 discard=7,5,3 faceup=0,0,0",
+        "hands=5/5/5 seqs=3/0/0 deck=- discard=- faceup=-")
     for level in ("easy", "hard"):
         assert seat_chooses(physical, 0, level, {"dealing": "physical"}) == {"run"}
 
@@ -117,14 +119,14 @@ DEAD_END = (
     "serpientes players=4 two=0 cards=absolute dealing=arbitro tokens=15 rounds=1000 phase=play player=1 "
     "turns=796 toplace=0 tok=b6 snakes=x/f6.e6.e7.e8.e9.d9.d10.d11.e11.e12.d12.c12.b12.b11.b10.c10.c11/x/x "
     "supply=0,0,0,0 eaten=2,11,1,0 crashed=1,0,1,1 hands=NNSSW/EESSW/NESWW/NEEWW seqs=-/-/-/- deck=0,1,0,0 "
-    "discard=8,6,7,6 reshuffles=74 shown=- last=placed")
+    "discard=8,6,7,6 faceup=0,0,0,0 reshuffles=74 shown=- last=placed")
 # The same game at round 60: the head b10 four steps below b6, but no north card came, and the
 # sequence east, south it holds leads into that dead end (c10, c11).
 INTO_A_DEAD_END = (
     "serpientes players=4 two=0 cards=absolute dealing=arbitro tokens=15 rounds=1000 phase=play player=1 "
     "turns=240 toplace=0 tok=b6 snakes=x/g5.g6.f6.e6.e7.e8.e9.d9.d10.d11.e11.e12.d12.c12.b12.b11.b10/x/x "
     "supply=0,0,0,0 eaten=2,11,1,0 crashed=1,0,1,1 hands=NNSSW/NNEWW/NESWW/NEEWW seqs=-/ES/-/- deck=5,5,8,3 "
-    "discard=1,2,0,2 reshuffles=52 shown=- last=discarded")
+    "discard=1,2,0,2 faceup=0,0,0,0 reshuffles=52 shown=- last=discarded")
 
 
 @pytest.mark.parametrize("position", [DEAD_END, INTO_A_DEAD_END])
@@ -156,7 +158,7 @@ def test_a_snake_of_one_stick_in_a_dead_end_waits_rather_than_crash_out_of_the_g
     walled_in = (
         "serpientes players=3 two=0 cards=relative dealing=arbitro tokens=15 rounds=1000 phase=play player=0 "
         "turns=40 toplace=0 tok=k10 snakes=c2.c3/b3.b4.c4.d4.d3/g13.g12 supply=0,0,4 eaten=0,2,0 crashed=0,0,0 "
-        "hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=4,4,4 discard=8,1,0 reshuffles=0 shown=- last=-")
+        "hands=SSLRR/SSLRR/SSLLR seqs=-/-/- deck=4,4,4 discard=8,1,0 faceup=0,0,0 reshuffles=0 shown=- last=-")
     assert seat_0_chooses(walled_in, "hard") == {"done"}
 
 
@@ -168,7 +170,7 @@ def test_with_physical_cards_a_snake_in_a_dead_end_runs_its_sequence() -> None:
         "serpientes players=4 two=0 cards=relative dealing=physical tokens=15 rounds=1000 phase=play player=0 "
         "turns=253 toplace=0 tok=l2 snakes=i6.i5.h5.h6.g6.g5.g4.h4.i4.j4.k4.k5.k6.k7.k8.j8.j7.j6.j5/m5.m4.l4/x/"
         "b12.b13 supply=0,0,0,0 eaten=13,1,0,0 crashed=0,0,1,0 hands=2/0/4/0 seqs=42/0/0/0 deck=- discard=- "
-        "reshuffles=0 shown=- last=discarded")
+        "faceup=- reshuffles=0 shown=- last=discarded")
     for level in ("easy", "hard"):
         assert seat_chooses(physical, 0, level, {"dealing": "physical"}) == {"run"}
 

@@ -72,18 +72,20 @@ class ContigoGame(Game):
             (self.options({"win": "five"}), 2),
             (self.options({}), 4),
             (self.options({"form": "L"}), 4),
+            (self.options({"rounds": 30}), 4),  # the sitting variant
             (self.options({"game": "capture"}), 2),
             (self.options({"game": "capture", "form": "L"}), 2),
             (self.options({"game": "capture", "spread": "one_way"}), 2),
         ]
 
     def max_game_length(self, options: Options | None = None, num_players: int | None = None) -> int:
-        opts, _ = self.resolve(options, num_players)
+        opts, n = self.resolve(options, num_players)
         if opts["game"] == "capture":
             # who starts, then per turn a pawn move, pick-ups and drops (each at least one bead)
             return 1 + int(opts["turn_limit"]) * (1 + 2 * TOTAL_BEADS)
-        # who starts, then two actions (pawn move, bead move) per turn
-        return 1 + 2 * int(opts["turn_limit"])
+        # who starts, then two actions (pawn move, bead move) per turn, to the limit or the sitting's end
+        rounds = int(opts["rounds"])
+        return 1 + 2 * min(int(opts["turn_limit"]), rounds * n if rounds else int(opts["turn_limit"]))
 
 
 GAME = ContigoGame()

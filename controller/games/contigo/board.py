@@ -148,6 +148,8 @@ OPTIONS = (
     Option("form", "straight", choices=FORMS, doc="straight moves, or the advanced form's L moves"),
     Option("win", "four", choices=WINS, doc="four on a line, or the 2-player variant's five in a row or column"),
     Option("turn_limit", 1000, minimum=1, maximum=MAX_TURN_LIMIT, doc="turns before the game ends in a draw"),
+    Option("rounds", 0, minimum=0, maximum=MAX_TURN_LIMIT // 2,
+           doc="the alignment game's sitting: 0 plays on; n ends it after n rounds, won by the longest line"),
     Option("spread_limit", 0, minimum=0, maximum=MAX_SPREAD_LIMIT,
            doc="0 is no limit; 1..56 makes larger pick-ups go all into one pit"),
     Option("spread", "either_side", choices=SPREADS,
@@ -175,6 +177,8 @@ def validate(options: dict[str, Any], num_players: int) -> None:
         raise ValueError(f"contigo: the capture game is for 2 players, not {num_players}")
     if win == "five" and (game != "alignment" or num_players != 2):
         raise ValueError("contigo: the five-in-a-row variant (win=five) is a 2-player alignment game")
+    if options["rounds"] and game != "alignment":
+        raise ValueError("contigo: a sitting of so many rounds (rounds=n) is an alignment game")
 
 
 def _squares(names: str) -> list[int]:
@@ -245,6 +249,34 @@ def has_line(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]], nee
             else:
                 count = 0
     return False
+
+
+def line_lengths(board: Sequence[int], p: int, lines: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+    """p's lines, longest first: on each of ``lines`` the most of his pawns with no opposing pawn
+    between them (the count the win needs four, or five, of)."""
+    code = 1 + 2 * p
+    found = []
+    for line in lines:
+        best = count = 0
+        for s in line:
+            c = board[s]
+            if c == code:
+                count += 1
+                best = max(best, count)
+            elif c:
+                count = 0
+        found.append(best)
+    return tuple(sorted(found, reverse=True))
+
+
+def sitting_winner(board: Sequence[int], n: int, lines: Iterable[tuple[int, ...]], last: int) -> int:
+    """The sitting variant's winner at its last round, whose last turn was ``last``'s: the longest
+    line, then the next longest, line by line; players whose lines are alike to the last go by turn
+    order, the latest in the round first (he had the fewest turns to answer the others)."""
+    every = tuple(lines)
+    counts = [line_lengths(board, p, every) for p in range(n)]
+    best = max(counts)
+    return min((p for p in range(n) if counts[p] == best), key=lambda p: (last - p) % n)
 
 
 TO_MOVE_PAWN = Phrase("contigo.text.to_move_pawn", "{player} to move a pawn")

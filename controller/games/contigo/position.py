@@ -22,10 +22,12 @@ from controller.games.contigo.board import (
     CAPTURE_WIN,
     COLORS,
     LETTERS,
+    LINES,
     LINES_THROUGH,
     NPITS,
     NSQ,
     OPTIONS,
+    ORTHO_LINES,
     ORTHO_LINES_THROUGH,
     PIT_INDEX,
     PIT_NAMES,
@@ -39,16 +41,16 @@ from controller.games.contigo.board import (
 
 PHASES = ("start", "move", "beads", "drop", "over")
 OPTION_KEYS = tuple(o.name for o in OPTIONS)
-POSITION_KEYS = ("game", "form", "win", "turn_limit", "spread_limit", "spread", "players", "board", "pits", "to",
-                 "phase", "hand", "turn", "captured", "result")
+POSITION_KEYS = ("game", "form", "win", "turn_limit", "rounds", "spread_limit", "spread", "players", "board", "pits",
+                 "to", "phase", "hand", "turn", "captured", "result")
 """The fields of a position text, in order."""
 
 
 class Variant:
     """One variant with its player count, and the tables it needs (shared by all its positions)."""
 
-    __slots__ = ("alignment", "capture", "form", "game", "lform", "lines", "n", "need", "one_way", "options",
-                 "spread", "spread_limit", "turn_limit", "win")
+    __slots__ = ("alignment", "all_lines", "capture", "form", "game", "last_turn", "lform", "lines", "n", "need",
+                 "one_way", "options", "rounds", "spread", "spread_limit", "turn_limit", "win")
 
     def __init__(self, options: dict[str, Any], n: int) -> None:
         validate(options, n)
@@ -57,6 +59,10 @@ class Variant:
         self.form = options["form"]
         self.win = options["win"]
         self.turn_limit = options["turn_limit"]
+        self.rounds = options["rounds"]
+        self.last_turn = min(self.turn_limit, self.rounds * n) if self.rounds else self.turn_limit
+        """The turn the game ends at without a line: a draw at the turn limit, or the sitting's last
+        round (its winner the longest line)."""
         self.spread_limit = options["spread_limit"]
         self.spread = options["spread"]
         self.one_way = self.spread == "one_way"  # every drop of a pick-up the same way round the ring
@@ -66,6 +72,7 @@ class Variant:
         self.lform = self.form == "L"
         self.need = 5 if self.win == "five" else 4
         self.lines = ORTHO_LINES_THROUGH if self.win == "five" else LINES_THROUGH
+        self.all_lines = ORTHO_LINES if self.win == "five" else LINES
 
 
 _VARIANTS: dict[tuple[object, ...], Variant] = {}
@@ -140,7 +147,8 @@ def position_text(position: Position) -> str:
     result_text = "none" if result is None else "draw" if result < 0 else COLORS[result]
     hand = position.hand
     hand_text = "-" if hand is None else f"{PIT_NAMES[hand.pit]}:{hand.taken}:{hand.left}:{WAYS_TEXT[hand.ways]}"
-    values = (variant.game, variant.form, variant.win, variant.turn_limit, variant.spread_limit, variant.spread,
+    values = (variant.game, variant.form, variant.win, variant.turn_limit, variant.rounds, variant.spread_limit,
+              variant.spread,
               variant.n, "/".join(ranks), ",".join(map(str, position.pits)), to, position.phase, hand_text,
               position.turn, ",".join(map(str, position.captured)), result_text)
     return write_fields("contigo", zip(POSITION_KEYS, values, strict=True))
@@ -157,7 +165,8 @@ def _parse(text: str, variant_of: Any) -> Position:
     try:
         options = {
             "game": fields["game"], "form": fields["form"], "win": fields["win"],
-            "turn_limit": parse_int(fields["turn_limit"]), "spread_limit": parse_int(fields["spread_limit"]),
+            "turn_limit": parse_int(fields["turn_limit"]), "rounds": parse_int(fields["rounds"]),
+            "spread_limit": parse_int(fields["spread_limit"]),
             "spread": fields["spread"],
         }
         n = parse_int(fields["players"])
@@ -266,12 +275,12 @@ def problems(position: Position) -> list[Message]:
     elif phase == "over":
         if player != TERMINAL or result is None:
             found.append(OVER_FIELDS())
-        elif result == -1 and turn != variant.turn_limit:
+        elif result == -1 and turn != variant.last_turn:
             found.append(DRAW_AT_LIMIT())
     elif player < 0 or result is not None:
         found.append(PLAY_FIELDS(phase=phase))
-    if not 0 <= turn <= variant.turn_limit or (turn == variant.turn_limit and phase != "over"):
-        found.append(TURN_RANGE(limit=variant.turn_limit))
+    if not 0 <= turn <= variant.last_turn or (turn == variant.last_turn and phase != "over"):
+        found.append(TURN_RANGE(limit=variant.last_turn))
     if phase != "over":
         found += _game_over_problems(position)
     return found

@@ -24,6 +24,7 @@ from controller.games.contigo.board import (
     has_line,
     leg,
     owner,
+    sitting_winner,
 )
 from controller.games.contigo.position import ACW, CW, Hand, Position, Variant
 
@@ -200,6 +201,8 @@ def _passes(board: tuple[int, ...], pits: tuple[int, ...], s: int) -> list[int]:
         out.append(t)
     return out
 
+
+targets = _targets  # the computer players' look-ahead asks it of pits the bead move would leave
 
 _MOVES = tuple(tuple(Move("m", s, t) for t in range(NSQ)) for s in range(NSQ))
 _PASSES = tuple(tuple(Pass("p", s, t) for t in range(NSQ)) for s in range(NSQ))
@@ -432,11 +435,14 @@ def _after_drop(position: Position, action: Drop) -> Position:
 
 
 def _next_turn(position: Position, pits_t: tuple[int, ...]) -> Position:
-    """The bead move is over: the turn passes (or the game ends at the turn limit)."""
+    """The bead move is over: the turn passes (or the game ends at the turn limit, a draw, or at the
+    sitting's last round, won by the longest line)."""
     turn = position.turn + 1
     variant = position.variant
-    if turn >= variant.turn_limit:
-        return position._replace(pits=pits_t, player=TERMINAL, phase="over", turn=turn, result=-1, hand=None)
+    if turn >= variant.last_turn:
+        sitting = variant.rounds and variant.rounds * variant.n <= variant.turn_limit
+        result = sitting_winner(position.board, variant.n, variant.all_lines, position.player) if sitting else -1
+        return position._replace(pits=pits_t, player=TERMINAL, phase="over", turn=turn, result=result, hand=None)
     q = (position.player + 1) % variant.n
     after = position._replace(pits=pits_t, player=q, phase="move", turn=turn, hand=None)
     return after if has_pawn_move(after, q) else after._replace(phase="beads")

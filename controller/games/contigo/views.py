@@ -112,6 +112,7 @@ def public_view(position: Position) -> dict[str, Any]:
         "phase": position.phase,
         "turn": position.turn,
         "turn_limit": position.variant.turn_limit,
+        "rounds": position.variant.rounds,
         "board": board,
         "pits": dict(zip(PIT_NAMES, position.pits, strict=True)),
         "captured": dict(zip(COLORS, position.captured, strict=False)),
@@ -151,7 +152,7 @@ def render_text(position: Position, say: Say = in_english) -> str:
     else:
         status = (TEXT_DRAW() if position.result is None or position.result < 0
                   else TEXT_WINS(player=f"player {position.result}"))
-    said = [say(TEXT_TURN(turn=position.turn, limit=position.variant.turn_limit))]
+    said = [say(TEXT_TURN(turn=position.turn, limit=position.variant.last_turn))]
     if position.variant.capture:
         said.append(say(TEXT_CAPTURED(captured="/".join(map(str, position.captured)))))
     lines.append(", ".join(said) + "; " + say(status))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+import functools
+from typing import Any, Final, cast
 
 from controller.games.base import Action, Announcement, ColourName, Message, Say, State, in_english
 from controller.games.jeocinco import board as B
@@ -15,8 +16,7 @@ from controller.games.jeocinco.actions import (
     action_text,
     is_action,
 )
-from controller.games.jeocinco.position import JeocincoPosition, Networks, networks, to_text
-from controller.games.jeocinco.position import _joined as joined_by
+from controller.games.jeocinco.position import JeocincoPosition, networks, to_text
 from controller.games.jeocinco.rules import Facts
 
 _DICE_P: list[tuple[Action, float]] = [(a, 1 / 36) for a in DICE_OUTCOMES]
@@ -56,31 +56,22 @@ class JeocincoState(State):
             return []
         if last_turn or self.current_player < 0:
             return super().winning_actions()
-        # a piece placed wins only if it joins five of its player's towers (networks() extends the
-        # last networks by the one piece: cheap); the rest (towers, bridges) are few and tried whole
+        # a piece placed or a bridge laid wins only if it joins five of its player's towers (a few
+        # bit operations per action: _Joins); the rest (towers) are few and tried whole
         out: list[Action] = []
-        base: dict[int, Networks] = {}
+        actor = _joins(pos, self.current_player)
         for a in self.legal_actions():
-            if a[0] in ("done", "dispute"):  # type: ignore[index]
+            kind = a[0]  # type: ignore[index]
+            if kind in ("done", "dispute"):
                 continue  # the turn goes on, or a die decides: not a win at once
-            if a[0] == "place" and not self._joins_five(self.player_of(a), a[1], base):  # type: ignore[index]
+            if kind == "place" and not (actor.near >> a[1] & 1 and actor.five((a[1],))):  # type: ignore[index]
+                continue
+            if kind == "bridge" and not _joins(pos, self.player_of(a)).five(B.BRIDGE_SLOTS[a[1]]):  # type: ignore[index]
                 continue
             after = self.apply_legal(a)
             if after.is_terminal() and self.player_of(a) in after.winners():
                 out.append(a)
         return out
-
-    def _joins_five(self, p: int, slot: int, base: dict[int, Networks]) -> bool:
-        """Whether a piece of p's in ``slot`` joins five of his towers (``base``: p's networks now,
-        worked out once per call of winning_actions)."""
-        pos = self.position
-        c = pos.colours[p]
-        towers = [B.PENT_MASK[q] for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0]
-        if len(towers) < 5:
-            return False
-        if p not in base:
-            base[p] = networks(pos.pieces[p], pos.bridges)
-        return rules.five_joined(towers, joined_by(base[p], 1 << slot, pos.pieces[p] | 1 << slot, pos.bridges))
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.position.phase
@@ -161,3 +152,73 @@ class JeocincoState(State):
 
     def render_text(self, say: Say = in_english) -> str:
         return views.render_text(self.position, say)
+
+
+def _joins(pos: JeocincoPosition, p: int) -> _Joins:
+    """p's :class:`_Joins` in ``pos`` (none joins five without five towers)."""
+    c = pos.colours[p] if p >= 0 else -1
+    pents = tuple(B.PENT_MASK[q] for q in range(c, B.NUM_PENTS, 4) if pos.towers[q] >= 0) if c >= 0 else ()
+    return _Joins.of(pos.pieces[p], pos.bridges, pents) if len(pents) >= 5 else _NO_JOINS
+
+
+class _Joins:
+    """Which pieces or bridges join five of a player's towers, by bit operations: his networks (the
+    position's, worked out once) each reduced to the towers it touches. A tower joins the towers of
+    the networks that touch it (``rules.five_joined``), so a move that merges networks into one
+    touching the towers ``M`` gives each tower j of ``M`` the towers ``T[j] | M``, and no other
+    tower anything new."""
+
+    __slots__ = ("mine", "near", "nets", "partners", "pents", "reach")
+
+    def __init__(self, mine: int, bridges: tuple[int, ...], pents: tuple[int, ...]) -> None:
+        self.mine = mine
+        self.pents = pents
+        self.partners: dict[int, int] = {}  # each slot's slots at the other end of a bridge laid on it
+        for k in bridges:
+            a, b = B.BRIDGE_SLOTS[k]
+            self.partners[a] = self.partners.get(a, 0) | 1 << b
+            self.partners[b] = self.partners.get(b, 0) | 1 << a
+        nets = networks(mine, bridges) if pents else ()
+        self.nets = [(net, sum(1 << j for j, pent in enumerate(pents) if net & pent)) for net, _near in nets]
+        self.reach = [0] * len(pents)  # T[j]: the towers the networks touching tower j touch
+        for _net, touched in self.nets:
+            for j in range(len(pents)):
+                if touched >> j & 1:
+                    self.reach[j] |= touched
+        # a piece joins five only where it joins two networks that touch towers (one network gains
+        # nothing), or where it is a side of a tower
+        near = once = 0
+        for pent in pents:
+            near |= pent
+        for (net, far), (_m, touched) in zip(nets, self.nets, strict=True):
+            if touched:
+                for s, other_end in self.partners.items():
+                    far |= other_end if net >> s & 1 else 0
+                near |= once & far
+                once |= far
+        self.near = near & ~mine
+        """The slots where a piece of p's may join five of his towers: :meth:`five` tells."""
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1024)
+    def of(mine: int, bridges: tuple[int, ...], pents: tuple[int, ...]) -> _Joins:
+        """Kept: a player's moves leave the others' pieces as they are, so the root's look-ahead asks
+        for the same pieces again and again."""
+        return _Joins(mine, bridges, pents)
+
+    def five(self, slots: tuple[int, ...]) -> bool:
+        """Whether p's pieces in ``slots`` (a piece placed, or a bridge's two ends) joined as one
+        network join five of his towers."""
+        touching = added = 0
+        for s in slots:
+            added |= 1 << s
+            touching |= B.ADJ_MASK[s] | self.partners.get(s, 0)
+        touching = (touching | added) & self.mine
+        merged = sum(1 << j for j, pent in enumerate(self.pents) if pent & added)
+        for net, touched in self.nets:
+            if net & touching:
+                merged |= touched
+        return any(merged >> j & 1 and (self.reach[j] | merged).bit_count() >= 5 for j in range(len(self.pents)))
+
+
+_NO_JOINS: Final = _Joins(0, (), ())

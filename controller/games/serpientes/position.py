@@ -32,7 +32,8 @@ EVENTS: Final = frozenset({"-", "placed", "ate", "crash-off", "crash-taken", "cr
 """What ``last`` may say happened last."""
 
 KEYS: Final = ("players", "two", "cards", "dealing", "tokens", "rounds", "phase", "player", "turns", "toplace",
-               "tok", "snakes", "supply", "eaten", "crashed", "hands", "seqs", "deck", "discard", "reshuffles",
+               "tok", "snakes", "supply", "eaten", "crashed", "hands", "seqs", "deck", "discard", "faceup",
+               "reshuffles",
                "shown", "last")
 
 Cards = int | tuple[int, ...]
@@ -66,6 +67,9 @@ class Position(NamedTuple):
     deck: tuple[int, ...]
     """Dealt cards: a count per kind (empty with physical cards)."""
     discard: tuple[int, ...]
+    faceup: tuple[int, ...]
+    """Dealt cards: of the discards, how many of each kind were turned face up by a sequence run
+    since the discards last became the deck (public: everyone saw them; the rest went down unseen)."""
     reshuffles: int
     shown: tuple[int, ...]
     """The cards revealed by the running sequence so far."""
@@ -109,7 +113,7 @@ def initial_position(options: dict[str, Any], players: int) -> Position:
         hands=(0,) * n if physical else ((0,) * len(per),) * n,
         sequences=(0,) * n if physical else ((),) * n,
         deck=() if physical else tuple(c * n for c in per),
-        discard=() if physical else (0,) * len(per),
+        discard=() if physical else (0,) * len(per), faceup=() if physical else (0,) * len(per),
         reshuffles=0, shown=(), last="-")
 
 
@@ -144,18 +148,20 @@ def _fields(position: Position, public: bool, viewer: int) -> list[tuple[str, ob
 
     if position.physical:
         fields += [("hands", "/".join(map(str, position.hands))), ("seqs", "/".join(map(str, position.sequences))),
-                   ("deck", "-"), ("discard", "-")]
+                   ("deck", "-"), ("discard", "-"), ("faceup", "-")]
     elif public:
         fields += [
             ("hands", "/".join(hand(h) if p == viewer else f"#{sum(card_kinds(h))}"
                                for p, h in enumerate(position.hands))),
             ("seqs", "/".join(sequence(q) if p == viewer else f"#{len(card_kinds(q))}"
                               for p, q in enumerate(position.sequences))),
-            ("deck", f"#{sum(position.deck)}"), ("discard", f"#{sum(position.discard)}")]
+            ("deck", f"#{sum(position.deck)}"), ("discard", f"#{sum(position.discard)}"),
+            ("faceup", ",".join(map(str, position.faceup)))]
     else:
         fields += [("hands", "/".join(map(hand, position.hands))),
                    ("seqs", "/".join(map(sequence, position.sequences))),
-                   ("deck", ",".join(map(str, position.deck))), ("discard", ",".join(map(str, position.discard)))]
+                   ("deck", ",".join(map(str, position.deck))), ("discard", ",".join(map(str, position.discard))),
+                   ("faceup", ",".join(map(str, position.faceup)))]
     fields += [("reshuffles", position.reshuffles), ("shown", "".join(cards[k] for k in position.shown) or "-"),
                ("last", position.last)]
     return fields
@@ -209,12 +215,13 @@ def _parse(text: str, resolve: Resolve) -> Position:
     hands: tuple[Cards, ...]
     sequences: tuple[Cards, ...]
     if start.physical:
-        if f["deck"] != "-" or f["discard"] != "-":
-            raise BadPosition("with physical cards the deck and discards are not tracked: deck=- discard=-")
+        if f["deck"] != "-" or f["discard"] != "-" or f["faceup"] != "-":
+            raise BadPosition("with physical cards the deck and discards are not tracked: deck=- discard=- faceup=-")
         hands = tuple(parse_int(x) for x in hand_parts)
         sequences = tuple(parse_int(x) for x in sequence_parts)
         deck: tuple[int, ...] = ()
         discard: tuple[int, ...] = ()
+        faceup: tuple[int, ...] = ()
     else:
         dealt = []
         for part in hand_parts:
@@ -226,12 +233,13 @@ def _parse(text: str, resolve: Resolve) -> Position:
         sequences = tuple(_letters(part, cards) for part in sequence_parts)
         deck = _ints(f["deck"], len(cards))
         discard = _ints(f["discard"], len(cards))
+        faceup = _ints(f["faceup"], len(cards))
     return start._replace(
         phase=f["phase"], player=-1 if f["player"] == "-" else parse_int(f["player"]), turns=parse_int(f["turns"]),
         tokens_to_place=parse_int(f["toplace"]), tokens=tokens, snakes=snakes,
         supply=_ints(f["supply"], n), eaten=_ints(f["eaten"], n), crashed=_ints(f["crashed"], n),
-        hands=hands, sequences=sequences, deck=deck, discard=discard, reshuffles=parse_int(f["reshuffles"]),
-        shown=_letters(f["shown"], cards), last=f["last"])
+        hands=hands, sequences=sequences, deck=deck, discard=discard, faceup=faceup,
+        reshuffles=parse_int(f["reshuffles"]), shown=_letters(f["shown"], cards), last=f["last"])
 
 
 # --------------------------------------------------------------------------- validity
@@ -253,6 +261,8 @@ TOO_MANY_CARDS: Final = Phrase("serpientes.position.too_many_cards",
                                "more cards in hands and sequences than the {total} of the deck")
 CARDS_MISCOUNTED: Final = Phrase("serpientes.position.cards_miscounted",
                                  "the deck holds {expected} {card} cards, the position {held}")
+FACE_UP_MISCOUNTED: Final = Phrase("serpientes.position.face_up_miscounted",
+                                   "more {card} cards face up than the discards hold, or fewer than the run shows")
 HAND_TOO_BIG: Final = Phrase("serpientes.position.hand_too_big", "a hand holds at most {most} cards")
 UNKNOWN_EVENT: Final = Phrase("serpientes.position.unknown_event", "unknown last event {last!r}")
 TOKENS_PHASE: Final = Phrase("serpientes.position.tokens_phase",
@@ -324,6 +334,10 @@ def _card_problems(position: Position) -> list[Message]:
                     + position.discard[k])
             if held != per[k] * position.players:
                 found.append(CARDS_MISCOUNTED(expected=per[k] * position.players, card=cards[k], held=held))
+                break
+        for k in range(len(cards)):
+            if not position.shown.count(k) <= position.faceup[k] <= position.discard[k]:
+                found.append(FACE_UP_MISCOUNTED(card=cards[k]))
                 break
         sizes = tuple(sum(h) for h in hands)
     if any(x > B.HAND_SIZE for x in sizes):

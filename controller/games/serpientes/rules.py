@@ -298,7 +298,7 @@ def deal_recipient(position: Position) -> int:
 
 def _reshuffle(position: Position) -> Position:
     return position._replace(deck=position.discard, discard=(0,) * len(position.deck),
-                             reshuffles=position.reshuffles + 1)
+                             faceup=(0,) * len(position.deck), reshuffles=position.reshuffles + 1)
 
 
 def _normalise_deal(position: Position) -> Position:
@@ -369,12 +369,14 @@ def _step(position: Position, card: int) -> Position:
     else:
         snake = snake[1:]  # the tail is lifted first
     discard = list(position.discard)
+    faceup = position.faceup
     if position.physical:
         rest: int | tuple[int, ...] = card_count(position.sequences[p]) - 1
         left = rest
     else:
         rest = card_kinds(position.sequences[p])[1:]
         discard[card] += 1
+        faceup = _set(faceup, card, faceup[card] + 1)  # shown to all; the rest of a crashed one goes down unseen
         left = len(rest)
     shown = (*position.shown, card)
     if crash is not None:
@@ -386,11 +388,12 @@ def _step(position: Position, card: int) -> Position:
         crashed = position._replace(
             snakes=_set(position.snakes, p, snake), supply=supply, crashed=_set(position.crashed, p, 1),
             sequences=_set(position.sequences, p, 0 if position.physical else ()), discard=tuple(discard),
-            shown=shown, last="crash-" + crash)
+            faceup=faceup, shown=shown, last="crash-" + crash)
         return _end_turn(crashed)
     assert far is not None
     position = position._replace(snakes=_set(position.snakes, p, (*snake, far)), supply=supply,
-                                 sequences=_set(position.sequences, p, rest), discard=tuple(discard), shown=shown)
+                                 sequences=_set(position.sequences, p, rest), discard=tuple(discard), faceup=faceup,
+                                 shown=shown)
     if far in position.tokens:
         tokens = position.tokens - {far}
         position = position._replace(tokens=tokens, eaten=_set(position.eaten, p, position.eaten[p] + 1),

@@ -245,7 +245,7 @@ def seen_by(position: Position, seats: Collection[int], action: object) -> bool:
 
 def rearranged(position: Position, seats: Collection[int], action: object) -> Position | None:
     """``position`` with the cards ``seats`` cannot see (the other seats' hands and sequences, the deck,
-    the discards but the cards the running sequence has shown) swapped so that ``action`` — a card
+    the discards but those turned face up) swapped so that ``action`` — a card
     drawn, or a step with the running sequence's next card — finds its card where it takes it
     from; None when no unseen card is of its kind (or ``action`` names no such card)."""
     if position.physical or not is_action(action) or len(action) != 2:
@@ -285,7 +285,7 @@ def _kind_at(position: Position, place: Place, card: int) -> bool:
         return card_kinds(position.hands[p])[card] > 0
     if where == "deck":
         return position.deck[card] > 0
-    return position.discard[card] - position.shown.count(card) > 0  # the shown cards are seen
+    return position.discard[card] - position.faceup[card] > 0  # the cards turned face up are seen
 
 
 def _put(position: Position, place: Place, out: int, into: int) -> Position:
@@ -316,7 +316,7 @@ def _at(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 def resampled(position: Position, seats: Collection[int], rng: random.Random) -> Position:
     """``position`` with every card ``seats`` cannot see shuffled by ``rng`` into the places they
     cannot see, each place keeping its size: the other seats' hands and sequences, the deck, the
-    discards (the cards the running sequence has shown stay there: they are seen). Physical cards:
+    discards (those turned face up stay there: everyone saw them). Physical cards:
     the engine knows only counts, so the position is all there is."""
     if position.physical:
         return position
@@ -326,7 +326,7 @@ def resampled(position: Position, seats: Collection[int], rng: random.Random) ->
     hands, sequences, deck, discard = _deal(cards, kinds, [
         (None, None) if p in seats else (sum(card_kinds(h)), len(card_kinds(q)))
         for p, (h, q) in enumerate(zip(position.hands, position.sequences, strict=True))],
-        sum(position.deck), position.shown)
+        sum(position.deck), position.faceup)
     return position._replace(hands=tuple(position.hands[p] if h is None else h for p, h in enumerate(hands)),
                              sequences=tuple(position.sequences[p] if q is None else q
                                              for p, q in enumerate(sequences)), deck=deck, discard=discard)
@@ -335,13 +335,14 @@ def resampled(position: Position, seats: Collection[int], rng: random.Random) ->
 def _unseen_count(position: Position, seats: Collection[int], kind: int) -> int:
     held = sum(card_kinds(position.hands[p])[kind] + card_kinds(position.sequences[p]).count(kind)
                for p in range(position.players) if p not in seats)
-    return held + position.deck[kind] + position.discard[kind] - position.shown.count(kind)
+    return held + position.deck[kind] + position.discard[kind] - position.faceup[kind]
 
 
 def _deal(cards: Sequence[int], kinds: int, places: Sequence[tuple[int | None, int | None]], deck_size: int,
-          shown: Sequence[int]) -> tuple[list[Cards | None], list[Cards | None], tuple[int, ...], tuple[int, ...]]:
+          faceup: Sequence[int]) -> tuple[list[Cards | None], list[Cards | None], tuple[int, ...], tuple[int, ...]]:
     """``cards`` in their order into each player's hand and sequence of the sizes ``places`` gives
-    (None: a seen seat's, left to the caller), then the deck; the rest and ``shown`` are the discards."""
+    (None: a seen seat's, left to the caller), then the deck; the rest and the ``faceup`` cards (a
+    count per kind) are the discards."""
     at = 0
     hands: list[Cards | None] = []
     sequences: list[Cards | None] = []
@@ -355,9 +356,9 @@ def _deal(cards: Sequence[int], kinds: int, places: Sequence[tuple[int | None, i
         sequences.append(tuple(cards[at + size:at + size + length]))
         at += size + length
     deck = cards[at:at + deck_size]
-    discard = [*cards[at + deck_size:], *shown]
+    rest = cards[at + deck_size:]
     return (hands, sequences, tuple(deck.count(k) for k in range(kinds)),
-            tuple(discard.count(k) for k in range(kinds)))
+            tuple(rest.count(k) + faceup[k] for k in range(kinds)))
 
 
 def seen_text(public_text: str, private_view: Mapping[str, Any], seat: int) -> str:
@@ -375,18 +376,18 @@ def seen_text(public_text: str, private_view: Mapping[str, Any], seat: int) -> s
         raise ValueError(f"serpientes: the private view is not seat {seat}'s own dealt hand")
     hand = [kinds.index(card) for card in private_view["hand"]]
     sequence = [kinds.index(card) for card in private_view["sequence"]]
-    shown = [letters.index(ch) for ch in f["shown"].strip("-")]
+    faceup = [parse_int(x) for x in f["faceup"].split(",")]
     per = B.ABSOLUTE_PER_PLAYER if absolute else B.RELATIVE_PER_PLAYER
     n = parse_int(f["players"])
     cards = [k for k, count in enumerate(per)
-             for _ in range(count * n - hand.count(k) - sequence.count(k) - shown.count(k))]
+             for _ in range(count * n - hand.count(k) - sequence.count(k) - faceup[k])]
     places = [(None, None) if p == seat else (parse_int(h[1:]), parse_int(q[1:]))
               for p, (h, q) in enumerate(zip(f["hands"].split("/"), f["seqs"].split("/"), strict=True))]
     deck_size, discard_size = parse_int(f["deck"][1:]), parse_int(f["discard"][1:])
-    if sum(a + b for a, b in places if a is not None and b is not None) + deck_size + discard_size - len(shown) \
+    if sum(a + b for a, b in places if a is not None and b is not None) + deck_size + discard_size - sum(faceup) \
             != len(cards):
         raise ValueError("serpientes: the views' card counts do not add up to the deck")
-    hands, sequences, deck, discard = _deal(cards, len(kinds), places, deck_size, shown)
+    hands, sequences, deck, discard = _deal(cards, len(kinds), places, deck_size, faceup)
     hands[seat], sequences[seat] = tuple(hand.count(k) for k in range(len(kinds))), tuple(sequence)
     fields = {**f, "hands": "/".join("".join(letters[k] * c for k, c in enumerate(card_kinds(h))) or "-"
                                      for h in hands if h is not None),

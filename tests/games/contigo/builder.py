@@ -12,7 +12,7 @@ COLORS = ("red", "blue", "green", "yellow")
 
 def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank: str = "nw", to: str = "red",
              phase: str = "move", players: int = 2, turn: int = 0, game: str = "alignment",
-             form: str = "straight", win: str = "four", turn_limit: int = 200, spread_limit: int = 0,
+             form: str = "straight", win: str = "four", turn_limit: int = 200, rounds: int = 0, spread_limit: int = 0,
              spread: str = "either_side", hand: str = "-") -> ContigoState:
     """A state from pieces ({"r": "a1 c3", "R": "d1" (a red double), "b": ...}) and pit counts.
 
@@ -43,7 +43,8 @@ def position(pieces: dict[str, str], *, pits: dict[str, int] | None = None, bank
         for p in range(2):
             men = sum(row.count(LETTERS[p]) + 2 * row.count(LETTERS[p].upper()) for row in grid)
             captured[1 - p] = 12 - men
-    text = (f"contigo game={game} form={form} win={win} turn_limit={turn_limit} spread_limit={spread_limit}"
+    text = (f"contigo game={game} form={form} win={win} turn_limit={turn_limit} rounds={rounds}"
+            f" spread_limit={spread_limit}"
             f" spread={spread} players={players} board={board} pits={','.join(str(counts[p]) for p in PIT_NAMES)}"
             f" to={to} phase={phase} hand={hand} turn={turn} captured={','.join(map(str, captured))} result=none")
     return GAME.state_from_text(text)

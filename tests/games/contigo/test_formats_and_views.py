@@ -20,8 +20,8 @@ from .builder import position
 
 def test_initial_position_text() -> None:
     assert GAME.new_state().to_text() == (
-        "contigo game=alignment form=straight win=four turn_limit=1000 spread_limit=0 spread=either_side players=2"
-        " board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
+        "contigo game=alignment form=straight win=four turn_limit=1000 rounds=0 spread_limit=0 spread=either_side"
+        " players=2 board=b....r/.r..b./..br../..rb../.b..r./r....b pits=" + ",".join(["2"] * 28)
         + " to=chance phase=start hand=- turn=0 captured=0,0 result=none")
 
 

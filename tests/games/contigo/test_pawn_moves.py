@@ -22,7 +22,7 @@ def test_each_direction_moves_exactly_the_governing_pit_count() -> None:
     state = position({"r": RED, "b": BLUE}, pits={"n-c": 3, "e-3": 1, "s-c": 2, "w-3": 2})
     assert moves_from(state, "c3") == {"c3-c6", "c3-d3", "c3-c1", "c3-a3"}
     after = play(state, "c3-c6")
-    assert after.to_text().split()[8] == "board=bbr..b/b...b./b...../....../r....r/r...rr"
+    assert after.to_text().split()[9] == "board=bbr..b/b...b./b...../....../r....r/r...rr"
     assert after.phase == "beads" and after.current_player == 0
 
 

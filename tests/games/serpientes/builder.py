@@ -20,8 +20,8 @@ def position(players: int = 4, cards: str = "relative", dealing: str = "arbitro"
              rounds: int = 1000, phase: str = "play", player: int = 0, turns: int = 1, toplace: int = 0,
              tok: str = "d4", snakes: str | None = None, supply: str | None = None, eaten: str | None = None,
              crashed: str | None = None, hands: str | None = None, seqs: str | None = None,
-             deck: str | None = None, discard: str | None = None, reshuffles: int = 0, shown: str = "-",
-             last: str = "-") -> str:
+             deck: str | None = None, discard: str | None = None, faceup: str | None = None,
+             reshuffles: int = 0, shown: str = "-", last: str = "-") -> str:
     """A position text; the deck (arbitro dealing) defaults to every card not held elsewhere."""
     n = players
     absolute = cards == "absolute"
@@ -34,11 +34,13 @@ def position(players: int = 4, cards: str = "relative", dealing: str = "arbitro"
     if dealing == "physical":
         hands = hands or "/".join(["5"] * n)
         seqs = seqs or "/".join(["0"] * n)
-        deck = discard = "-"
+        deck = discard = faceup = "-"
     else:
         hands = hands or "/".join(["-"] * n)
         seqs = seqs or "/".join(["-"] * n)
         discard = discard or ",".join(["0"] * len(letters))
+        # the running sequence's shown cards are face up on the discards at least
+        faceup = faceup or ",".join(str(shown.count(ch)) for ch in letters)
         if deck is None:
             used = [0] * len(letters)
             for part in hands.split("/") + seqs.split("/"):
@@ -50,7 +52,8 @@ def position(players: int = 4, cards: str = "relative", dealing: str = "arbitro"
         "serpientes", f"players={n}", f"two={int(n == 2)}", f"cards={cards}", f"dealing={dealing}", f"tokens={tokens}",
         f"rounds={rounds}", f"phase={phase}", f"player={player}", f"turns={turns}", f"toplace={toplace}",
         f"tok={tok}", f"snakes={snakes}", f"supply={supply}", f"eaten={eaten}", f"crashed={crashed}",
-        f"hands={hands}", f"seqs={seqs}", f"deck={deck}", f"discard={discard}", f"reshuffles={reshuffles}",
+        f"hands={hands}", f"seqs={seqs}", f"deck={deck}", f"discard={discard}", f"faceup={faceup}",
+        f"reshuffles={reshuffles}",
         f"shown={shown}", f"last={last}",
     ]
     return " ".join(fields)

@@ -4,6 +4,7 @@ nothing those seats may see."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -59,11 +60,39 @@ def test_a_card_all_of_whose_kind_the_seat_holds_or_has_seen_is_not_found() -> N
     for k in range(len(state.kinds)):
         unseen_of_k = sum(card_kinds(h)[k] for q, h in enumerate(p.hands) if q not in SEATS)
         unseen_of_k += sum(card_kinds(seq).count(k) for q, seq in enumerate(p.sequences) if q not in SEATS)
-        unseen_of_k += p.deck[k] + p.discard[k] - p.shown.count(k)
+        unseen_of_k += p.deck[k] + p.discard[k] - p.faceup[k]
         arranged = state.rearranged(SEATS, ("step", k))
         if ("step", k) in state.legal_actions():
             continue
         assert (arranged is None) == (unseen_of_k == 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cards_turned_face_up_in_earlier_runs_stay_on_the_discards_when_dealt_anew(seed: int) -> None:
+    earlier = 0
+    for state in positions(seed):
+        p = state.position
+        if not any(p.faceup):
+            continue
+        for k, up in enumerate(p.faceup):
+            assert p.shown.count(k) <= up <= p.discard[k]
+        earlier += sum(p.faceup) > len(p.shown)  # some shown by a run before the running one
+        for r in range(5):
+            dealt = state.resample(SEATS, random.Random(r))
+            assert dealt.information_state(SEATS) == state.information_state(SEATS)
+            assert all(dealt.position.discard[k] >= up for k, up in enumerate(p.faceup))
+    assert earlier
+
+
+def test_the_discards_become_the_deck_face_down() -> None:
+    reshuffled = 0
+    for seed in range(3):
+        seen = positions(seed)
+        for before, after in itertools.pairwise(seen):
+            if after.position.reshuffles > before.position.reshuffles:
+                reshuffled += any(before.position.faceup)
+                assert not any(after.position.faceup)
+    assert reshuffled
 
 
 def test_who_sees_a_card_drawn_or_added() -> None:
