@@ -33,7 +33,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Self, TypeAlias, TypedDict, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, TypeAlias, TypedDict, TypeVar
 
 if TYPE_CHECKING:
     import random  # a caller's seeded generator (State.resample): engines never use the global one
@@ -45,6 +45,8 @@ from controller.games.marks import MARK_STROKES as MARK_STROKES
 from controller.games.marks import MARK_TITLES as MARK_TITLES
 from controller.games.marks import MarkKind as MarkKind
 from controller.games.marks import Point as Point
+from controller.games.marks import halo as halo
+from controller.games.marks import highlight_ring as highlight_ring
 from controller.games.marks import ring_marks as ring_marks
 from controller.games.messages import ANNOUNCEMENTS as ANNOUNCEMENTS
 from controller.games.messages import VOCABULARY as VOCABULARY
@@ -59,6 +61,16 @@ from controller.games.messages import announcement as announcement
 from controller.games.messages import in_english as in_english
 from controller.games.messages import said as said
 from controller.games.messages import svg_said as svg_said
+from controller.games.palette import COLOUR_HEX as COLOUR_HEX
+from controller.games.palette import COLOUR_LETTERS as COLOUR_LETTERS
+from controller.games.palette import HIGHLIGHT_HEX as HIGHLIGHT_HEX
+from controller.games.palette import NO_COLOUR_HEX as NO_COLOUR_HEX
+from controller.games.palette import PALETTE as PALETTE
+from controller.games.palette import ColourName as ColourName
+from controller.games.palette import ink as ink
+from controller.games.palette import is_colour as is_colour
+from controller.games.palette import letters as letters
+from controller.games.palette import tint as tint
 from controller.games.words import notation
 
 CHANCE: Final = -1
@@ -129,28 +141,6 @@ class Channel:
 
 
 # --------------------------------------------------------------------------- players and colours
-
-ColourName = Literal["red", "orange", "yellow", "green", "blue", "violet", "brown", "cyan"]
-"""The colours a game may give its players (the pieces' colours on the real board)."""
-
-COLOUR_HEX: Final[Mapping[ColourName, str]] = {
-    "red": "#d62728", "orange": "#f77f00", "yellow": "#e0b000", "green": "#2a9d48",
-    "blue": "#1f5fbf", "violet": "#8e44ad", "brown": "#8c564b", "cyan": "#17a2b8",
-}
-"""How displays draw each colour. The LEDs have their own values for the same names
-(``controller.ledview.LED_RGB``): a NeoPixel needs other numbers to look the same."""
-
-NO_COLOUR_HEX: Final = "#888888"
-"""A player the game has given no colour yet (Jeocinco before the colours are chosen)."""
-
-PALETTE: Final[tuple[ColourName, ...]] = ("red", "blue", "green", "yellow", "violet", "cyan")
-"""Colours of games whose pieces have none of their own, by seat."""
-
-
-def is_colour(name: object) -> TypeGuard[ColourName]:
-    """Whether ``name`` is one of the colour names (a layout file's colours are plain text)."""
-    return name in COLOUR_HEX
-
 
 class PlayerInfo(TypedDict):
     """A player as displays and MQTT show him: ``colour`` is ``#rrggbb``."""

@@ -121,7 +121,7 @@ def test_a_game_the_display_has_never_heard_of_is_drawn_all_the_same(monkeypatch
                "violation": {"message": "wrong", "channels": ["sq:a3", "sq:nowhere"]}}
     picture = board_svg(message)
     assert picture.startswith(toy.picture(state.public_view(), ["sq:a1"]).removesuffix("</svg>"))
-    for kind, channel, colour in (("target", "sq:a1", "#ff8c00"), ("setup", "sq:c3", "#ffffff"),
+    for kind, channel, colour in (("target", "sq:a1", "#000000"), ("setup", "sq:c3", "#ffffff"),
                                   ("violation", "sq:a3", "#e00000")):
         x, y = toy.channel_xy(channel) or (0.0, 0.0)
         assert (f'<circle class="mark {kind}" cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" stroke="{colour}"'

@@ -11,7 +11,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import COLOUR_HEX, Message, Phrase, Plural, Say, in_english, ring_marks, svg_said
+from controller.games.base import (
+    COLOUR_HEX,
+    Message,
+    Phrase,
+    Plural,
+    Say,
+    in_english,
+    ink,
+    is_colour,
+    letters,
+    ring_marks,
+    svg_said,
+)
 from controller.games.contigo.board import COLORS, FILES, SIZE, TEXT_TURN, to_move
 
 CELL = 56
@@ -115,17 +127,20 @@ def render_svg(view: dict[str, Any], say: Say = in_english) -> str:
         if xy is None:
             continue
         x, y = xy
-        fill = FILL.get(piece.get("player", ""), "#777")
-        who = _seat(str(piece.get("player", "?")))
-        if piece.get("double"):
+        colour = piece.get("player", "")
+        fill = FILL.get(colour, "#777")
+        who = _seat(str(colour or "?"))
+        if piece.get("double"):  # two discs stacked, the upper lettered and marked 2
+            mark = letters(x - 9, y - 2, colour, say, LABEL) if is_colour(colour) else ""
             out.append(f'<circle cx="{x + 3}" cy="{y + 4}" r="19" fill="{fill}" stroke="#111" stroke-width="2"/>')
             out.append(f'<g class="man double"><circle cx="{x - 2}" cy="{y - 2}" r="19" fill="{fill}" stroke="#111" '
-                       f'stroke-width="2"/><text x="{x - 2}" y="{y + 4}" font-size="16" font-weight="bold" '
-                       f'text-anchor="middle" fill="#fff">2</text>'
+                       f'stroke-width="2"/>{mark}<text x="{x + 8}" y="{y + 3}" font-size="{LABEL}" font-weight="bold" '
+                       f'text-anchor="middle" fill="{ink(fill)}">2</text>'
                        f'{svg_said("title", DOUBLE(square=name, player=who), say)}</g>')
         else:
+            mark = letters(x, y, colour, say, LABEL + 2) if is_colour(colour) else ""
             out.append(f'<g class="man"><circle cx="{x}" cy="{y}" r="18" fill="{fill}" stroke="#111" '
-                       f'stroke-width="2"/>{svg_said("title", MAN(square=name, player=who), say)}</g>')
+                       f'stroke-width="2"/>{mark}{svg_said("title", MAN(square=name, player=who), say)}</g>')
     variant, *rest = _caption(view)  # two lines: Spanish runs longer than one
     for y, line in ((HEIGHT - 26, [variant]), (HEIGHT - 8, rest)):
         out.append(f'<text x="{MARGIN}" y="{y}" font-size="{LABEL}" fill="#222" xml:space="preserve">'

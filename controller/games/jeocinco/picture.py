@@ -8,14 +8,27 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from controller.games.base import COLOUR_HEX, Message, Phrase, Plural, Say, in_english, ring_marks, svg_said
+from controller.games.base import (
+    COLOUR_HEX,
+    HIGHLIGHT_HEX,
+    Message,
+    Phrase,
+    Plural,
+    Say,
+    in_english,
+    letters,
+    ring_marks,
+    svg_said,
+    tint,
+)
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.board import PHASE
 
 SCALE = 20
 MARGIN = 30
-PALE = ("#fff4b8", "#d9f2d2", "#d4e2fa", "#fad9d4")
-"""Board colour of each orientation's pentagons (N yellow, E green, S blue, W red)."""
+PALE = tuple(tint(COLOUR_HEX[c], 0.4) for c in B.COLOUR_NAMES)
+"""Board colour of each orientation's pentagons (N yellow, E green, S blue, W red): the players'
+colours made paler, still told apart under colour-vision deficiency (``tests/test_colour.py``)."""
 STRONG = tuple(COLOUR_HEX[c] for c in B.COLOUR_NAMES)
 """Pieces, towers and bridges of each colour (the players' colours)."""
 LABEL = 27
@@ -91,9 +104,9 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
         (ax, ay), (bx, by) = B.SLOT_ENDS[s]
         (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)
         line = f'x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"'
-        if s in ringed:
-            out.append(f'<line {line} stroke="#ff8c00" stroke-width="10" stroke-opacity="0.5" '
-                       'stroke-linecap="round"/>')
+        if s in ringed:  # the highlight, dashed: no piece looks like it
+            out.append(f'<line class="legal" {line} stroke="#fff" stroke-width="10" stroke-linecap="round"/>'
+                       f'<line {line} stroke="{HIGHLIGHT_HEX}" stroke-width="5" stroke-dasharray="5 4"/>')
         p = holder.get(s, -1)
         if p < 0:
             continue
@@ -101,8 +114,10 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
         title = svg_said("title", SLOT(slot=B.SLOT_NAMES[s], player=f"player {p}"), say)
         if s in vacated:
             out.append(f'<line {line} stroke="{colour}" stroke-width="3" stroke-dasharray="4 3">{title}</line>')
-        else:
-            out.append(f'<line {line} stroke="{colour}" stroke-width="6" stroke-linecap="round">{title}</line>')
+        else:  # cased in dark grey, lettered at its middle: told apart from the pentagons without colour
+            out.append(f'<line {line} stroke="#333" stroke-width="9" stroke-linecap="round"/>'
+                       f'<line {line} stroke="{colour}" stroke-width="6" stroke-linecap="round">{title}</line>')
+            out.append(letters((x1 + x2) / 2, (y1 + y2) / 2, B.COLOUR_NAMES[colour_of.get(p, 0)], say, LABEL))
     for bridge in view["bridges"]:
         k = B.BRIDGE_NAMES.index(bridge["name"])
         (fx, fy), (gx, gy) = B.BRIDGE_POINTS[k]
@@ -112,10 +127,12 @@ def render_svg(view: dict[str, Any], highlight: tuple[str, ...] = (), say: Say =
         out.append(f'<line {line} stroke="#222" stroke-width="8" stroke-linecap="round"/>')
         out.append(f'<line {line} stroke="{STRONG[colour_of.get(p, 0)]}" stroke-width="5" stroke-linecap="round">'
                    f'{svg_said("title", BRIDGE(**B.bridge_ends(k)), say)}</line>')
+        out.append(letters((x1 + x2) / 2, (y1 + y2) / 2, B.COLOUR_NAMES[colour_of.get(p, 0)], say, LABEL))
     for q in sorted(B.PENT_INDEX[name] for name in view["towers"]):
         x, y = to_picture(*B.PENT_CENTRES[q])
-        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="8" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '
+        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="18" fill="{STRONG[B.PENT_COLOUR[q]]}" stroke="#222" '
                    f'stroke-width="2">{svg_said("title", TOWER(pentagon=B.PENT_NAMES[q]), say)}</circle>')
+        out.append(letters(x, y, B.COLOUR_NAMES[B.PENT_COLOUR[q]], say, LABEL))
     if view["dispute"] is not None:
         (ax, ay), (bx, by) = B.SLOT_ENDS[B.SLOT_INDEX[view["dispute"]["slot"]]]
         (x1, y1), (x2, y2) = to_picture(ax, ay), to_picture(bx, by)

@@ -3,9 +3,10 @@
 
 The parts are drawn as they sit (their offsets applied): positions are numbered clockwise from the
 top, the Middle ring half a space off. Black lines come from the layout data. Pawns are discs in
-their player's colour with the player's initial; black pins are small black dots; the active part
-of the sync clock has a thick outline; legal targets of the move at hand are ringed in white. The
-other channels the LEDs light (a ring to turn) are ringed in orange.
+their player's colour with its letters in the board's language (``base.letters``), and every space
+carries its colour's letters too; black pins are small black dots; the active part of the sync
+clock has a thick outline; legal targets of the move at hand are ringed in the highlight
+(``base.HIGHLIGHT_HEX``), as are the other channels the LEDs light (a ring to turn).
 """
 
 from __future__ import annotations
@@ -14,13 +15,25 @@ import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from controller.games.base import COLOUR_HEX, Message, Phrase, Say, in_english, ring_marks, svg_said
+from controller.games.base import (
+    COLOUR_HEX,
+    Message,
+    Phrase,
+    Say,
+    highlight_ring,
+    in_english,
+    is_colour,
+    letters,
+    ring_marks,
+    svg_said,
+)
 from controller.games.scriptorium import board as B
 from controller.games.scriptorium.board import CENTRE, HUB, INNER, MIDDLE, OUTER, PART_NAMES, PHASE, TURN_NOTE
 
 FILL: dict[str, str] = {name: value for name, value in COLOUR_HEX.items()}
 """How each colour of the layout (the spaces' and the players' pawns) is drawn."""
 HUB_R = 28.0
+LABEL = 12  # the letters' size: 11 px and more on a phone 390 px wide (the picture is 420 across)
 BANDS = {CENTRE: (HUB_R, 62.0), INNER: (70.0, 104.0), MIDDLE: (112.0, 146.0), OUTER: (154.0, 188.0)}
 
 SPACE = Phrase("scriptorium.picture.space", "{part} {position}: {colour}")
@@ -52,6 +65,15 @@ def centre_of(loc: int) -> tuple[float, float]:
     part, p = loc // B.N, loc % B.N
     lo, hi = BANDS[part]
     return _point((lo + hi) / 2, _angle(part, p))
+
+
+def _corner(part: int, p: int) -> tuple[float, float]:
+    """Where a space's letters go: by its outer edge, before its middle clockwise, clear of a pawn
+    and of the black lines through its centre (the narrow Centre: its middle, no pawn stands there)."""
+    lo, hi = BANDS[part]
+    if part == CENTRE:
+        return _point(lo + (hi - lo) * 0.7, _angle(part, p))
+    return _point(hi - 7, _angle(part, p - 0.3))
 
 
 def _wedge(part: int, p: int) -> str:
@@ -110,10 +132,13 @@ def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_engli
     ]
     active = _PARTS[view["active_part"]]
     aligned = view["aligned"]
+    space_letters: list[str] = []  # each space's letters in a corner, drawn over the black lines
     for part in (OUTER, MIDDLE, INNER, CENTRE):
         for p, colour in enumerate(view["colours"][PART_NAMES[part]]):
             out.append(f'<path d="{_wedge(part, p)}" fill="{_fill(colour)}" stroke="#222" stroke-width="0.8">'
                        + svg_said("title", SPACE(part=PART_NAMES[part], position=p, colour=colour), say) + "</path>")
+            if is_colour(colour):
+                space_letters.append(letters(*_corner(part, p), colour, say, LABEL))
         if part == active and not aligned:
             lo, hi = BANDS[part]
             for r in (lo, hi):
@@ -128,6 +153,7 @@ def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_engli
         x2, y2 = centre_of(INNER * B.N + inner_p)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {line_style}/>')
     out.append(f'<circle r="{HUB_R}" fill="#111"/>')
+    out += space_letters
     # position numbers outside the Outer ring
     for p in range(B.N):
         x, y = _point(BANDS[OUTER][1] + 10, _angle(OUTER, p))
@@ -136,11 +162,9 @@ def picture(view: dict[str, Any], marks: Sequence[str] = (), say: Say = in_engli
     for t in view["targets"]:
         loc = B.parse_location(t)
         if loc == HUB:
-            out.append(f'<circle r="{HUB_R - 3}" fill="none" stroke="#fff" stroke-width="2.5" stroke-dasharray="4 3"/>')
+            out.append(highlight_ring(0.0, 0.0, HUB_R - 4))
         elif loc is not None:
-            x, y = centre_of(loc)
-            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="13" fill="none" stroke="#fff" stroke-width="2.5"'
-                       ' stroke-dasharray="4 3"/>')
+            out.append(highlight_ring(*centre_of(loc), 13))
     # pins
     for pin_text in view["pins"]:
         x, y = centre_of(_location(pin_text))
@@ -189,6 +213,6 @@ def _location(text: str) -> int:
 
 
 def _pawn(x: float, y: float, colour: str, say: Say) -> str:
-    return (f'<g><circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill="{_fill(colour)}" stroke="#fff" stroke-width="2"/>'
-            f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" fill="#fff"'
-            f' font-weight="bold">{colour[0].upper()}</text>{svg_said("title", PAWN(player=_seat(colour)), say)}</g>')
+    return (f'<g><circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{_fill(colour)}" stroke="#fff" stroke-width="2"/>'
+            f'{letters(x, y, colour, say, LABEL) if is_colour(colour) else ""}'
+            f'{svg_said("title", PAWN(player=_seat(colour)), say)}</g>')

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
-from controller.games.base import COLOUR_HEX, Phrase, Say, in_english, ring_marks, svg_said
+from controller.games.base import COLOUR_HEX, Phrase, Say, in_english, letters, ring_marks, svg_said
 from controller.games.serpientes import board as B
 
 CELL = 40
@@ -81,15 +81,18 @@ def render_svg(state: Drawable, say: Say = in_english) -> str:
         out.append(f'<circle class="token" cx="{x}" cy="{y}" r="8" fill="#e8c547" stroke="#7a6200"/>')
     for p in range(state.num_players):
         sn = state.snake(p)
+        name = B.SNAKE_COLOURS[p % len(COLOURS)]
         colour = COLOURS[p % len(COLOURS)]
-        for a, b in itertools.pairwise(sn):
+        for a, b in itertools.pairwise(sn):  # each stick lettered at its middle: told apart without colour
             (x1, y1), (x2, y2) = _xy(a), _xy(b)
             out.append(f'<line class="stick p{p}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-                       f'stroke="{colour}" stroke-width="7" stroke-linecap="round"/>')
+                       f'stroke="{colour}" stroke-width="9" stroke-linecap="round"/>')
+            out.append(letters((x1 + x2) / 2, (y1 + y2) / 2, name, say, LABEL))
         if sn:
             x, y = _xy(sn[-1])
-            out.append(f'<circle class="head p{p}" cx="{x}" cy="{y}" r="7" fill="{colour}" '
+            out.append(f'<circle class="head p{p}" cx="{x}" cy="{y}" r="13" fill="{colour}" '
                        f'stroke="#000" stroke-width="2"/>')
+            out.append(letters(x, y, name, say, LABEL))
     scores = state.scores()
     snakes = state.public_view()["snakes"]
     for p in range(state.num_players):
@@ -98,8 +101,9 @@ def render_svg(state: Drawable, say: Say = in_english) -> str:
         turn = " \u25c0" if p == state.turn_player and state.phase not in ("over", "tokens", "first") else ""
         label = LEGEND(player=f"player {p}", score=int(scores[p]), eaten=snakes[p]["eaten"], sticks=state.sticks(p),
                        supply=snakes[p]["supply"])
-        out.append(f'<rect x="{MARGIN}" y="{y - 12}" width="14" height="14" fill="{colour}"/>')
-        out.append(f'<text x="{MARGIN + 20}" y="{y}" font-size="{LABEL}">{svg_said("tspan", label, say)}{turn}</text>')
+        out.append(f'<rect x="{MARGIN - 8}" y="{y - 16}" width="24" height="22" fill="{colour}"/>')
+        out.append(letters(MARGIN + 4, y - 5, B.SNAKE_COLOURS[p % len(COLOURS)], say, LABEL))
+        out.append(f'<text x="{MARGIN + 22}" y="{y}" font-size="{LABEL}">{svg_said("tspan", label, say)}{turn}</text>')
     out.append("</svg>")
     return "\n".join(out)
 

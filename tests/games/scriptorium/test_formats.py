@@ -123,7 +123,7 @@ def test_svg_rendering_is_well_formed() -> None:
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
     assert svg.count("pawn</title>") == 3 and "black pin" in svg
-    assert svg.count('stroke-dasharray="4 3"') == 2          # the two legal targets
+    assert svg.count('class="legal"') == 2          # the two legal targets, in the highlight
     assert "render_text" not in svg and len(s.render_text().splitlines()) >= 7
 
 
@@ -189,10 +189,10 @@ def test_the_picture_is_drawn_from_the_public_view_alone() -> None:
     s = pos(players=3, offsets=A, pawns="i3,hub,hub", pins="o0").apply(("colour", 2))
     view = json.loads(json.dumps(s.public_view()))               # what a display receives
     assert GAME.picture(view) == render_svg(s)
-    # the LEDs' targets: the ring spaces are ringed by the picture's own legal targets, a ring to turn in orange
+    # the LEDs' targets: the ring spaces are ringed by the picture's own legal targets, a ring to turn as a target
     marked = GAME.picture(view, ["pos:inner:2", "enc:inner"])
     assert marked.count('class="mark target"') == 1 and "target: enc:inner" in marked
-    assert marked.count('stroke-dasharray="4 3"') == 2
+    assert marked.count('class="legal"') == 2
     # as the display draws the same marks today
     from controller.display.render import board_svg
     assert board_svg({"game": "scriptorium", "board_view": view, "targets": ["pos:inner:2", "enc:inner"]}) == \
