@@ -63,6 +63,9 @@ class LedsConfig:
     pin: str = "SPI"  # "SPI" (GPIO10, no root needed) or a board pin "D<n>"; D18 is Scriptorium's centre encoder
     brightness: float = 0.3
     blink_hz: float = 2.0
+    # Each player's pattern beside his colour, seat by seat (repeated past the last): "steady", "slow",
+    # "double", "triple" (blinks); []: all steady. For players who tell colours apart badly (issue 36).
+    patterns: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -165,6 +168,11 @@ class Config:
         led_gpios(self.leds.pin)
         _within("leds.brightness", self.leds.brightness, 0, 1, low_ok=True)
         _within("leds.blink_hz", self.leds.blink_hz, 0, 20)
+        if self.leds.patterns:
+            from controller.ledview import PATTERNS  # the LEDs' drawing, loaded only when patterns are asked for
+            for pattern in self.leds.patterns:
+                if pattern not in PATTERNS:
+                    raise ConfigError(f"leds.patterns: each must be one of {', '.join(PATTERNS)}, not {pattern!r}")
         _within("inputs.hold_time", self.inputs.hold_time, 0, 60)
         if not self.mqtt.host:
             raise ConfigError("mqtt.host: must not be empty")

@@ -12,7 +12,10 @@
   beads (a pit holds one LED: the counts are in the ``expected`` event's words);
 * a status bar: whose turn (or amber while a die or card is pending), red on a violation (amber,
   blinking, while a computer player could not decide), blue while a choice is pending, green while
-  the game lights its own status (``State.status_light``).
+  the game lights its own status (``State.status_light``);
+* beside the colour, where ``leds.patterns`` gives them, each player's own pattern (steady, slow
+  blink, double blink, triple blink: :data:`PATTERNS`) on his targets and the whose-turn LED, so
+  that players whose colours look alike are told apart (issue 36).
 
 It draws without the strip (``hardware.leds`` sends the frame), so the pure session can describe the
 picture (:class:`LedScene`) without importing any hardware.
@@ -20,9 +23,9 @@ picture (:class:`LedScene`) without importing any hardware.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from controller.games.base import PALETTE, ColourName, State
 
@@ -48,6 +51,24 @@ BLUE: RGB = (0, 0, 255)
 GREEN: RGB = (0, 255, 0)
 WHITE: RGB = (120, 120, 120)
 TURN: RGB = (0, 160, 160)
+
+
+PATTERNS: Final[Mapping[str, tuple[bool, ...]]] = {
+    "steady": (True,) * 8,
+    "slow": (True,) * 4 + (False,) * 4,
+    "double": (True, False, True) + (False,) * 5,
+    "triple": (True, False, True, False, True) + (False,) * 3,
+}
+"""A player's pattern (``leds.patterns``, seat by seat): lit or not at each of eight blink ticks, two
+seconds at the default ``leds.blink_hz`` of 2 (a tick every quarter of a second)."""
+
+
+def player_lit(patterns: Sequence[str], player: int, tick: int) -> bool:
+    """Whether ``player``'s LEDs are lit at blink tick ``tick`` with the seats' ``patterns`` (none
+    given, or no player acting: always)."""
+    if player < 0 or not patterns:
+        return True
+    return PATTERNS[patterns[player % len(patterns)]][tick % len(PATTERNS["steady"])]
 
 
 @dataclass(frozen=True)
@@ -92,8 +113,9 @@ def _light(frame: list[RGB], leds: Iterable[int], colour: RGB) -> None:
         frame[i] = colour
 
 
-def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
-    """The frame for ``scene``; ``blink_on`` alternates at the blink rate."""
+def render_frame(layout: Layout, scene: LedScene, blink_on: bool, player_on: bool = True) -> list[RGB]:
+    """The frame for ``scene``; ``blink_on`` alternates at the blink rate, ``player_on`` follows the
+    acting player's pattern (:func:`player_lit`): his targets and the whose-turn LED."""
     frame = [OFF] * layout.led_count
     board_leds = [i for leds in layout.leds_of.values() for i in leds]
     status = layout.status_leds
@@ -105,7 +127,7 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
         return frame
     colour = player_colour(scene.player, scene.colours) if scene.player >= 0 else AMBER
     for channel in scene.targets:
-        _light(frame, layout.leds_of.get(channel, ()), colour)
+        _light(frame, layout.leds_of.get(channel, ()), colour if player_on else OFF)
     for channel, spaces in scene.offsets_to_turn:  # clockwise from the first LED, or back from the last
         ring = layout.leds_of.get(channel, [])
         _light(frame, ring[:spaces] if spaces > 0 else ring[len(ring) + spaces:], TURN)
@@ -120,7 +142,7 @@ def render_frame(layout: Layout, scene: LedScene, blink_on: bool) -> list[RGB]:
         for channel in scene.violation:
             _light(frame, layout.leds_of.get(channel, ()), RED)
     warning = AMBER if scene.warning and blink_on else OFF
-    bar = [colour, AMBER if scene.player == -1 else OFF, RED if scene.violation else warning,
+    bar = [colour if player_on else OFF, AMBER if scene.player == -1 else OFF, RED if scene.violation else warning,
            (colour if blink_on else OFF) if scene.carry_out
            else BLUE if scene.ambiguous else GREEN if scene.status_light else OFF]
     for i, c in zip(status, bar, strict=False):

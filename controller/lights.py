@@ -1,23 +1,29 @@
 """What the strip under the board shows: the session's last LED scene, drawn for the board wired up
-and blinking at the configured rate (the pure session has no clock, the loop turns the blink)."""
+and blinking at the configured rate, each player in his pattern where ``leds.patterns`` gives them
+(the pure session has no clock, the loop turns the blink)."""
 
 from __future__ import annotations
 
-from controller.ledview import LedScene, render_frame
+from collections.abc import Sequence
+
+from controller.ledview import LedScene, player_lit, render_frame
 from controller.wiring import Wiring
 from hardware.leds import LedStrip
 
 
 class Lights:
     """The strip (``strip``) showing the last scene on the board ``wiring`` has wired up; it blinks
-    every ``period`` seconds."""
+    every ``period`` seconds, the acting player's LEDs in his pattern of ``patterns`` (seat by seat,
+    ``ledview.PATTERNS``; none: steady)."""
 
-    def __init__(self, strip: LedStrip, wiring: Wiring, blink_hz: float) -> None:
+    def __init__(self, strip: LedStrip, wiring: Wiring, blink_hz: float, patterns: Sequence[str] = ()) -> None:
         self.strip = strip
         self.wiring = wiring
         self.period = 0.5 / blink_hz
+        self.patterns = tuple(patterns)
         self.scene: LedScene | None = None
         self.blink_on = True
+        self.tick = 0  # blinks so far: where the players' patterns are
 
     def show(self, scene: LedScene | None) -> None:
         """Show ``scene`` from now on (None: the last one stays)."""
@@ -27,8 +33,10 @@ class Lights:
 
     def blink(self) -> None:
         self.blink_on = not self.blink_on
+        self.tick += 1
         self.draw()
 
     def draw(self) -> None:
         if self.scene is not None:
-            self.strip.show(render_frame(self.wiring.layout, self.scene, self.blink_on))
+            self.strip.show(render_frame(self.wiring.layout, self.scene, self.blink_on,
+                                         player_lit(self.patterns, self.scene.player, self.tick)))

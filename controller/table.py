@@ -53,5 +53,5 @@ class Table:
         teller = Teller(session, board, wiring, kept, mqtt, sound, clock=clock, wall_clock=wall_clock, remote=remote)
         notices = kept.open(session, resume=config.journal.resume) if kept is not None else []
         teller.resumed_serial = session.serial  # 0: no game resumed
-        return cls(wiring, session, kept, teller, Lights(strip, wiring, config.leds.blink_hz), remote,
-                   session.opened(notices))
+        lights = Lights(strip, wiring, config.leds.blink_hz, config.leds.patterns)
+        return cls(wiring, session, kept, teller, lights, remote, session.opened(notices))

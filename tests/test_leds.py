@@ -9,11 +9,13 @@ from typing import Any
 
 import pytest
 
+from controller.config import Config, ConfigError
 from controller.games import CHANCE
+from controller.ledview import OFF, PATTERNS, game_colours, player_colour, player_lit
 from controller.mqtt import Command
 from controller.service import Service
 from hardware.leds import WIRE_SECONDS_PER_LED, LedStrip, RecordingPixels
-from tests.support.table import Table
+from tests.support.table import Table, expected_targets
 from tests.support.waiting import wait_until
 
 RED, GREEN, BLUE = (9, 0, 0), (0, 9, 0), (0, 0, 9)
@@ -168,3 +170,59 @@ def test_a_strip_opened_again_is_written_whole() -> None:
     strip.resize(5)
     strip.show([RED] * 5)
     assert made[-1].sets == 5 and made[-1].transmitted[-1] == on_wire(RED, 5)
+
+
+def lit_ticks(table: Table, leds: set[int], colour: tuple[int, int, int], ticks: int) -> list[bool]:
+    """Whether ``leds`` are all lit in ``colour`` after each of ``ticks`` blinks, turned in the loop
+    (the table's own blink is a minute away: nothing else turns it)."""
+    service = table.service
+    seen = []
+    for _ in range(ticks):
+        service.call(service.lights.blink)
+        assert service.strip.flush()
+        frame = table.frame()
+        assert all(frame[i] in (colour, OFF) for i in leds), "a target in another colour"
+        seen.append(all(frame[i] == colour for i in leds))
+    return seen
+
+
+def test_each_player_blinks_his_own_pattern_beside_his_colour() -> None:
+    """``leds.patterns``: the acting player's targets and the whose-turn LED follow his pattern
+    (red steady, blue a slow blink in two-player Contigo); nothing else changes."""
+    patterns = ["steady", "slow", "double", "triple"]
+    with Table("contigo", lights={"blink_hz": 0.01, "patterns": patterns}) as table:
+        service = table.service
+        table.play(table.state.legal_actions()[0])  # who starts
+        seen_players: set[int] = set()
+        while len(seen_players) < 2:
+            state = table.state
+            if state.current_player >= 0 and state.current_player not in seen_players:
+                player = state.current_player
+                colour = player_colour(player, game_colours(state))
+                table.idle()
+                turn_led = service.wiring.layout.status_leds[0]
+                targets = {i for c in expected_targets(table.service.session.game, state)
+                           for i in service.wiring.layout.leds_of.get(c, ())}
+                assert targets
+                tick = service.call(lambda: service.lights.tick)
+                lit = lit_ticks(table, targets | {turn_led}, colour, 16)
+                pattern = PATTERNS[patterns[player]]
+                assert lit == [pattern[(tick + 1 + k) % 8] for k in range(16)], (player, lit)
+                seen_players.add(player)
+            table.play(table.state.legal_actions()[0])
+
+
+def test_without_patterns_every_player_is_steady_and_a_bad_pattern_is_refused() -> None:
+    assert PATTERNS["steady"] == (True,) * 8 and not player_lit(["slow"], 0, 4) and player_lit([], 0, 4)
+    assert player_lit(["slow"], -1, 4)  # chance (amber) and a game over follow no player's pattern
+    assert [player_lit(["steady", "double"], 3, t) for t in range(8)] == list(PATTERNS["double"])  # past the last
+    with pytest.raises(ConfigError, match=r"leds\.patterns: each must be one of steady, slow, double, triple"):
+        Config.from_dict({"leds": {"patterns": ["steady", "disco"]}})
+    with Table("contigo", lights={"blink_hz": 0.01}) as table:
+        table.play(table.state.legal_actions()[0])
+        state = table.state
+        colour = player_colour(state.current_player, game_colours(state))
+        table.idle()
+        targets = {i for c in expected_targets(table.service.session.game, state)
+                   for i in table.service.wiring.layout.leds_of.get(c, ())}
+        assert targets and lit_ticks(table, targets, colour, 8) == [True] * 8

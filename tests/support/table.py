@@ -24,13 +24,15 @@ class Table:
                  seed: int = 1, mqtt_port: int | None = None, debounce_ms: float = 25.0, commit_ms: float = 25.0,
                  allow_takeback: bool = True, journal: str = "", moved: dict[str, int] | None = None,
                  leds: str = "sim", sound: dict[str, Any] | None = None,
-                 language: str = "en", seats: list[str] | None = None) -> None:
+                 language: str = "en", seats: list[str] | None = None,
+                 lights: dict[str, Any] | None = None) -> None:
         """``moved``: channels that read otherwise than the game says when the table is switched on;
         ``leds``: the strip's back end (``"sim-wire"`` takes a real strip's wire time); ``commit_ms``:
         short by default, for the tests' quick and sure hands (a person's need ``sensors.commit_ms``'s
         default; ``tests/test_human_pace.py`` plays with those); ``sound``: the ``[sound]`` section;
         ``language``: what the table says on MQTT (English here, where tests read its words;
-        ``board.language`` is Spanish by default); ``seats``: ``board.seats`` (computer players)."""
+        ``board.language`` is Spanish by default); ``seats``: ``board.seats`` (computer players);
+        ``lights``: more of the ``[leds]`` section (``blink_hz``, ``patterns``)."""
         g = get_game(game)
         self.config = Config.from_dict({
             "board": {"id": f"t-{game}", "game": game, "seed": seed, "num_players": g.players(players),
@@ -38,7 +40,7 @@ class Table:
                       "seats": seats or []},
             "sensors": {"debounce_ms": debounce_ms, "commit_ms": commit_ms},
             "inputs": {"pin_factory": "mock"},
-            "leds": {"backend": leds},
+            "leds": {"backend": leds, **(lights or {})},
             "mqtt": {"enabled": mqtt_port is not None, "port": mqtt_port or 1883},
             "journal": {"path": journal},
             "sound": sound or {},
