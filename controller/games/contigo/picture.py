@@ -2,8 +2,8 @@
 
 The 6x6 squares sit inside the ring of 28 pits: ``n-a`` .. ``n-f`` above the files, ``s-a`` ..
 ``s-f`` below, ``w-1`` .. ``w-6`` left of the ranks, ``e-1`` .. ``e-6`` right, and the four corner
-pits. A pit shows its bead count (and up to eight beads); a man is a disc in its player's colour, a
-double two stacked discs marked 2.
+pits. A pit shows its bead count (and up to eight beads); a man is a disc in its player's colour lettered
+with it in the board's language (``base.letters``), a double two stacked discs marked 2.
 """
 
 from __future__ import annotations
