@@ -88,7 +88,7 @@ def test_every_phrase_of_the_code_is_in_the_catalogue_with_its_params() -> None:
 
 
 def test_a_message_is_said_in_each_language_with_its_params_and_people() -> None:
-    people = People.of([{"index": 0, "name": "red", "colour": "#d62728"},
+    people = People.of([{"index": 0, "name": "red", "colour": "#d55e00"},
                         {"index": 1, "name": "player 1", "colour": "#888888"}], "es")
     assert people.labels == ("rojo", "jugador 2")  # by colour, else the seat from 1
     assert People.of([{"index": 0, "name": "x", "colour": "#888888"}], "es", ["Ana"]).labels == ("Ana",)
