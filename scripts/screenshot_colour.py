@@ -86,7 +86,7 @@ class States:
 
 def photograph(page: Page, display: RunningDisplay, game: str, seq: int, matrix: str) -> None:
     page.goto(f"{display.url}board/{BOARD}")
-    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    page.wait_for_function("seq => Number(document.body.dataset.seq) >= seq", arg=seq)  # or a later one, same view
     expect(page.locator("#picture svg")).to_be_visible()
     page.screenshot(path=str(OUT / f"colour-{game}.png"), full_page=True)
     page.evaluate("""matrix => {
