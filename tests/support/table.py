@@ -160,7 +160,8 @@ class Table:
         text = state.action_to_text(action)
         if state.current_player == CHANCE:
             self.hands.press("roll")
-        elif not self.hands.enact(state, action):
+        elif not self.hands.enact(state, action):  # the buttons offer it once the move table is built
+            self.wait(lambda s: not s.referee.unready, "the move table (the moves the buttons offer)")
             self.hands.choose(text)
         def taken(s: Any) -> bool:
             return len(s.match.record.actions) > before
