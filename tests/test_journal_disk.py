@@ -108,6 +108,7 @@ class Script:
     """A seeded Contigo game as requests: ``roll`` for a chance step, ``choose`` for a move."""
 
     def __init__(self, seed: int) -> None:
+        self.seed = seed
         self.record, self.public = scripted("contigo", {}, 2, seed)
         match = Match(Record.seeded("contigo", self.record.options, 2, seed))
         self.requests: list[tuple[str, dict[str, Any]]] = []
@@ -138,6 +139,22 @@ def on(board: Board, topic: str, where: Callable[[dict[str, Any]], object], sinc
     message: dict[str, Any] = json.loads(
         board.op.wait_for(lambda m: m[0] == f"{board.base}/{topic}" and where(json.loads(m[1])), since=since)[1])
     return message
+
+
+@contextlib.contextmanager
+def played(tmp_path: Path, port: int, script: Script, journal: Path, moves: int) -> Iterator[tuple[Board, Listener]]:
+    """``arbitro run`` with its journal at ``journal``, the script's first ``moves`` requests played
+    and answered ok; the board and the listener of its answers (kept after the block)."""
+    board = Board(tmp_path, port, "contigo", {}, 2, script.seed, journal=journal)
+    answers = Listener(port, [f"{board.base}/response/#"])
+    try:
+        board.start()
+        for i in range(moves):
+            assert script.ask(board, answers, i)["ok"]
+        yield board, answers
+    finally:
+        board.close()
+        answers.close()
 
 
 def told_degraded(board: Board, since: int, why: str) -> dict[str, Any]:
@@ -216,12 +233,7 @@ def test_a_disk_turned_read_only_is_told_and_refused_and_nothing_acknowledged_is
     script = Script(seed=4)
     disk = Ext4(tmp_path / "card.img", tmp_path / "card")
     try:
-        board = Board(tmp_path, broker.port, "contigo", {}, 2, 4, journal=disk.where / "journal.sqlite")
-        answers = Listener(broker.port, [f"{board.base}/response/#"])
-        try:
-            board.start()
-            for i in range(4):
-                assert script.ask(board, answers, i)["ok"]
+        with played(tmp_path, broker.port, script, disk.where / "journal.sqlite", 4) as (board, answers):
             disk.fail()
             mark = len(board.op.messages)
             board.send(*script.requests[4])
@@ -235,9 +247,6 @@ def test_a_disk_turned_read_only_is_told_and_refused_and_nothing_acknowledged_is
             state = board.start()
             assert state["moves"] == 4 and state["health"] == {"status": "ok"}
             assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
-        finally:
-            board.close()
-            answers.close()
         assert [json.loads(m[1])["ok"] for m in answers.messages if json.loads(m[1])["id"] == "a4"] == [False, True]
     finally:
         disk.umount()
@@ -297,28 +306,20 @@ def twenty_answers(board: Board, script: Script, first: int) -> list[dict[str, A
 def test_a_start_on_a_full_disk_says_degraded_first_and_answers_every_request_at_once(
         tmp_path: Path, broker: Broker) -> None:
     script = Script(seed=3)
-    with tmpfs(tmp_path / "disk") as disk:
-        board = Board(tmp_path, broker.port, "contigo", {}, 2, 3, journal=disk / "journal.sqlite")
-        answers = Listener(broker.port, [f"{board.base}/response/#"])
-        try:
-            board.start()
-            for i in range(4):
-                assert script.ask(board, answers, i)["ok"]
-            board.kill()
-            filler = fill(disk)
-            state = board.start()  # the first state told already says so
-            assert state["moves"] == 4 and state["health"] == {
-                "status": "degraded", "message": "the journal cannot be written: disk full"}, state
-            refused = twenty_answers(board, script, 4)
-            assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: disk full; " \
-                "nothing was done"
-            mark = len(board.op.messages)
-            filler.unlink()  # room again: healthy by itself, and the game goes on where it was
-            assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
-            assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
-        finally:
-            board.close()
-            answers.close()
+    with tmpfs(tmp_path / "disk") as disk, played(tmp_path, broker.port, script, disk / "journal.sqlite", 4) as (
+            board, answers):
+        board.kill()
+        filler = fill(disk)
+        state = board.start()  # the first state told already says so
+        assert state["moves"] == 4 and state["health"] == {
+            "status": "degraded", "message": "the journal cannot be written: disk full"}, state
+        refused = twenty_answers(board, script, 4)
+        assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: disk full; " \
+            "nothing was done"
+        mark = len(board.op.messages)
+        filler.unlink()  # room again: healthy by itself, and the game goes on where it was
+        assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
+        assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
     log = (tmp_path / "service.log").read_text()
     assert "Traceback" not in log and log.count("the journal cannot be written: disk full") == 1, log
 
@@ -333,12 +334,7 @@ def test_a_start_on_a_read_only_disk_says_degraded_first_and_answers_every_reque
     script = Script(seed=4)
     disk = Ext4(tmp_path / "card.img", tmp_path / "card")
     try:
-        board = Board(tmp_path, broker.port, "contigo", {}, 2, 4, journal=disk.where / "journal.sqlite")
-        answers = Listener(broker.port, [f"{board.base}/response/#"])
-        try:
-            board.start()
-            for i in range(4):
-                assert script.ask(board, answers, i)["ok"]
+        with played(tmp_path, broker.port, script, disk.where / "journal.sqlite", 4) as (board, answers):
             if stopped == "power cut":
                 board.kill()  # the WAL is left as it was
             else:
@@ -358,9 +354,6 @@ def test_a_start_on_a_read_only_disk_says_degraded_first_and_answers_every_reque
             assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
             board.kill()
             assert board.start()["moves"] == 6  # written: a restart resumes after them
-        finally:
-            board.close()
-            answers.close()
     finally:
         disk.umount()
     log = (tmp_path / "service.log").read_text()
