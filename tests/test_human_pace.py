@@ -267,7 +267,7 @@ def play_by_script(game: str, options: dict[str, Any], players: int, seed: int, 
 @pytest.mark.parametrize(("game", "options", "players"), GAMES,
                          ids=[f"{g}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, o, _ in GAMES])
 def test_hands_at_human_pace_invent_nothing_and_miss_nothing(game: str, options: dict[str, Any], players: int) -> None:
-    tally = play_by_script(game, options, players, seed=4, trials=3 * len(SCRIPTS))
+    tally = play_by_script(game, options, players, seed=4, trials=2 * len(SCRIPTS))
     assert set(tally.scripts) == set(SCRIPTS)
     summary = f"{game} {options}: {tally.intended} moves meant, scripts {tally.scripts}"
     print(summary, f"invented {len(tally.invented)}, missed {len(tally.missed)}, told {len(tally.told)},"
