@@ -42,7 +42,7 @@ def photograph(display: RunningDisplay, turn: int) -> None:
             page.goto(f"{display.url}board/{BOARD}")
             caption = page.locator("#picture svg > text").last
             expect(caption).to_contain_text(f"turno {turn}/")
-            expect(caption).to_contain_text("rojo mueve un hombre")
+            expect(caption).to_contain_text("rojo mueve una ficha")
             expect(page.locator("html")).to_have_attribute("lang", "es")
             OUT.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(OUT), full_page=True)
