@@ -129,8 +129,8 @@ def told_words(game: str, language: str, broker: Broker, caplog: pytest.LogCaptu
     caplog.clear()
     try:
         final = play_game(game, broker=("127.0.0.1", broker.port), seed=2, players=None, seat=None, pace=0,
-                          headless=True, max_actions=longest or LONGEST.get(game, 3000), board_id=board, language=language,
-                          bots="easy")
+                          headless=True, max_actions=longest or LONGEST.get(game, 3000), board_id=board,
+                          language=language, bots="easy")
         events = listener.json_on(f"arbitro/{board}/events")
         states = listener.json_on(f"arbitro/{board}/state")
         private = [(int(t.rsplit("/", 1)[1]), json.loads(p)) for t, p, *_ in listener.messages

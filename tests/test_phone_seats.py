@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller import schemas
+from controller.i18n import People, say
 from controller.session import Decide, Outcome, Session
 from tests.test_seats import bot_game
 from tests.test_session import session_for, show, verdict_of
@@ -81,6 +82,10 @@ def test_a_phone_move_refused_for_want_of_authority_says_why_coded() -> None:
     assert refusal(play(s, 0, theirs, move)) == "seat.wrong_secret"  # another seat's
     assert refusal(play(s, 0, other_board.private_state(0)["secret"], move)) == "seat.wrong_secret"
     assert refusal(play(s, 1, theirs, move)) == "seat.not_your_turn"
+    # the phone is told in the board's words, the seat named as the person (never "seat 1" for the second)
+    people = People.of(s.state.player_info(), "es")
+    turn = play(s, 1, theirs, move).refusal
+    assert turn is not None and say(turn, "es", people) == f"{people[1]}: no es tu turno" == "azul: no es tu turno"
     assert refusal(play(s, 5, theirs, move)) == "seat.not_a_phone"
     assert refusal(s.request("choose", {"action": move})) == "seat.played_away"
     illegal = play(s, 0, mine, "beads nowhere 9")

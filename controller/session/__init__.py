@@ -64,7 +64,7 @@ PUT_BACK = Phrase("table.put_back", "put the board back as it was: {what}")
 SET_UP = Phrase("table.set_up", "set up the board: {what}")
 NO_CHOICE = Phrase("table.no_choice", "there is no choice to confirm")
 REFUSED = Phrase("table.refused", "illegal action {action}: {reason}")
-PLAYED_AWAY = Phrase("seat.played_away", "seat {seat} is played by {who}: the table only carries out its move")
+PLAYED_AWAY = Phrase("seat.played_away", "{seat} is played by {who}: the table only carries out its move")
 GAME_OVER = Phrase("request.game_over", "{command}: the game is over")
 NO_PLAYER_TO_ACT = Phrase("request.no_player_to_act", "{command}: no player is to act (a roll is pending)")
 NO_SUCH_PLAYER = Phrase("request.no_such_player", "{command}: player must be 0..{last}")
@@ -394,7 +394,7 @@ class Session(RemoteGame):
                 raise Refused(NO_PLAYER_TO_ACT(command=name))
             if self._away_to_play():
                 player = self.state.current_player
-                raise Refused(PLAYED_AWAY(seat=player, who=self.parts[player].said()))
+                raise Refused(PLAYED_AWAY(seat=f"player {player}", who=self.parts[player].said()))
             return {"action": self._apply_text(args["action"], by="mqtt")}
         if name == "consent":
             return self._consent(args["seat"], args.get("secret"), args.get("agree", True), to_operator)

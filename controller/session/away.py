@@ -12,6 +12,7 @@ from controller.carry_out import CarryOut, waiting
 from controller.commands import Refused
 from controller.games import ChannelKind, IllegalAction
 from controller.games.base import Phrase
+from controller.games.words import seat as person  # a seat as a param, said as the person
 from controller.ledview import LedScene
 from controller.referee import Verdict
 from controller.seats import seat_of
@@ -20,20 +21,22 @@ from controller.session.game import TableGame
 from controller.session.outcome import Decide, Expected, Outcome, told
 
 NO_HINT = Phrase("table.no_hint", "no hint: no player at the table is to act")
-NOT_A_PHONE = Phrase("seat.not_a_phone", "seat {seat} is not played from a phone on this board")
-NO_SECRET = Phrase("seat.no_secret", "seat {seat}: the request carries no seat secret: only the phone paired "
+NOT_A_PHONE = Phrase("seat.not_a_phone", "{seat} does not play from a phone on this board")
+NO_SECRET = Phrase("seat.no_secret", "{seat}: the request carries no seat secret: only the phone paired "
                    "with the seat plays it")
-WRONG_SECRET = Phrase("seat.wrong_secret", "seat {seat}: that is not this seat's secret (another seat's, another "
+WRONG_SECRET = Phrase("seat.wrong_secret", "{seat}: that is not this seat's secret (another seat's, another "
                       "board's or an old one): only the phone paired with the seat plays it")
-NOT_YOUR_TURN = Phrase("seat.not_your_turn", "seat {seat}: it is not this seat's turn")
-ALREADY_PLAYED = Phrase("seat.already_played", "seat {seat} has already decided: {move}; carry it out on the board")
+NOT_YOUR_TURN = Phrase("seat.not_your_turn", "{seat}: it is not your turn")
+ALREADY_PLAYED = Phrase("seat.already_played", "{seat} has already decided: {move}; carry it out on the board")
 HINT_ASKED = Phrase("table.hint_asked", "{player} asked for a hint: it is on their own seat")
 COMPUTER_FAILED = Phrase("table.computer_failed",
                          "the computer player of {player} could not decide ({error}): press next to ask it again")
 NO_TAKEBACK_ASKED = Phrase("seat.no_takeback_asked", "no takeback is waiting for consent")
-NOT_ASKED = Phrase("seat.not_asked", "seat {seat}: the takeback does not wait for this seat's consent")
-OPERATOR_ANSWERS = Phrase("seat.operator_answers", "seat {seat} is played by {who}: the operator answers for it")
+NOT_ASKED = Phrase("seat.not_asked", "{seat}: the takeback does not wait for your consent")
+OPERATOR_ANSWERS = Phrase("seat.operator_answers", "{seat} is played by {who}: the operator answers for it")
 TAKEBACK_REFUSED = Phrase("table.takeback_refused", "{seat} refused the takeback: the game goes on as it is")
+
+
 HINTS = seat_of("bot:medium")  # who a player at the table asks for a hint
 HINT_FAILED = Phrase("table.hint_failed", "no hint: the computer player could not decide ({error})")
 
@@ -90,11 +93,11 @@ class AwaySeats(TableGame):
         ``expected``, lit); its public text."""
         self._paired_phone(seat, secret)
         if seat != self.state.current_player:
-            raise Refused(NOT_YOUR_TURN(seat=seat))
+            raise Refused(NOT_YOUR_TURN(seat=person(seat)))
         state = self.state
         if self.expected is not None and not self.expected.hint:
             public = state.public_action_text(state.action_from_text(self.expected.text))
-            raise Refused(ALREADY_PLAYED(seat=seat, move=self.game.action_words(public, seat)))
+            raise Refused(ALREADY_PLAYED(seat=person(seat), move=self.game.action_words(public, seat)))
         action = state.action_from_text(text)
         state.apply(action)  # an illegal move is refused here, saying why
         self.expect(Expected(len(self.match.record.actions), seat, text))
@@ -104,11 +107,11 @@ class AwaySeats(TableGame):
         """Refuses a request for a phone seat that does not carry the secret only its paired page has."""
         mine = self.seat_secrets.get(seat)
         if mine is None:
-            raise Refused(NOT_A_PHONE(seat=seat))
+            raise Refused(NOT_A_PHONE(seat=person(seat)))
         if not secret:
-            raise Refused(NO_SECRET(seat=seat))
+            raise Refused(NO_SECRET(seat=person(seat)))
         if not hmac.compare_digest(secret.encode(), mine.encode()):
-            raise Refused(WRONG_SECRET(seat=seat))
+            raise Refused(WRONG_SECRET(seat=person(seat)))
 
     def _consent(self, seat: int, secret: str | None, agree: bool, to_operator: bool) -> dict[str, Any]:
         """A seat agrees to (or refuses) the takeback asked of it (request ``consent``): a phone seat
@@ -118,15 +121,15 @@ class AwaySeats(TableGame):
         if asked is None or asked.moves != len(self.match.record.actions):
             raise Refused(NO_TAKEBACK_ASKED())
         if seat not in asked.waits - asked.gave:
-            raise Refused(NOT_ASKED(seat=seat))
+            raise Refused(NOT_ASKED(seat=person(seat)))
         part = self.parts[seat]
         if part.paired:
             self._paired_phone(seat, secret)
         elif not to_operator:
-            raise Refused(OPERATOR_ANSWERS(seat=seat, who=part.said()))
+            raise Refused(OPERATOR_ANSWERS(seat=person(seat), who=part.said()))
         if not agree:
             self.asked_back = None
-            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=f"player {seat}")))
+            self.event("takeback_refused", seat=seat, **told(TAKEBACK_REFUSED(seat=person(seat))))
             return {"takeback": "refused"}
         gave = asked.gave | {seat}
         if gave < asked.waits:
@@ -174,7 +177,7 @@ class AwaySeats(TableGame):
             self.event("warning", **told(HINT_FAILED(error=error)))
         else:
             self.failed = ask.moves
-            self.event("warning", **told(COMPUTER_FAILED(player=f"player {ask.seat}", error=error)))
+            self.event("warning", **told(COMPUTER_FAILED(player=person(ask.seat), error=error)))
         return self._outcome(tell=True)
 
     def expect(self, expected: Expected | None, *, kept: bool = False) -> None:
@@ -196,7 +199,7 @@ class AwaySeats(TableGame):
             choices = self.choices()
             if expected.text in choices:
                 self.choice = choices.index(expected.text)  # `confirm` takes it
-            self.event("hint", player=expected.player, **told(HINT_ASKED(player=f"player {expected.player}")))
+            self.event("hint", player=expected.player, **told(HINT_ASKED(player=person(expected.player))))
             return
         said = told(carry.said(self.channels, self.referee.label))
         if expected.hint:
