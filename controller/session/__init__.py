@@ -374,11 +374,11 @@ class Session(RemoteGame):
         if name == "show" and "position" in args:  # a position text set up at the table, play going on from it
             if "move" in args:
                 raise Refused(SHOW_ONE())
-            record = position_record(args["position"])  # refused in the game's words when it is none
-            if hides_information(record.game, record.options) and not to_operator:
+            begun = position_record(args["position"])  # refused in the game's words when it is none
+            if hides_information(begun.game, begun.options) and not to_operator:
                 raise Refused(OPERATOR_SETS_UP())  # whoever sent it knows every hand
-            self.show(record, 0)
-            return {"game": record.game, "moves": 0, "from": 0}
+            self.show(begun, 0)
+            return {"game": begun.game, "moves": 0, "from": 0}
         if name == "show":  # a game of the board's journal set up at the table, its moves stepped through
             game_id = args.get("game")
             try:
