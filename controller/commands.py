@@ -26,7 +26,8 @@ ACTION_TEXT_MAX = 200
 SECRET_MAX = 128  # a phone seat's secret is 64 hex digits
 JOIN_CODE_MAX = 2000  # a join code: the game, its options and seats, and the commitment
 POSITION_MAX = 3000  # a position text: a few hundred characters (a request is at most 4096 bytes)
-SEATS_MAX = 16  # more than any game's players
+SEATS_MAX = 16
+BUTTONS = ("confirm", "next")  # the table's buttons with no request of their own (roll, undo and hint have)  # more than any game's players
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 
@@ -133,6 +134,11 @@ COMMANDS: dict[str, Command] = {
                        {"seat": Field((int,), required=True, minimum=0, description="the seat, from 0"),
                         "secret": Field((str,), max_length=SECRET_MAX, description="a phone seat's secret"),
                         "agree": Field((bool,), description="false: the seat refuses the takeback (default: true)")}),
+    "press": Command("press a table button from afar (Home Assistant, the operator): exactly what the board's own "
+                     "button does; give each press its own id, so that a resend presses once",
+                     {"button": Field((str,), required=True, choices=BUTTONS),
+                      "held": Field((bool,), description="kept down, the button's second meaning: next goes back "
+                                    "among the choices (a hint when there is none)")}),
     "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
                     "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),

@@ -270,7 +270,9 @@ class Session(RemoteGame):
         self._press(name, held)
         return self._outcome(tell=True)
 
-    def _press(self, name: str, held: bool) -> None:
+    def _press(self, name: str, held: bool, *, refusal_told: bool = True) -> None:
+        """What a button does; when it can do nothing now, told as a ``refused`` event (``refusal_told``,
+        the table's own button: nobody else to answer) or raised (a ``press`` request answers it)."""
         log.info("button %s%s", name, " (held)" if held else "")
         self.ghost = None  # someone acted: the last move from the board stands
         try:
@@ -307,8 +309,12 @@ class Session(RemoteGame):
                     raise IllegalAction("confirm", NO_CHOICE())
                 self._apply_text(options[self.choice % len(options)], by="button")
         except IllegalAction as exc:
+            if not refusal_told:
+                raise
             self.event("refused", **told(REFUSED(action=exc.action, reason=exc.refusal)))
         except Refused as exc:  # a takeback waiting for consent
+            if not refusal_told:
+                raise
             self.event("refused", **told(exc.said))
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
@@ -390,6 +396,9 @@ class Session(RemoteGame):
             self.show(record, args.get("move", 0))
             return {"game": record.game, "moves": len(record.actions), "from": len(self.match.record.actions)}
         self.ghost = None  # someone acted: the last move from the board stands
+        if name == "press":  # a table button pressed from afar (Home Assistant, the operator): as the board's own
+            self._press(args["button"], args.get("held", False), refusal_told=False)
+            return {"pressed": args["button"]}  # what it chose goes where the button's choice goes (player/<n>)
         if name == "new_game":
             game = args.get("game", self.game.name)
             seed = args.get("seed", -1)
