@@ -26,8 +26,8 @@ ACTION_TEXT_MAX = 200
 SECRET_MAX = 128  # a phone seat's secret is 64 hex digits
 JOIN_CODE_MAX = 2000  # a join code: the game, its options and seats, and the commitment
 POSITION_MAX = 3000  # a position text: a few hundred characters (a request is at most 4096 bytes)
-SEATS_MAX = 16
-BUTTONS = ("confirm", "next")  # the table's buttons with no request of their own (roll, undo and hint have)  # more than any game's players
+SEATS_MAX = 16  # more than any game's players
+BUTTONS = ("confirm", "next")  # the table's buttons with no request of their own (roll, undo and hint have)
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 
