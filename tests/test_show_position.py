@@ -14,13 +14,12 @@ import pytest
 
 from controller import records
 from controller.cli import main
-from controller.games import CHANCE, ChannelKind
+from controller.games import CHANCE
 from controller.games.record import Match, Record, verify
 from controller.journal import Journal
-from controller.ledview import WHITE
 from tests.support.table import Table
 from tests.test_session import session_for
-from tests.test_show_record import lit, request
+from tests.test_show_record import request, set_up_piece_by_piece
 
 
 def position_after(game: str, seed: int, moves: int, **options: object) -> str:
@@ -44,21 +43,7 @@ def test_a_position_text_is_set_up_guided_by_the_leds_then_played_on_and_resumed
         ok, answer = request(table, "show", {"position": text})
         assert ok and answer == {"game": "contigo", "moves": 0, "from": 0}, answer
         assert table.state.to_text() == text
-        table.wait(lambda s: s.verdict.kind == "setup", "the board to be set up")
-        expected = table.service.read(lambda s: s.referee.expected())
-        kinds = table.service.read(lambda s: s.kinds)
-        sensed = table.service.read(lambda s: dict(s.sensed))
-        differ = sorted(c for c, v in expected.items() if sensed.get(c, 0) != v and kinds[c] != ChannelKind.OFFSET)
-        assert len(differ) >= 4, differ
-        for channel in differ:
-            assert WHITE in lit(table, channel), channel  # every place to set up lit white
-        for n, channel in enumerate(differ):  # piece by piece: each goes out once it is right
-            table.hands.set_channels({channel: expected[channel]})
-            table.idle()
-            assert WHITE not in lit(table, channel), channel
-            for other in differ[n + 1:]:
-                assert WHITE in lit(table, other), other
-        table.wait(lambda s: s.verdict.kind == "in_sync" and not s.setup_channels, "the position to be set up")
+        set_up_piece_by_piece(table)  # every place that differs lit white, each out once it is right
 
         played = 0
         while played < 3:  # three moves from it, the referee taking each from the board
