@@ -219,8 +219,9 @@ def _replay(args: argparse.Namespace) -> int:
     found = _read_record(args.record)
     record = found.record
     try:
-        match = Match(Record(record.game, record.options, record.num_players, list(record.keys)))
-    except (ValueError, TypeError) as exc:  # options or players the game does not have
+        match = Match(Record(record.game, record.options, record.num_players, list(record.keys),
+                             position=record.position))
+    except (ValueError, TypeError) as exc:  # options or players the game does not have, or a position not its
         raise CliError(f"{args.record}: {exc}") from exc
     for n, text in enumerate(record.actions, start=1):
         try:

@@ -25,7 +25,9 @@ SEED_MAX = 2**63 - 1
 ACTION_TEXT_MAX = 200
 SECRET_MAX = 128  # a phone seat's secret is 64 hex digits
 JOIN_CODE_MAX = 2000  # a join code: the game, its options and seats, and the commitment
+POSITION_MAX = 3000  # a position text: a few hundred characters (a request is at most 4096 bytes)
 SEATS_MAX = 16  # more than any game's players
+BUTTONS = ("confirm", "next")  # the table's buttons with no request of their own (roll, undo and hint have)
 KEEP_ANSWERS = 1000  # requests remembered per board: far more than any client keeps in flight
 
 
@@ -132,6 +134,11 @@ COMMANDS: dict[str, Command] = {
                        {"seat": Field((int,), required=True, minimum=0, description="the seat, from 0"),
                         "secret": Field((str,), max_length=SECRET_MAX, description="a phone seat's secret"),
                         "agree": Field((bool,), description="false: the seat refuses the takeback (default: true)")}),
+    "press": Command("press a table button from afar (Home Assistant, the operator): exactly what the board's own "
+                     "button does; give each press its own id, so that a resend presses once",
+                     {"button": Field((str,), required=True, choices=BUTTONS),
+                      "held": Field((bool,), description="kept down, the button's second meaning: next goes back "
+                                    "among the choices (a hint when there is none)")}),
     "hint": Command("the medium computer player's suggestion for the player to act: lit on the board, told as a "
                     "hint event, kept in the journal"),
     "resign": Command("the player resigns: the game is over", {"player": Field((int,), required=True, minimum=0)}),
@@ -145,11 +152,15 @@ COMMANDS: dict[str, Command] = {
                                         "operator only (the answer under the board's response/)")},
                       after_the_end=True),
     "show": Command("set up a game of the board's journal at the table, at a move, then light its moves one by one "
-                    "for the table to step through (docs/records.md)",
-                    {"game": Field((int,), required=True, minimum=1, description="the game's id in the journal "
-                                   "(arbitro journal lists them)"),
+                    "for the table to step through; or set up a position text, and play goes on from it "
+                    "(docs/records.md)",
+                    {"game": Field((int,), minimum=1, description="the game's id in the journal (arbitro journal "
+                                   "lists them)"),
                      "move": Field((int,), minimum=0, description="the position after this many actions (default 0: "
-                                   "the start; more than the game has: its end)")},
+                                   "the start; more than the game has: its end)"),
+                     "position": Field((str,), max_length=POSITION_MAX, description="instead of game: a position "
+                                       "text (State.to_text: its game's name first, its options and players in it); "
+                                       "one with hidden cards from the operator only")},
                     after_the_end=True),
 }
 READS = ("state", "record")

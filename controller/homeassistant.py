@@ -32,6 +32,8 @@ SCORE = Phrase("ha.score", "Score of player {number}")
 ROLL = Phrase("ha.roll", "Roll the dice")
 UNDO = Phrase("ha.undo", "Undo")
 HINT = Phrase("ha.hint", "Hint")
+CONFIRM = Phrase("ha.confirm", "Confirm")
+NEXT = Phrase("ha.next", "Next choice")
 GAME = Phrase("ha.game", "Game")
 CHANCE_STEP = Phrase("ha.chance_step", "a chance step")
 GAME_OVER = Phrase("ha.game_over", "the game is over")
@@ -40,6 +42,11 @@ NO_MOVE = Phrase("ha.no_move", "no move yet")
 
 BUTTONS = (("roll", ROLL), ("undo", UNDO), ("hint", HINT))
 """The buttons, each the request of the same name (controller/commands.py) with no arguments."""
+TABLE_BUTTONS = (("confirm", CONFIRM), ("next", NEXT))
+"""The table's buttons with no request of their own: each a ``press`` request."""
+PRESS_TEMPLATE = '{{"button": "{button}", "id": "ha-{button}-{{{{ now().timestamp() }}}}"}}'
+"""A press's payload: its own id, made by Home Assistant from the moment of the press (its template
+function ``now()``), so that a resend of it presses once and every press presses."""
 
 
 def node(board_id: str) -> str:
@@ -110,6 +117,11 @@ def configs(cfg: MqttConfig, board_id: str, language: str, info: dict[str, Any] 
         out[f"{cfg.discovery_prefix}/button/{n}/{command}/config"] = {
             "name": said(phrase), "unique_id": f"{n}_{command}", "object_id": f"{n}_{command}",
             "command_topic": f"{base}/request/{command}", "payload_press": "{}", **available, **common}
+    for button, phrase in TABLE_BUTTONS:
+        out[f"{cfg.discovery_prefix}/button/{n}/{button}/config"] = {
+            "name": said(phrase), "unique_id": f"{n}_{button}", "object_id": f"{n}_{button}",
+            "command_topic": f"{base}/request/press", "command_template": PRESS_TEMPLATE.format(button=button),
+            **available, **common}
     out[f"{cfg.discovery_prefix}/select/{n}/game/config"] = {
         "name": said(GAME), "unique_id": f"{n}_game", "object_id": f"{n}_game", "entity_category": "config",
         "state_topic": f"{base}/state", "value_template": "{{ value_json.game }}", "options": list(game_names()),

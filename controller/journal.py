@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT,
     secrets TEXT,  -- the chance secrets (hex), oldest first, as a JSON list; NULL before fair dice
     seats TEXT,  -- who plays each seat (controller.seats), a JSON list; NULL before seats
-    started REAL  -- when the game began (Unix time); NULL before game records (docs/records.md)
+    started REAL,  -- when the game began (Unix time); NULL before game records (docs/records.md)
+    position TEXT  -- the position text the game began from (Record.position); NULL: the game's initial state
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -105,16 +106,17 @@ CREATE TABLE IF NOT EXISTS seals (  -- a remote game with hidden cards: this boa
 """
 COLUMNS = {
     "games": ("id", "board", "game", "options", "num_players", "seed", "finished", "result", "secrets", "seats",
-              "started"),
+              "started", "position"),
     "actions": ("game", "n", "text", "key", "at"),
     "answers": ("n", "board", "key", "answer"),
     "decisions": ("game", "n", "hint", "player", "text"),
     "settings": ("board", "settings"),
     "seals": ("game", "key"),
 }
-ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT", "started REAL"), "actions": ("key INTEGER", "at REAL")}
-"""The last columns of these tables, which a journal from before fair dice (or seats, or game records)
-lacks: added on opening."""
+ADDED_COLUMNS = {"games": ("secrets TEXT", "seats TEXT", "started REAL", "position TEXT"),
+                 "actions": ("key INTEGER", "at REAL")}
+"""The last columns of these tables, which a journal from before fair dice (or seats, or game records, or
+games begun from a position) lacks: added on opening."""
 TABLE_SETTINGS = tuple(COMMANDS["configure"].fields)  # what ``configure`` changes, kept per board
 COMMITMENT = "commitment:"  # before a secret not known here: the commitment stored in its place
 LOG_AGAIN_S = 60.0  # a journal that still cannot be written is logged again at most this often
@@ -267,10 +269,10 @@ class Journal:
         secrets = _secrets(record)
         with self.transaction():
             cur = self.db.execute(
-                "INSERT INTO games (board, game, options, num_players, seed, secrets, seats, started) "
-                "VALUES (?, ?, ?, ?, -1, ?, ?, ?)",
+                "INSERT INTO games (board, game, options, num_players, seed, secrets, seats, started, position) "
+                "VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?)",
                 (board, record.game, json.dumps(record.options, sort_keys=True), record.num_players, secrets,
-                 json.dumps(record.seats), round(self.wall_clock(), 3)))
+                 json.dumps(record.seats), round(self.wall_clock(), 3), record.position))
             game_id = cur.lastrowid
             assert game_id is not None
             self.db.execute("DELETE FROM answers WHERE board = ?", (board,))
@@ -367,17 +369,17 @@ class Journal:
         return game_id, self.record(game_id), (json.loads(result) if result else {}) if finished else None
 
     def record(self, game_id: int) -> Record:
-        row = self.db.execute("SELECT game, options, num_players, secrets, seats FROM games WHERE id = ?",
+        row = self.db.execute("SELECT game, options, num_players, secrets, seats, position FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal {self.path}")
-        game, options, players, secrets, seats = row
+        game, options, players, secrets, seats, position = row
         keys = [ChanceKey(s.removeprefix(COMMITMENT), None) if s.startswith(COMMITMENT)
                 else ChanceKey.of(bytes.fromhex(s)) for s in json.loads(secrets)] if secrets is not None else []
         actions = self._actions(game_id)
         return Record(game, json.loads(options), players, keys, [text for text, _ in actions],
                       {n: key for n, (_, key) in enumerate(actions) if key is not None},
-                      json.loads(seats) if seats is not None else [])
+                      json.loads(seats) if seats is not None else [], position=position)
 
     def finished(self, game_id: int) -> Record:
         """A finished game's record (``KeyError`` for one in play, or none): what a board may show."""

@@ -6,7 +6,9 @@ how it ended (``result``: in words and in points) and when each action was playe
 beside them are the fields of the record that rebuilds every position
 (:meth:`controller.games.record.Record.to_dict`: the game, its options, its actions and its fair
 chance). ``format`` and ``version`` name the format; a record without them is an export from
-before version 2 (``arbitro journal --export`` until December 2026), which still reads.
+before version 2 (``arbitro journal --export`` until December 2026), which still reads. Version 3
+adds ``position``, the position text a game began from (PGN's SetUp and FEN tags): a record is
+written with the lowest version that holds it, so one without a position is still version 2.
 
 A record of a game still in play holds no secret (its commitment only); given to anyone (its
 public part) it also stops before the first action that hides a card (``withheld`` says how many
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
     from controller.games.base import State
 
 FORMAT = "arbitro-record"
-VERSION = 2
+VERSION = 3
+SINCE = {"position": 3}  # the fields a version added: a record that has one is written with that version
 UNKNOWN = "?"  # a tag nobody gave (PGN's word for it)
 TAGS = ("event", "site", "date", "round", "board")
 MOST_SEATS = 16  # a seat list longer is no game's (the game's own check names the count)
@@ -56,13 +59,15 @@ class GameRecord:
     version: int = VERSION
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, **self.tags,
+        game = self.record.to_dict()
+        version = max([2, *(v for name, v in SINCE.items() if name in game)])
+        out: dict[str, Any] = {"format": FORMAT, "version": version, **self.tags,
                                "started": _iso(self.started),
                                "players": [{"seat": p.seat, "name": p.name, "kind": p.kind} for p in self.players],
                                "result": self.result, "times": list(self.times)}
         if self.withheld:
             out["withheld"] = self.withheld
-        return {**out, **self.record.to_dict()}  # a secret not to be told is not in it (:func:`build`)
+        return {**out, **game}  # a secret not to be told is not in it (:func:`build`)
 
     def final_state(self) -> State:
         """The position after every action, each checked again by the rules (``IllegalAction`` otherwise)."""
@@ -144,6 +149,9 @@ def read(data: Any) -> GameRecord:
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or not 2 <= version <= VERSION:
         raise ValueError(f"version: {version!r} is not one this arbitro reads (2 to {VERSION})")
+    for name, since in SINCE.items():
+        if name in data and version < since:
+            raise ValueError(f"{name}: a record of version {version} has none (it came with version {since})")
     record = Record.from_dict(data)
     tags = {}
     for tag in TAGS:

@@ -33,7 +33,7 @@ def test_a_record_carries_its_tags_players_result_and_times_and_reads_back() -> 
     at = [1_764_000_000.0 + 2.5 * i for i in range(len(match.record.actions))]
     written = records.build(match, board="mesa3", over=True, names=["Ana", ""], started=at[0] - 10, at=at,
                             tags={"event": "Club night", "round": "2"}).to_dict()
-    assert written["format"] == "arbitro-record" and written["version"] == records.VERSION
+    assert written["format"] == "arbitro-record" and written["version"] == 2  # no position: as version 2 wrote it
     assert {k: written[k] for k in records.TAGS} == {"event": "Club night", "site": "?", "date": "2025-11-24",
                                                      "round": "2", "board": "mesa3"}
     assert written["players"][0] == {"seat": 1, "name": "Ana", "kind": "table"}
@@ -66,13 +66,14 @@ def test_an_export_from_before_version_2_still_reads_and_replays(tmp_path: Path,
     assert main(["replay", str(OLD_EXPORT)]) == 0
     assert "game over" in capsys.readouterr().out
     again = found.to_dict()  # written again in the new format, the game unchanged
-    assert Record.from_dict(again) == Record.from_dict(old) and records.read(again).version == records.VERSION
+    assert Record.from_dict(again) == Record.from_dict(old) and records.read(again).version == 2
 
 
 def test_a_record_of_another_format_or_a_newer_version_is_refused_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = records.build(played(stop=20), board="b", over=False).to_dict()
-    for changed, said in (({**data, "version": 3}, "version: 3 is not one this arbitro reads"),
+    for changed, said in (({**data, "version": 4}, "version: 4 is not one this arbitro reads"),
+                          ({**data, "position": "jeocinco"}, "position: a record of version 2 has none"),
                           ({**data, "format": "pgn"}, "format: 'pgn' is not 'arbitro-record'"),
                           ({**data, "players": [{"seat": 1}]}, "players: must be a list of 2 objects"),
                           ({**data, "times": ["soon"]}, "times: must be a list of seconds"),

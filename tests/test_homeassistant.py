@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import jinja2
@@ -25,6 +26,7 @@ from controller.mqtt import COMMANDS
 from controller.service import Service
 from tests.support.mqttc import Listener
 from tests.support.services import bridge_of, mqtt_service
+from tests.test_session import session_for
 
 BASE = "arbitro/b1"
 DISPLAY = "http://hall.example:8080"
@@ -103,6 +105,16 @@ def contigo(broker: Broker) -> Iterator[Service]:
     service.stop()
 
 
+def press_payload(button: dict[str, Any]) -> dict[str, Any]:
+    """What Home Assistant publishes when ``button`` is pressed: its command template rendered with
+    its template functions (``now()``, a time zone's aware time, as Home Assistant's)."""
+    env = jinja2.Environment(autoescape=False)
+    env.globals["now"] = lambda: datetime.now(UTC)
+    payload: dict[str, Any] = json.loads(env.from_string(button["command_template"]).render(
+        value=button.get("payload_press", "PRESS")))
+    return payload
+
+
 def render(template: str, state: dict[str, Any]) -> str:
     env = jinja2.Environment(undefined=jinja2.ChainableUndefined, autoescape=False)
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
@@ -137,7 +149,13 @@ def test_discovery_uses_only_home_assistants_documented_keys(contigo: Service, b
             command = body["command_topic"].removeprefix(f"{BASE}/request/")
             assert command in COMMANDS, body["command_topic"]
     buttons = {t.split("/")[3] for t in configs if t.split("/")[1] == "button"}
-    assert buttons == {"roll", "undo", "hint"}
+    assert buttons == {"roll", "undo", "hint", "confirm", "next"}
+    for button in ("confirm", "next"):  # the table's buttons: a press request, each press with its own id
+        body = configs[f"homeassistant/button/arbitro_b1/{button}/config"]
+        assert body["command_topic"] == f"{BASE}/request/press"
+        first, second = press_payload(body), press_payload(body)
+        assert first["button"] == button and first["id"] != second["id"], (first, second)
+        schemas.validator("request", "press").validate(first)
     game = configs["homeassistant/select/arbitro_b1/game/config"]
     assert game["options"] == list(game_names()) and game["entity_category"] == "config"
     assert json.loads(jinja2.Environment().from_string(game["command_template"]).render(value="serpientes")) == {
@@ -219,8 +237,89 @@ def test_the_entities_are_named_in_the_boards_language(broker: Broker) -> None:
         settled(service)
         names = {t.split("/")[3]: body["name"] for t, body in configs_on_broker(broker.port).items()}
         assert (names["turn"], names["undo"], names["score_2"]) == ("Turno de", "Deshacer", "Puntos del jugador 2")
+        assert (names["confirm"], names["next"]) == ("Confirmar", "Siguiente opción")
         state = service.call(service.public_state)
         turn = {t.split("/")[3]: b for t, b in configs_on_broker(broker.port).items()}["turn"]["value_template"]
         assert render(turn, {**state, "turn": None, "over": True}) == "la partida ha terminado"
     finally:
         service.stop()
+
+
+def test_home_assistants_next_and_confirm_press_the_tables_buttons_once_each_and_tell_no_card(broker: Broker) -> None:
+    """Issue 38.7: *Next choice* and *Confirm* publish what Home Assistant would (their command
+    templates rendered) on a real broker; the table's ``next`` moves the player's highlighted card
+    on ``player/<n>`` alone (no event, no new state, the answer naming no card), a resend of the same
+    press (its id) presses once, a retained press is refused, and ``confirm`` programs the card."""
+    service = mqtt_service("serpientes", "b1", broker.port, seed=3, board={"chance": "auto"},
+                           mqtt={"homeassistant": True})
+    try:
+        settled(service)
+        player, choices, at = service.read(lambda s: (s.state.current_player, s.choices(), s.choice))
+        assert player >= 0 and len(choices) > 1, (player, choices)
+        buttons = {t.split("/")[3]: body for t, body in configs_on_broker(broker.port).items()
+                   if t.split("/")[1] == "button"}
+        watcher = Listener(broker.port, [f"{BASE}/player/{player}", f"{BASE}/state", f"{BASE}/events",
+                                         f"{BASE}/response/press"])
+        try:
+            watcher.wait_for(lambda m: m[0] == f"{BASE}/player/{player}")  # its retained view
+            seq = watcher.latest_state(BASE)["seq"]
+            start = len(watcher.messages)
+
+            def press(button: str, *, again: bytes | None = None, retain: bool = False) -> bytes:
+                payload = again or json.dumps(press_payload(buttons[button])).encode()
+                watcher.client.publish(f"{BASE}/request/press", payload, qos=1, retain=retain)
+                return payload
+
+            def choice_told(choice: str) -> None:
+                watcher.wait_for(lambda m: m[0] == f"{BASE}/player/{player}" and json.loads(m[1])["choice"] == choice,
+                                 since=start)
+
+            first = press("next")
+            choice_told(choices[(at + 1) % len(choices)])
+            press("next", again=first)  # a QoS 1 resend of the same press: the same id, pressed once
+            press("next", retain=True)  # a retained press: refused, never run
+            watcher.client.publish(f"{BASE}/request/press", b"", qos=1, retain=True)  # none left (itself refused)
+            watcher.fence(BASE)
+            assert service.read(lambda s: s.choice) == (at + 1) % len(choices)
+            answers = [json.loads(p) for t, p, *_ in watcher.messages[start:] if t == f"{BASE}/response/press"]
+            pressed = [a for a in answers if a["ok"]]  # a refusal is answered at once: before, maybe
+            assert len(answers) == 4 and len(pressed) == 2, answers  # the press and its resend, answered alike
+            assert [a["result"] for a in pressed] == [{"pressed": "next"}] * 2 and pressed[0]["id"] == pressed[1]["id"]
+            assert "request.retained" in {a.get("code") for a in answers if not a["ok"]}
+            assert not any(c in json.dumps(answers) for c in choices)  # the answer names no card
+            told = {t for t, *_ in watcher.messages[start:]} - {f"{BASE}/player/{player}", f"{BASE}/response/press"}
+            assert told <= {f"{BASE}/state"}, told  # no event at all
+            assert {json.loads(p)["seq"] for t, p, *_ in watcher.messages[start:] if t == f"{BASE}/state"} <= {seq}
+
+            chosen = choices[(at + 1) % len(choices)]
+            before, public = service.read(lambda s: (len(s.match.record.actions),
+                                                     s.state.public_action_text(s.state.action_from_text(chosen))))
+            press("confirm")
+            action = watcher.wait_for(lambda m: m[0] == f"{BASE}/events" and json.loads(m[1])["type"] == "action",
+                                      since=start)
+            assert json.loads(action[1])["action"] == public  # told as everyone may see it, as the button's is
+            assert service.read(lambda s: s.match.record.actions[before]) == chosen
+        finally:
+            watcher.close()
+    finally:
+        service.stop()
+
+
+def test_a_press_is_the_tables_button_refused_in_words_when_it_can_do_nothing() -> None:
+    """The ``press`` request on its own (the session): ``next`` held goes back, as the table's button
+    does; ``confirm`` with no choice is refused with the button's reason, and nothing changes."""
+    s = session_for("serpientes", seed=3, chance="auto", num_players=4)
+    choices, at = s.choices(), s.choice
+    assert len(choices) > 1
+    assert s.request("press", {"button": "next", "held": True}).answer == (True, {"pressed": "next"})
+    assert s.choice == (at - 1) % len(choices)
+    before = len(s.match.record.actions)
+    assert s.request("press", {"button": "confirm"}).answer == (True, {"pressed": "confirm"})
+    assert s.match.record.actions[before] == choices[(at - 1) % len(choices)]  # the highlighted one, taken
+    contigo = session_for("contigo")
+    moves = len(contigo.match.record.actions)
+    refused = contigo.request("press", {"button": "confirm"})
+    assert refused.answer is not None and not refused.answer[0]
+    assert refused.refusal is not None and refused.refusal.code == "table.refused"
+    assert "there is no choice to confirm" in refused.refusal.text
+    assert len(contigo.match.record.actions) == moves and "refused" not in [e["type"] for e in refused.events]

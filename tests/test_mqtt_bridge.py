@@ -104,7 +104,7 @@ def test_every_command_and_error_answer_fits_its_schema(toy: Service, broker: Br
                     ("new_game", {"seed": 3}), ("enter", {"value": "1"}), ("configure", {"chance": "auto"}),
                     ("new_game", {"game": "toy"}), ("undo", {}), ("hint", {}), ("play", {"seat": 0, "action": "a1"}),
                     ("join", {"code": "arbitro-join:x"}), ("consent", {"seat": 0}), ("show", {"game": 1}),
-                    ("nope", {})]
+                    ("press", {"button": "next"}), ("nope", {})]
         answered: Counter[str] = Counter()
         for command, args in requests:
             answer = op.request(BASE, command, {"id": f"{command}-{uuid.uuid4().hex[:6]}", **args})
@@ -162,7 +162,8 @@ def test_home_assistant_discovery_is_retained_and_republished_when_it_announces_
         expected = {f"homeassistant/{c}/arbitro_b1/{e}/config" for c, e in (
             ("binary_sensor", "online"), ("sensor", "turn"), ("sensor", "phase"), ("sensor", "last_move"),
             ("sensor", "violation"), ("sensor", "score_1"), ("sensor", "score_2"), ("button", "roll"),
-            ("button", "undo"), ("button", "hint"), ("select", "game"))}  # (tests/test_homeassistant.py: their keys)
+            ("button", "undo"), ("button", "hint"), ("button", "confirm"), ("button", "next"),
+            ("select", "game"))}  # (tests/test_homeassistant.py: their keys)
         configs = {}
         for _ in expected:
             topic, payload, retained, _props = ha.wait_for(lambda m: m[0] not in configs)

@@ -86,8 +86,10 @@ def test_the_journal_and_the_records_keep_the_seats(tmp_path: Path) -> None:
 def test_a_journal_from_before_seats_gains_the_column_and_its_games_are_played_at_the_table(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     seats = ("    seats TEXT,  -- who plays each seat (controller.seats), a JSON list; NULL before seats\n"
-             "    started REAL  -- when the game began (Unix time); NULL before game records (docs/records.md)\n")
-    assert seats in SCHEMA  # the columns after secrets (games.started came later still: docs/records.md)
+             "    started REAL,  -- when the game began (Unix time); NULL before game records (docs/records.md)\n"
+             "    position TEXT  -- the position text the game began from (Record.position); NULL: the game's "
+             "initial state\n")
+    assert seats in SCHEMA  # the columns after secrets (games.started and position came later still)
     db = sqlite3.connect(path)
     db.executescript(SCHEMA.replace(seats, "").replace("secrets TEXT,", "secrets TEXT"))
     secrets = json.dumps([bytes(Record.seeded("contigo", {}, 2, 5).keys[0].secret or b"").hex()])

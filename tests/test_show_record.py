@@ -38,6 +38,27 @@ def lit_at(moves: int) -> Callable[[Session], bool]:
     return lambda s: s.expected is not None and s.expected.moves == moves
 
 
+def set_up_piece_by_piece(table: Table) -> dict[str, ChannelKind]:
+    """The table sets up the position the board's game asks for, guided by the LEDs: every place that
+    differs lit white, each going out once it is right, until the board is in sync; the channels' kinds."""
+    table.wait(lambda s: s.verdict.kind == "setup", "the board to be set up")
+    expected = table.service.read(lambda s: s.referee.expected())
+    kinds: dict[str, ChannelKind] = table.service.read(lambda s: s.kinds)
+    sensed = table.service.read(lambda s: dict(s.sensed))
+    differ = sorted(c for c, v in expected.items() if sensed.get(c, 0) != v and kinds[c] != ChannelKind.OFFSET)
+    assert len(differ) >= 4, differ
+    for channel in differ:
+        assert WHITE in lit(table, channel), channel  # every place to set up lit white
+    for n, channel in enumerate(differ):  # piece by piece: each goes out once it is right
+        table.hands.set_channels({channel: expected[channel]})
+        table.idle()
+        assert WHITE not in lit(table, channel), channel
+        for other in differ[n + 1:]:
+            assert WHITE in lit(table, other), other
+    table.wait(lambda s: s.verdict.kind == "in_sync" and not s.setup_channels, "the position to be set up")
+    return kinds
+
+
 def test_a_finished_game_is_set_up_at_a_move_guided_by_the_leds_and_stepped_through(tmp_path: Path) -> None:
     rng = random.Random(4)
     with Table("contigo", seed=5, journal=str(tmp_path / "j.sqlite")) as table:
@@ -51,21 +72,7 @@ def test_a_finished_game_is_set_up_at_a_move_guided_by_the_leds_and_stepped_thro
 
         ok, answer = request(table, "show", {"game": 1, "move": MOVE})
         assert ok and answer == {"game": "contigo", "moves": len(actions), "from": MOVE}, answer
-        table.wait(lambda s: s.verdict.kind == "setup", "the board to be set up")
-        expected = table.service.read(lambda s: s.referee.expected())
-        kinds = table.service.read(lambda s: s.kinds)
-        sensed = table.service.read(lambda s: dict(s.sensed))
-        differ = sorted(c for c, v in expected.items() if sensed.get(c, 0) != v and kinds[c] != ChannelKind.OFFSET)
-        assert len(differ) >= 4, differ  # ten moves to take back: pieces to lift and put back
-        for channel in differ:
-            assert WHITE in lit(table, channel), channel  # every place to set up lit white
-        for n, channel in enumerate(differ):  # piece by piece: each goes out once it is right
-            table.hands.set_channels({channel: expected[channel]})
-            table.idle()
-            assert WHITE not in lit(table, channel), channel
-            for other in differ[n + 1:]:
-                assert WHITE in lit(table, other), other
-        table.wait(lambda s: s.verdict.kind == "in_sync" and not s.setup_channels, "the position to be set up")
+        kinds = set_up_piece_by_piece(table)  # ten moves to take back: pieces to lift and put back
 
         for step in range(3):  # the record's moves lit one by one, the table carrying each out
             n = MOVE + step

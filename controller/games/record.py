@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from controller.games.base import CHANCE, Action, Announcement, State
+from controller.games.base import CHANCE, Action, Announcement, BadPosition, State
 from controller.games.chance import MIN_SECRET_BYTES, SCHEME, commitment, draw, integer_weights, seed_secret
 from controller.games.registry import get_game
 
@@ -73,6 +73,8 @@ class Record:
     ``seats`` says who plays each seat (``controller.seats``); empty: every seat at the table.
     ``takebacks`` marks each takeback across a chance outcome already seen, made with the consent
     of the seats played away (``at``: the game's length after it, ``undone``, ``consent``: the seats).
+    ``position``: the position text (``State.to_text``) the game began from, in the manner of PGN's
+    SetUp and FEN tags; None: the game's initial state.
     """
 
     game: str
@@ -86,6 +88,7 @@ class Record:
     table: set[int] | None = None
     over: bool | None = None
     said: str | None = field(default=None, compare=False)  # a claim read from a file, checked by verify
+    position: str | None = None
 
     @classmethod
     def seeded(cls, game: str, options: dict[str, Any], num_players: int, seed: int,
@@ -94,7 +97,16 @@ class Record:
         return cls(game, options, num_players, [ChanceKey.of(seed_secret(seed))], list(actions or []))
 
     def initial_state(self) -> State:
-        return get_game(self.game).new_state(self.options, self.num_players)
+        """The game's initial state, or the position it began from (``BadPosition``, a ``ValueError``,
+        for a text that is no position of the game, or of another variant than the record's)."""
+        game = get_game(self.game)
+        if self.position is None:
+            return game.new_state(self.options, self.num_players)
+        state = game.state_from_text(self.position)  # the game's own check of the position (its problems)
+        if state.num_players != self.num_players or state.options != game.options(self.options):
+            raise BadPosition(f"position: a {self.game} position of {state.num_players} players and options "
+                              f"{state.options}, not those of the record")
+        return state
 
     def replay(self) -> State:
         """The state after every recorded action, each checked again by the rules engine."""
@@ -130,6 +142,8 @@ class Record:
             out["seats"] = list(self.seats)
         if self.takebacks:
             out["takebacks"] = [dict(t) for t in self.takebacks]
+        if self.position is not None:
+            out["position"] = self.position
         return out
 
     @classmethod
@@ -177,8 +191,9 @@ class Record:
         takebacks = _typed(data, "takebacks", list) if "takebacks" in data else []
         if not all(isinstance(t, dict) for t in takebacks):
             raise ValueError("takebacks: must be a list of objects")
+        position = _typed(data, "position", str) if "position" in data else None
         return cls(game, dict(options), num_players, keys, actions, drawn, seats, [dict(t) for t in takebacks],
-                   table=table, over=over, said=said)
+                   table=table, over=over, said=said, position=position)
 
 
 def _typed(data: dict[str, Any], name: str, kind: type) -> Any:
@@ -266,7 +281,7 @@ class Match:
         r = self.record
         copy.record = Record(r.game, dict(r.options), r.num_players, list(r.keys), list(r.actions), dict(r.drawn),
                              list(r.seats), [dict(t) for t in r.takebacks],
-                             table=None if r.table is None else set(r.table), over=r.over)
+                             table=None if r.table is None else set(r.table), over=r.over, position=r.position)
         copy.history = list(self.history)
         copy._chance_nodes = list(self._chance_nodes)
         copy.public_log = list(self.public_log)

@@ -52,6 +52,7 @@ from controller.session.outcome import (
     told,
 )
 from controller.session.remote import RemoteGame
+from controller.session.showing import position_record
 from controller.words import in_words
 
 __all__ = ["HEALTHY", "NOTHING_TO_UNDO", "REFUSED", "STATE_SCHEMA", "CalibrateRings", "Decide", "Effect", "Expected",
@@ -70,6 +71,11 @@ NO_PLAYER_TO_ACT = Phrase("request.no_player_to_act", "{command}: no player is t
 NO_SUCH_PLAYER = Phrase("request.no_such_player", "{command}: player must be 0..{last}")
 NOTHING_PENDING = Phrase("request.nothing_pending", "{command}: no die, card or draw is pending")
 NO_RECORD = Phrase("request.no_record", "show: the journal has no finished game {game} (arbitro journal lists them)")
+SHOW_ONE = Phrase("request.show_one", "show: give either a finished game of the journal (game, move) or a position")
+OPERATOR_SETS_UP = Phrase("request.operator_sets_up", "show: a position with hidden cards is set up by the operator "
+                          "only: send the request with its answer under the board's response/ topics (the default)")
+HIDDEN_START = Phrase("request.hidden_start", "record: the game began from a position with hidden cards: its record "
+                      "is given once it is over (the operator's, with private, before)")
 OPERATOR_ENTERS = Phrase("request.operator_enters", "{command}: a hidden draw is entered by the operator only: "
                          "send the request with its answer under the board's response/ topics (the default)")
 NOT_AN_OUTCOME = Phrase("request.not_an_outcome", "{command}: {value} is not a possible outcome")
@@ -264,7 +270,9 @@ class Session(RemoteGame):
         self._press(name, held)
         return self._outcome(tell=True)
 
-    def _press(self, name: str, held: bool) -> None:
+    def _press(self, name: str, held: bool, *, refusal_told: bool = True) -> None:
+        """What a button does; when it can do nothing now, told as a ``refused`` event (``refusal_told``,
+        the table's own button: nobody else to answer) or raised (a ``press`` request answers it)."""
         log.info("button %s%s", name, " (held)" if held else "")
         self.ghost = None  # someone acted: the last move from the board stands
         try:
@@ -301,8 +309,12 @@ class Session(RemoteGame):
                     raise IllegalAction("confirm", NO_CHOICE())
                 self._apply_text(options[self.choice % len(options)], by="button")
         except IllegalAction as exc:
+            if not refusal_told:
+                raise
             self.event("refused", **told(REFUSED(action=exc.action, reason=exc.refusal)))
         except Refused as exc:  # a takeback waiting for consent
+            if not refusal_told:
+                raise
             self.event("refused", **told(exc.said))
 
     def request(self, name: str, args: dict[str, Any], request_id: str | int | None = None, *,
@@ -360,7 +372,19 @@ class Session(RemoteGame):
         if name == "state":
             return self.public_state()
         if name == "record":  # written at the edge, which knows when each action was played (Teller.record)
+            if self._hidden_start() and not self.over and not (to_operator and args.get("private")):
+                raise Refused(HIDDEN_START())  # its position holds every hand: even its public part would tell
             return {}
+        if name == "show" and ("position" in args) == ("game" in args):
+            raise Refused(SHOW_ONE())
+        if name == "show" and "position" in args:  # a position text set up at the table, play going on from it
+            if "move" in args:
+                raise Refused(SHOW_ONE())
+            begun = position_record(args["position"])  # refused in the game's words when it is none
+            if hides_information(begun.game, begun.options) and not to_operator:
+                raise Refused(OPERATOR_SETS_UP())  # whoever sent it knows every hand
+            self.show(begun, 0)
+            return {"game": begun.game, "moves": 0, "from": 0}
         if name == "show":  # a game of the board's journal set up at the table, its moves stepped through
             game_id = args.get("game")
             try:
@@ -372,6 +396,9 @@ class Session(RemoteGame):
             self.show(record, args.get("move", 0))
             return {"game": record.game, "moves": len(record.actions), "from": len(self.match.record.actions)}
         self.ghost = None  # someone acted: the last move from the board stands
+        if name == "press":  # a table button pressed from afar (Home Assistant, the operator): as the board's own
+            self._press(args["button"], args.get("held", False), refusal_told=False)
+            return {"pressed": args["button"]}  # what it chose goes where the button's choice goes (player/<n>)
         if name == "new_game":
             game = args.get("game", self.game.name)
             seed = args.get("seed", -1)
@@ -410,6 +437,11 @@ class Session(RemoteGame):
             self.event("resign", player=player)
             return {"resigned": player}
         return self.configure(**args)
+
+    def _hidden_start(self) -> bool:
+        """The game began from a position text that holds hidden cards (every hand)."""
+        record = self.match.record
+        return record.position is not None and hides_information(record.game, record.options)
 
     def configure(self, allow_takeback: bool | None = None, chance: str | None = None) -> dict[str, Any]:
         """Change the table's settings (the journal keeps them over the configuration file's); the

@@ -263,6 +263,9 @@ class TableGame(ABC):
         self._start(shown_game(record, move))
         self.event("new_game", game=record.game, num_players=record.num_players)
         self.showing = Showing(list(record.actions))  # its moves lit once the position is set up (show_next)
+        if len(record.actions) <= move:  # nothing to step through (a position text): play goes on from it
+            self.showing = None
+            self._auto_chance()
 
     def show_next(self) -> None:
         """The shown record's next move lit (or its chance outcome entered); the showing ends once the

@@ -7,6 +7,9 @@ that differs from the position, as at a new game's start, and each goes out once
 Then each of the record's moves is lit as a hint is (what to lift blinking, where to put it
 steady, in the player's colour) until the table carries it out; a chance outcome of the record
 is entered as it was. Another move played ends the showing there (the game goes on from it).
+
+A position text (:func:`position_record`) is set up the same way, and play goes on from it: a
+game begun from a position, its record holding the text (``Record.position``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from controller.games import CHANCE, State
+from controller.games import CHANCE, State, game_names, get_game
+from controller.games.base import BadPosition
 from controller.games.record import Match, Record
 from controller.session.outcome import Expected
 
@@ -57,4 +61,16 @@ def shown_game(record: Record, move: int) -> Match:
     """``record``'s game at ``move`` (0: its start; more than it has: its end), as a game of the
     table's own: every seat at the table, the chance secret a fresh one (``Session.take``)."""
     cut = max(0, min(move, len(record.actions)))
-    return Match(Record(record.game, dict(record.options), record.num_players, [], record.actions[:cut]))
+    return Match(Record(record.game, dict(record.options), record.num_players, [], record.actions[:cut],
+                        position=record.position))
+
+
+def position_record(text: str) -> Record:
+    """The record of a game to begin from the position ``text`` (``State.to_text``: it starts with
+    its game's name and holds its options and players); ``BadPosition`` (a ``ValueError``) says in
+    one line why it is no position of a game arbitro plays (the game's own check of it)."""
+    name = text.split(" ", 1)[0]
+    if name not in game_names():
+        raise BadPosition(f"a position text starts with its game's name ({', '.join(game_names())}), not {name[:40]!r}")
+    state = get_game(name).state_from_text(text)
+    return Record(name, dict(state.options), state.num_players, [], position=text)
