@@ -14,13 +14,17 @@ from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
 
+SEEDS = {"contigo": 7}
+"""Seed 5's easy Contigo game runs to 823 actions, seed 7's ends by a line after 140 (the suite's time)."""
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_a_whole_game_with_computer_players_is_carried_out_at_the_simulated_table(game: str, broker: Broker) -> None:
     display = Listener(broker.port, ["arbitro/bots/state", "arbitro/bots/events"])
     try:
         done = subprocess.run(
             [sys.executable, "-m", "controller.cli", "demo", "--game", game, "--headless", "--pace", "0",
-             "--seed", "5", "--bots", "easy", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "bots",
+             "--seed", str(SEEDS.get(game, 5)), "--bots", "easy", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "bots",
              "--max-actions", "5000"],
             capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
