@@ -13,7 +13,6 @@ from controller.games import game_names
 from controller.localbroker import Broker
 from tests.support.mqttc import Listener
 
-
 SEEDS = {"contigo": 7}
 """Seed 5's easy Contigo game runs to 823 actions, seed 7's ends by a line after 140 (the suite's time)."""
 
@@ -24,8 +23,8 @@ def test_a_whole_game_with_computer_players_is_carried_out_at_the_simulated_tabl
     try:
         done = subprocess.run(
             [sys.executable, "-m", "controller.cli", "demo", "--game", game, "--headless", "--pace", "0",
-             "--seed", str(SEEDS.get(game, 5)), "--bots", "easy", "--broker", f"127.0.0.1:{broker.port}", "--board-id", "bots",
-             "--max-actions", "5000"],
+             "--seed", str(SEEDS.get(game, 5)), "--bots", "easy", "--broker", f"127.0.0.1:{broker.port}",
+             "--board-id", "bots", "--max-actions", "5000"],
             capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
         final = json.loads(display.wait_for(lambda m: m[0] == "arbitro/bots/state" and json.loads(m[1])["over"])[1])
