@@ -28,9 +28,10 @@ LEDs' stages, from ``frame`` to ``shown``, are there only when the move changed 
 ``states``
     the public and private states are worked out, and the journal is to be written
 ``journal``
-    the journal's transaction is committed (``synchronous=FULL``: durable)
+    the journal's transaction is committed (``synchronous=FULL``: durable); while its commit
+    waits for the disk the loop says the events and stamps the public state
 ``stamped``
-    the public state, stamped, reached ``publish_state``
+    the events are published, and the public state, stamped, reached ``publish_state``
 ``json``
     its JSON was made
 ``queued``
@@ -175,10 +176,10 @@ class Stages:
             mark("led", "worker")
             original(buffer)
 
-        def keep(original: Method, session: Any) -> Any:
+        def keep(original: Method, session: Any, meanwhile: Any = None) -> Any:
             if moved():
                 mark("states", "commit" if self.held else "judged")  # the LEDs' stages only when the scene changed
-            done = original(session)
+            done = original(session, meanwhile)
             mark("journal", "states")
             return done
 

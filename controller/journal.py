@@ -32,7 +32,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -131,6 +133,45 @@ UNWRITABLE = Phrase("journal.unwritable", "the journal cannot be written: {reaso
 CANNOT_WRITE = Phrase("journal.cannot_write", "the journal cannot be written")
 
 
+class Committer:
+    """A thread that runs a journal's COMMIT while the thread that wrote it goes on
+    (:meth:`Journal.transaction`'s ``meanwhile``)."""
+
+    def __init__(self) -> None:
+        self._asked: queue.SimpleQueue[tuple[sqlite3.Connection, threading.Event, list[BaseException]] | None] = \
+            queue.SimpleQueue()
+        self._begun = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="arbitro-journal-commit", daemon=True)
+        self._thread.start()
+
+    def commit(self, db: sqlite3.Connection, meanwhile: Callable[[], None]) -> None:
+        done = threading.Event()
+        failed: list[BaseException] = []
+        self._begun.clear()
+        self._asked.put((db, done, failed))
+        self._begun.wait()
+        try:
+            meanwhile()
+        finally:
+            done.wait()  # the connection is this thread's again, whatever ``meanwhile`` did
+        if failed:
+            raise failed[0]
+
+    def _run(self) -> None:
+        while (asked := self._asked.get()) is not None:
+            db, done, failed = asked
+            self._begun.set()
+            try:
+                db.execute("COMMIT")
+            except BaseException as exc:  # handed to the thread that asked
+                failed.append(exc)
+            done.set()
+
+    def stop(self) -> None:
+        self._asked.put(None)
+        self._thread.join(5)
+
+
 class Journal:
     def __init__(self, path: str | Path, wall_clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
@@ -160,6 +201,7 @@ class Journal:
         self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
         self._sealed: set[int] = set()  # games whose sealing key is on disk
+        self._committer: Committer | None = None  # started by the first commit that has anything to wait for
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -232,15 +274,22 @@ class Journal:
         return aside
 
     def close(self) -> None:
+        if self._committer is not None:
+            self._committer.stop()
+            self._committer = None
         self.db.close()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, meanwhile: Callable[[], None] | None = None) -> Iterator[None]:
         """Everything written inside is on disk together, or none of it (a full disk, a read-only
         one): then the exception goes on, and what this object remembered of the file is forgotten.
-        Inside another transaction it is part of that one."""
+        Inside another transaction it is part of that one. ``meanwhile`` runs once what was written
+        is on its way to the disk, while the commit waits for it (:meth:`_commit`); it must not
+        touch the journal."""
         if self.db.in_transaction:
             yield
+            if meanwhile is not None:
+                meanwhile()
             return
         if (fault := disk_fault(self.path.parent)) is not None:
             # SQLite opened the file to read only on such a disk: opened again once it is writable
@@ -249,9 +298,14 @@ class Journal:
         if self.read_only:
             self._writable()
         self.db.execute("BEGIN IMMEDIATE")
+        changes = self.db.total_changes
         try:
             yield
-            self.db.execute("COMMIT")
+            if meanwhile is None or self.db.total_changes == changes:  # nothing written: no wait for the disk
+                self.db.execute("COMMIT")
+            else:
+                self._commit(meanwhile)
+                meanwhile = None
         except BaseException:
             if self.db.in_transaction:  # SQLite may have rolled back already (a full disk does)
                 with contextlib.suppress(sqlite3.Error):
@@ -260,6 +314,18 @@ class Journal:
             self._stored_secrets.clear()
             self._sealed.clear()
             raise
+        if meanwhile is not None:
+            meanwhile()
+
+    def _commit(self, meanwhile: Callable[[], None]) -> None:
+        """COMMIT on the committer's thread while ``meanwhile`` runs on this one: SQLite lets go of
+        Python while it waits for the fsync (about 1 ms here, an SD card's write on a Pi), and the
+        loop says and stamps what it is to tell meanwhile. This thread waits until the COMMIT has
+        begun (else it would hold Python and the commit would wait for it) and, after
+        ``meanwhile``, until it is done: the COMMIT's error is raised here."""
+        if self._committer is None:
+            self._committer = Committer()
+        self._committer.commit(self.db, meanwhile)
 
     def start(self, board: str, record: Record) -> int:
         """Record a new game; returns its id. The board's answers to earlier games' requests go: a
@@ -499,9 +565,10 @@ class BoardJournal:
                  record.game, len(record.actions), game_id)
         return None
 
-    def keep(self, session: Session) -> bool:
+    def keep(self, session: Session, meanwhile: Callable[[], None] | None = None) -> bool:
         """Write what changed, in one transaction: a new game's entry, the actions, the answers, the
-        end, the table settings. False when the journal cannot be written (see :attr:`fault`)."""
+        end, the table settings. False when the journal cannot be written (see :attr:`fault`).
+        ``meanwhile`` runs while the commit waits for the disk (not when nothing could be written)."""
         answers = session.answers.unsaved()
         decisions = list(session.decisions)
         now = {key: getattr(session.board, key) for key in TABLE_SETTINGS}
@@ -509,7 +576,7 @@ class BoardJournal:
                     for key, value in now.items() if key in self.in_file and value != self.in_file[key]}
         game_id, finished, serial = self.game_id, self.finished, self.serial
         try:
-            with self.journal.transaction():
+            with self.journal.transaction(meanwhile):
                 if session.serial != serial:
                     if game_id is not None and not finished:
                         self.journal.finish(game_id, {"abandoned": True})
