@@ -43,7 +43,8 @@ subscriber, broker, readers, browser): scaling it by the CPU would say nothing o
 STAGE_ROWS = {
     "cpu:judged": "the loop's CPU judging it (of frame -> LED bytes)",
     "cpu:states": "the loop's CPU working out its public and private states",
-    "stage:journal": "the journal's commit, fsync included (wall)",
+    "commit_wall": "the journal's commit, fsync included (wall; the states worked out, the events said and the "
+                   "state stamped meanwhile)",
     "loop_cpu": "the loop's CPU from the frame taken to the state queued",
 }
 """A clean move's stages in the table (``bench.referee --stages`` prints them all): the causes of the
@@ -152,7 +153,7 @@ def referee_rows(samples: int, moves: int, broker_port: int) -> list[Row]:
         for key, what in STAGE_ROWS.items():
             values = [v for v in r[key] if not math.isnan(v)]
             if values:
-                io = key == "stage:journal"
+                io = key == "commit_wall"
                 rows.append(spread(f"{game}: clean move, {what}", "for the record", values, None,
                                    floor=SD_WRITE_MS if io else None, source=SD_SOURCE if io else PI_SOURCE))
     return rows

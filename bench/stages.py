@@ -25,11 +25,13 @@ LEDs' stages, from ``frame`` to ``shown``, are there only when the move changed 
     ``LedStrip.show`` returned to the loop
 ``commit``
     a held move: the commit window is over (the time before it is deliberate, and left out)
+``written``
+    the journal's rows are written and its commit has begun (on a thread of its own)
 ``states``
-    the public and private states are worked out, and the journal is to be written
+    the public and private states are worked out, while the commit waits for the disk
 ``journal``
-    the journal's transaction is committed (``synchronous=FULL``: durable); while its commit
-    waits for the disk the loop says the events and stamps the public state
+    the journal's transaction is committed (``synchronous=FULL``: durable); the loop said the
+    events and stamped the public state meanwhile
 ``stamped``
     the events are published, and the public state, stamped, reached ``publish_state``
 ``json``
@@ -61,10 +63,10 @@ from hardware.leds import RecordingPixels
 
 Method = Callable[..., Any]
 
-ORDER = ("write", "read", "posted", "taken", "judged", "frame", "worker", "led", "shown", "commit", "states",
-         "journal", "stamped", "json", "queued", "sent", "sub")
+ORDER = ("write", "read", "posted", "taken", "judged", "frame", "worker", "led", "shown", "commit", "written",
+         "states", "journal", "stamped", "json", "queued", "sent", "sub")
 """The stages in the order a move passes them (``commit`` only for a held move)."""
-LOOP = ("taken", "judged", "frame", "shown", "commit", "states", "journal", "stamped", "json", "queued")
+LOOP = ("taken", "judged", "frame", "shown", "commit", "written", "states", "journal", "stamped", "json", "queued")
 """The stages the loop's own thread stamps."""
 
 
@@ -176,9 +178,17 @@ class Stages:
             mark("led", "worker")
             original(buffer)
 
-        def keep(original: Method, session: Any, meanwhile: Any = None) -> Any:
+        def commit(original: Method, meanwhile: Any) -> None:
             if moved():
-                mark("states", "commit" if self.held else "judged")  # the LEDs' stages only when the scene changed
+                mark("written", "commit" if self.held else "judged")  # the LEDs' stages only when the scene changed
+            original(meanwhile)
+
+        def states(original: Method) -> Any:
+            told = original()
+            mark("states", "written")
+            return told
+
+        def keep(original: Method, session: Any, meanwhile: Any = None) -> Any:
             done = original(session, meanwhile)
             mark("journal", "states")
             return done
@@ -206,6 +216,7 @@ class Stages:
         for owner, name, around in (
                 (service, "_handle", handle), (service.session, "judge", judge), (service.strip, "show", show),
                 (service.strip, "_write", write), (pixels, "_transmit", transmit), (service.kept, "keep", keep),
+                (service.kept.journal, "_commit", commit), (service.session, "_states", states),
                 (mqtt, "publish_state", publish_state), (mqtt, "_publish_retained", publish_retained),
                 (mqtt.client, "_sock_send", sock_send)):
             _wrap(owner, name, around)

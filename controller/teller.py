@@ -91,8 +91,8 @@ class Teller:
         self.resumed_serial = 0  # the session's game resumed from the journal (0: none): its clock resumes
         self._events: list[dict[str, Any]] = []  # waiting for the journal
         self._movers: dict[int, int | None] = {}  # the last moves told: who made each (None: chance), to say them
-        self._public: dict[str, Any] | None = None  # the last public and private states, to tell
-        self._private: tuple[dict[str, Any] | None, ...] = ()
+        self._latest: Outcome | None = None  # the last outcome with states, to tell (worked out when first asked)
+        self._private: tuple[dict[str, Any] | None, ...] = ()  # the private states told last
         self._told: dict[str, Any] | None = None  # the last public state published
         self._state_seq = 0  # one more for every change of the public state
         self._state_time = 0.0  # when it last changed
@@ -162,12 +162,12 @@ class Teller:
         """Journal what ``outcome`` changed, then tell it with whatever waited (or keep it waiting),
         then send a remote game's part to the other board. An outcome with no state to tell but
         an answer is still kept: a refusal too is remembered with its id."""
-        if outcome.public is None:
+        if outcome.states is None:
             if outcome.answer is not None:
                 self.keep()
             return
         self._events += outcome.events
-        self._public, self._private = outcome.public, outcome.private
+        self._latest = outcome  # its states are worked out while the journal's commit waits for the disk
         self.flush()
         self._send_remote()
 
@@ -226,6 +226,8 @@ class Teller:
         said: list[Said] = []
         if not self.keep(lambda: said.append(self._say())):
             self._stamps_back(before)  # nothing was told: said and stamped again once it can be written
+            if self._latest is not None:
+                self._latest.public  # noqa: B018  # the states as they are now, told once it can be written
             return
         events, state = said[0] if said else self._say()
         self._events = []
@@ -244,10 +246,11 @@ class Teller:
         """What waits to be told, said in the board's language and stamped; the state with the
         service's health once the journal is written (healthy: it has just been)."""
         events = self._speak(self._events)
-        if self._public is None:
+        if self._latest is None or (public := self._latest.public) is None:
             return events, None
+        self._private = self._latest.private
         health = HEALTHY if self.kept is not None else self.session.health
-        return events, self.stamp({**self._public, "health": dict(health)})
+        return events, self.stamp({**public, "health": dict(health)})
 
     def _stamps(self) -> tuple[Any, ...]:
         """What saying and stamping change (:meth:`_stamps_back` puts it back)."""
