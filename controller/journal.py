@@ -159,13 +159,16 @@ class Committer:
 
     def _run(self) -> None:
         while (asked := self._asked.get()) is not None:
-            db, done, failed = asked
-            self._begun.set()
-            try:
-                db.execute("COMMIT")
-            except BaseException as exc:  # handed to the thread that asked
-                failed.append(exc)
-            done.set()
+            self._commit(*asked)
+            del asked  # the connection is not held between commits: closed when its journal goes (its WAL too)
+
+    def _commit(self, db: sqlite3.Connection, done: threading.Event, failed: list[BaseException]) -> None:
+        self._begun.set()
+        try:
+            db.execute("COMMIT")
+        except BaseException as exc:  # handed to the thread that asked
+            failed.append(exc)
+        done.set()
 
     def stop(self) -> None:
         self._asked.put(None)
