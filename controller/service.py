@@ -49,8 +49,9 @@ PREPARE_POLL_S = 0.002  # how often the loop looks whether the LEDs are out, to 
 # Garbage is collected by the loop while it is idle, never in the middle of a move: a full collection
 # of the service's heap takes 10-25 ms here (four times that on a Pi), one of the young generations
 # up to 2 ms. What the start made is frozen out of every collection; Python's own collections are
-# left as a backstop for a loop that never idles (a young one after this many net allocations).
-GC_BACKSTOP = 20_000
+# left as a backstop for a loop that never idles (a young one after this many net allocations: a
+# move's step makes at most about 650, a next move table built in idle steps a few thousand).
+GC_BACKSTOP = 10_000
 GC_IDLE_AFTER = 200  # net allocations since the last collection that make an idle loop collect (a move's: thousands)
 GC_FULL_EVERY = 16  # of the loop's idle collections of the young generations, one is a full collection
 
