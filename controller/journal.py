@@ -13,9 +13,10 @@ twice, and nothing acknowledged is forgotten by a restart (``controller.commands
 remembers them; the journal only stores its rows). A new game forgets the earlier game's
 answers: an id means something within one game only.
 
-One connection, used only by the service's loop (``check_same_thread=False`` because the service is
-built on one thread and runs on another). WAL with ``synchronous=FULL``: what the service answers
-or publishes is on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
+One connection, used by the service's loop (``check_same_thread=False`` because the service is
+built on one thread and runs on another) and, for the COMMIT alone, by a :class:`Committer` thread
+while the loop waits for it. WAL with ``synchronous=FULL``: what the service answers or publishes is
+on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
 and a fresh journal started (:attr:`Journal.set_aside` says so, a message); a path that holds anything else
 (a device, a directory, a text file, another program's database) is refused
 (:class:`JournalPathError`) and left as it is. A journal that cannot be written (a full or
