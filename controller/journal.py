@@ -14,8 +14,8 @@ remembers them; the journal only stores its rows). A new game forgets the earlie
 answers: an id means something within one game only.
 
 One connection, used by the service's loop (``check_same_thread=False`` because the service is
-built on one thread and runs on another) and, for the COMMIT alone, by a :class:`Committer` thread
-while the loop waits for it. WAL with ``synchronous=FULL``: what the service answers or publishes is
+built on one thread and runs on another); while its COMMIT waits for the disk, :class:`Beside`'s
+thread works out what the loop is to tell. WAL with ``synchronous=FULL``: what the service answers or publishes is
 on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
 and a fresh journal started (:attr:`Journal.set_aside` says so, a message); a path that holds anything else
 (a device, a directory, a text file, another program's database) is refused
@@ -33,9 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import queue
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -45,6 +43,7 @@ from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.base import Message, Phrase
 from controller.games.record import ChanceKey, Record
 from controller.journal_files import (  # the file and its disk
+    Beside,
     JournalPathError,
     NotAJournal,
     check_path,
@@ -134,48 +133,6 @@ UNWRITABLE = Phrase("journal.unwritable", "the journal cannot be written: {reaso
 CANNOT_WRITE = Phrase("journal.cannot_write", "the journal cannot be written")
 
 
-class Committer:
-    """A thread that runs a journal's COMMIT while the thread that wrote it goes on
-    (:meth:`Journal.transaction`'s ``meanwhile``)."""
-
-    def __init__(self) -> None:
-        self._asked: queue.SimpleQueue[tuple[sqlite3.Connection, threading.Event, list[BaseException]] | None] = \
-            queue.SimpleQueue()
-        self._begun = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="arbitro-journal-commit", daemon=True)
-        self._thread.start()
-
-    def commit(self, db: sqlite3.Connection, meanwhile: Callable[[], None]) -> None:
-        done = threading.Event()
-        failed: list[BaseException] = []
-        self._begun.clear()
-        self._asked.put((db, done, failed))
-        self._begun.wait()
-        try:
-            meanwhile()
-        finally:
-            done.wait()  # the connection is this thread's again, whatever ``meanwhile`` did
-        if failed:
-            raise failed[0]
-
-    def _run(self) -> None:
-        while (asked := self._asked.get()) is not None:
-            self._commit(*asked)
-            del asked  # the connection is not held between commits: closed when its journal goes (its WAL too)
-
-    def _commit(self, db: sqlite3.Connection, done: threading.Event, failed: list[BaseException]) -> None:
-        self._begun.set()
-        try:
-            db.execute("COMMIT")
-        except BaseException as exc:  # handed to the thread that asked
-            failed.append(exc)
-        done.set()
-
-    def stop(self) -> None:
-        self._asked.put(None)
-        self._thread.join(5)
-
-
 class Journal:
     def __init__(self, path: str | Path, wall_clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
@@ -205,7 +162,7 @@ class Journal:
         self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
         self._sealed: set[int] = set()  # games whose sealing key is on disk
-        self._committer: Committer | None = None  # started by the first commit that has anything to wait for
+        self._beside: Beside | None = None  # started by the first commit that has anything to wait for
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -278,9 +235,9 @@ class Journal:
         return aside
 
     def close(self) -> None:
-        if self._committer is not None:
-            self._committer.stop()
-            self._committer = None
+        if self._beside is not None:
+            self._beside.stop()
+            self._beside = None
         self.db.close()
 
     @contextlib.contextmanager
@@ -288,8 +245,8 @@ class Journal:
         """Everything written inside is on disk together, or none of it (a full disk, a read-only
         one): then the exception goes on, and what this object remembered of the file is forgotten.
         Inside another transaction it is part of that one. ``meanwhile`` runs once what was written
-        is on its way to the disk, while the commit waits for it (:meth:`_commit`); it must not
-        touch the journal."""
+        is on its way to the disk, while the commit waits for it, on another thread (:meth:`_commit`);
+        it must not touch the journal."""
         if self.db.in_transaction:
             yield
             if meanwhile is not None:
@@ -322,14 +279,11 @@ class Journal:
             meanwhile()
 
     def _commit(self, meanwhile: Callable[[], None]) -> None:
-        """COMMIT on the committer's thread while ``meanwhile`` runs on this one: SQLite lets go of
-        Python while it waits for the fsync (about 1 ms here, an SD card's write on a Pi), and the
-        loop says and stamps what it is to tell meanwhile. This thread waits until the COMMIT has
-        begun (else it would hold Python and the commit would wait for it) and, after
-        ``meanwhile``, until it is done: the COMMIT's error is raised here."""
-        if self._committer is None:
-            self._committer = Committer()
-        self._committer.commit(self.db, meanwhile)
+        """COMMIT while ``meanwhile`` runs beside it, on :class:`Beside`'s thread (the loop says and
+        stamps what it is to tell while SQLite waits for the disk)."""
+        if self._beside is None:
+            self._beside = Beside()
+        self._beside.commit(self.db, meanwhile)
 
     def start(self, board: str, record: Record) -> int:
         """Record a new game; returns its id. The board's answers to earlier games' requests go: a

@@ -1,14 +1,18 @@
-"""The journal's file and its disk: what path may become a journal, who may read it, and why it
-cannot be written (a full or read-only disk), asked of the disk itself."""
+"""The journal's file and its disk: what path may become a journal, who may read it, why it
+cannot be written (a full or read-only disk), asked of the disk itself, and the work done beside a
+commit while it waits for the disk (:class:`Beside`)."""
 
 from __future__ import annotations
 
 import errno
 import logging
 import os
+import queue
 import sqlite3
 import stat
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger("arbitro.journal")
@@ -130,3 +134,76 @@ def write_fault(exc: sqlite3.Error, directory: Path) -> str:
     if name.startswith("SQLITE_READONLY"):
         return "read-only"
     return str(exc)
+
+
+class Beside:
+    """Work done on a thread of its own while the thread that asked for it waits in a journal's
+    COMMIT (SQLite lets go of Python while it waits for the fsync: about 1 ms here, an SD card's
+    write on a Pi). Work the thread has not begun by the time the COMMIT returns is done by the
+    asker itself: a busy machine never makes the commit wait for this thread."""
+
+    def __init__(self) -> None:
+        self._asked: queue.SimpleQueue[_Work | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="arbitro-journal-beside", daemon=True)
+        self._thread.start()
+
+    def commit(self, db: sqlite3.Connection, meanwhile: Callable[[], None]) -> None:
+        """COMMIT on ``db`` here while ``meanwhile`` runs beside it; returns once both are done (a
+        failed COMMIT's ``meanwhile`` is not begun, or is waited for). Either's error is raised."""
+        work = _Work(meanwhile)
+        self._asked.put(work)
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            work.drop()
+            raise
+        work.finish()
+
+    def _run(self) -> None:
+        while (work := self._asked.get()) is not None:
+            work.begin()
+            del work  # nothing of the loop's is held between commits
+
+    def stop(self) -> None:
+        self._asked.put(None)
+        self._thread.join(5)
+
+
+class _Work:
+    """One piece of :class:`Beside`'s work: begun once, by whichever thread claims it first."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self.work = work
+        self.claimed = False
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+    def _claim(self) -> bool:
+        with self.lock:
+            claimed, self.claimed = self.claimed, True
+            return not claimed
+
+    def begin(self) -> None:
+        """On :class:`Beside`'s thread."""
+        if self._claim():
+            try:
+                self.work()
+            except BaseException as exc:  # handed to the thread that asked
+                self.error = exc
+            finally:
+                self.done.set()
+
+    def finish(self) -> None:
+        """On the asking thread: done here if not begun, else waited for."""
+        if self._claim():
+            self.work()
+            return
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+
+    def drop(self) -> None:
+        """The COMMIT failed: not begun now, or waited for (it must not run on beside the asker)."""
+        if not self._claim():
+            self.done.wait()
