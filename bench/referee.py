@@ -255,7 +255,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             for stage in ORDER[1:]:
                 out[f"stage:{stage}"].append(passed.get(stage, math.nan))  # nan: a stage this move has not
             worked = stages.cpu_deltas()
-            worked.pop("states", None)  # (the loop's CPU to that stamp holds the commit's: taken apart)
+            worked.pop("states", None)  # (the loop's CPU to that stamp holds the commit's hand-over: taken apart)
             if stages.states_cpu is not None:
                 worked["states"] = stages.states_cpu
             for stage in LOOP[1:]:

@@ -28,8 +28,8 @@ LEDs' stages, from ``frame`` to ``shown``, are there only when the move changed 
 ``written``
     the journal's rows are written and its commit has begun (on a thread of its own)
 ``states``
-    the public and private states are worked out, while the commit waits for the disk (on the
-    journal's other thread, or the loop's if that had not begun: their CPU is taken on either)
+    the public and private states are worked out, while the commit waits for the disk (their CPU
+    is taken around the call: the loop's CPU to this stamp also holds the commit's hand-over)
 ``journal``
     the journal's transaction is committed (``synchronous=FULL``: durable); the loop said the
     events and stamped the public state meanwhile
@@ -84,8 +84,7 @@ class Stages:
         self.loop = threading.get_ident()  # the service's loop thread (known once it takes the event)
         self.queued = threading.Event()  # the move's state is queued: the bench waits on it, never polls the loop
         self.collections: list[tuple[float, float]] = []  # the loop thread's garbage collections: CPU began, ended
-        self.beside = 0.0  # CPU of the telling worked out on the journal's other thread while the loop committed
-        self.states_cpu: float | None = None  # CPU working out the public and private states (on either thread)
+        self.states_cpu: float | None = None  # the loop's CPU working out the public and private states
         self._collecting: float | None = None
 
     def arm(self, sensor: int, moves: int) -> None:
@@ -93,7 +92,7 @@ class Stages:
         self.at, self.cpu, self.channel, self.armed, self.held = {}, {}, sensor, True, False
         self.moves = moves
         self.collections, self._collecting = [], None
-        self.beside, self.states_cpu = 0.0, None
+        self.states_cpu = None
         self.at["write"] = time.monotonic()  # the bench sets the exact time once its write returns
         self.queued.clear()
 
@@ -134,11 +133,10 @@ class Stages:
             gc.callbacks.remove(self._gc)
 
     def loop_cpu(self) -> float | None:
-        """The loop's CPU seconds from taking the event to queueing the state (a held move's
-        commit window left out: the loop does other work meanwhile): its thread's, and what was
-        worked out for it beside the journal's commit on the journal's other thread."""
+        """The loop thread's CPU seconds from taking the event to queueing the state (a held
+        move's commit window left out: the loop does other work meanwhile)."""
         if "taken" in self.cpu and "queued" in self.cpu:
-            return sum(self.cpu_deltas().values()) + self.beside
+            return sum(self.cpu_deltas().values())
         return None
 
     def attach(self, service: Service, mqtt: MqttBridge, pixels: RecordingPixels) -> Callable[[object], None]:
@@ -196,13 +194,6 @@ class Stages:
             mark("states", "written")
             return told
 
-        def say(original: Method) -> Any:
-            began = time.thread_time()
-            said = original()
-            if self.armed and "written" in self.at and threading.get_ident() != self.loop:
-                self.beside += time.thread_time() - began  # its CPU on the journal's other thread
-            return said
-
         def keep(original: Method, session: Any, meanwhile: Any = None) -> Any:
             done = original(session, meanwhile)
             mark("journal", "states")
@@ -232,7 +223,7 @@ class Stages:
                 (service, "_handle", handle), (service.session, "judge", judge), (service.strip, "show", show),
                 (service.strip, "_write", write), (pixels, "_transmit", transmit), (service.kept, "keep", keep),
                 (service.kept.journal, "_commit", commit), (service.session, "_states", states),
-                (service.teller, "_say", say),
+
                 (mqtt, "publish_state", publish_state), (mqtt, "_publish_retained", publish_retained),
                 (mqtt.client, "_sock_send", sock_send)):
             _wrap(owner, name, around)

@@ -14,8 +14,8 @@ remembers them; the journal only stores its rows). A new game forgets the earlie
 answers: an id means something within one game only.
 
 One connection, used by the service's loop (``check_same_thread=False`` because the service is
-built on one thread and runs on another); while its COMMIT waits for the disk, :class:`Beside`'s
-thread works out what the loop is to tell. WAL with ``synchronous=FULL``: what the service answers or publishes is
+built on one thread and runs on another) and, for its COMMIT, by a :class:`Committer` thread while
+the loop works out what it is to tell. WAL with ``synchronous=FULL``: what the service answers or publishes is
 on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
 and a fresh journal started (:attr:`Journal.set_aside` says so, a message); a path that holds anything else
 (a device, a directory, a text file, another program's database) is refused
@@ -43,7 +43,7 @@ from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.base import Message, Phrase
 from controller.games.record import ChanceKey, Record
 from controller.journal_files import (  # the file and its disk
-    Beside,
+    Committer,
     JournalPathError,
     NotAJournal,
     check_path,
@@ -162,7 +162,7 @@ class Journal:
         self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
         self._sealed: set[int] = set()  # games whose sealing key is on disk
-        self._beside: Beside | None = None  # started by the first commit that has anything to wait for
+        self._committer: Committer | None = None  # started by the first commit that has anything to wait for
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -235,9 +235,9 @@ class Journal:
         return aside
 
     def close(self) -> None:
-        if self._beside is not None:
-            self._beside.stop()
-            self._beside = None
+        if self._committer is not None:
+            self._committer.stop()
+            self._committer = None
         self.db.close()
 
     @contextlib.contextmanager
@@ -245,8 +245,8 @@ class Journal:
         """Everything written inside is on disk together, or none of it (a full disk, a read-only
         one): then the exception goes on, and what this object remembered of the file is forgotten.
         Inside another transaction it is part of that one. ``meanwhile`` runs once what was written
-        is on its way to the disk, while the commit waits for it, on another thread (:meth:`_commit`);
-        it must not touch the journal."""
+        is on its way to the disk, while the commit waits for it (:meth:`_commit`); it must not
+        touch the journal."""
         if self.db.in_transaction:
             yield
             if meanwhile is not None:
@@ -279,11 +279,11 @@ class Journal:
             meanwhile()
 
     def _commit(self, meanwhile: Callable[[], None]) -> None:
-        """COMMIT while ``meanwhile`` runs beside it, on :class:`Beside`'s thread (the loop says and
-        stamps what it is to tell while SQLite waits for the disk)."""
-        if self._beside is None:
-            self._beside = Beside()
-        self._beside.commit(self.db, meanwhile)
+        """COMMIT on :class:`Committer`'s thread while ``meanwhile`` runs on this one (the loop works
+        out, says and stamps what it is to tell while SQLite waits for the disk)."""
+        if self._committer is None:
+            self._committer = Committer()
+        self._committer.commit(self.db, meanwhile)
 
     def start(self, board: str, record: Record) -> int:
         """Record a new game; returns its id. The board's answers to earlier games' requests go: a
