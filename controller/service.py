@@ -189,7 +189,7 @@ class Service:
             preparing = unready and not (self.strip.writing or self.strip.waiting)
             if unready:
                 wait = 0.0 if preparing else min(wait, PREPARE_POLL_S)
-            elif wait > 0 and gc.get_count()[0] >= GC_IDLE_AFTER and self.events.empty():
+            elif self._at_rest() and gc.get_count()[0] >= GC_IDLE_AFTER and self.events.empty():
                 self._collect()  # nothing waits or is due: the garbage of what was just done, off the next move's path
             try:
                 event = self.events.get(timeout=wait)
@@ -218,6 +218,10 @@ class Service:
                     self.teller.flush()  # the journal tried again: all that waited is told if it can be written
             except Exception:  # the loop must outlive any one bad event
                 log.exception("error while handling %r", event)
+
+    def _at_rest(self) -> bool:
+        """No judgement of the board is due or waiting for a window (the hands are not mid-move)."""
+        return self.settle_at is None and self.commit_at is None and not self.commit_due
 
     def _collect(self) -> None:
         """Collect the young generations' garbage (every :data:`GC_FULL_EVERY` th time all of it)
