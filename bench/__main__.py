@@ -43,8 +43,7 @@ subscriber, broker, readers, browser): scaling it by the CPU would say nothing o
 STAGE_ROWS = {
     "cpu:judged": "the loop's CPU judging it (of frame -> LED bytes)",
     "cpu:states": "the loop's CPU working out its public and private states",
-    "commit_wall": "the journal's commit, fsync included (wall; the states worked out, the events said and the "
-                   "state stamped meanwhile)",
+    "stage:journal": "the journal's commit, fsync included (wall)",
     "loop_cpu": "the loop's CPU from the frame taken to the state queued",
 }
 """A clean move's stages in the table (``bench.referee --stages`` prints them all): the causes of the
@@ -153,7 +152,7 @@ def referee_rows(samples: int, moves: int, broker_port: int) -> list[Row]:
         for key, what in STAGE_ROWS.items():
             values = [v for v in r[key] if not math.isnan(v)]
             if values:
-                io = key == "commit_wall"
+                io = key == "stage:journal"
                 rows.append(spread(f"{game}: clean move, {what}", "for the record", values, None,
                                    floor=SD_WRITE_MS if io else None, source=SD_SOURCE if io else PI_SOURCE))
     return rows

@@ -174,7 +174,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
     mcu = TableMcu(layout.blocks, values)
     config.sensors.url = mcu.path
     out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "seen": [], "clean": [],
-                                   "final": [], "unready": [], "loop_cpu": [], "gc": [], "commit_wall": []}
+                                   "final": [], "unready": [], "loop_cpu": [], "gc": []}
     out.update({f"stage:{stage}": [] for stage in ORDER[1:]})
     out.update({f"cpu:{stage}": [] for stage in LOOP[1:]})
     display = Subscriber(broker_port, f"arbitro/{config.board.id}/state")
@@ -249,15 +249,10 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             out["final"].append(float(not stages.held))
             out["loop_cpu"].append(stages.loop_cpu() or 0.0)
             out["gc"].append(stages.collected())
-            committed = "written" in at and "journal" in at
-            out["commit_wall"].append(at["journal"] - at["written"] if committed else math.nan)
             passed = stages.deltas()
             for stage in ORDER[1:]:
                 out[f"stage:{stage}"].append(passed.get(stage, math.nan))  # nan: a stage this move has not
             worked = stages.cpu_deltas()
-            worked.pop("states", None)  # (the loop's CPU to that stamp holds the commit's hand-over: taken apart)
-            if stages.states_cpu is not None:
-                worked["states"] = stages.states_cpu
             for stage in LOOP[1:]:
                 out[f"cpu:{stage}"].append(worked.get(stage, math.nan))
             played += 1
@@ -287,11 +282,10 @@ def stage_table(r: dict[str, list[float]]) -> str:
 
     lines = [f"    {'stage (clean moves)':28} {'wall p50/p99 ms':>15}  {'loop CPU p50/p99 ms':>19}"]
     for stage in ORDER[1:]:
-        if stage != "commit":  # (the commit window)
+        if stage != "commit":
             lines.append(f"    {'-> ' + stage:28} {cell(f'stage:{stage}'):>15}  {cell(f'cpu:{stage}'):>19}")
     lines.append(f"    {'loop CPU, taken -> queued':28} {'':>15}  {cell('loop_cpu'):>19}")
     lines.append(f"    {'of it, garbage collections':28} {'':>15}  {cell('gc'):>19}")
-    lines.append(f"    {'journal commit (wall)':28} {cell('commit_wall'):>15}")
     return "\n".join(lines)
 
 

@@ -25,16 +25,12 @@ LEDs' stages, from ``frame`` to ``shown``, are there only when the move changed 
     ``LedStrip.show`` returned to the loop
 ``commit``
     a held move: the commit window is over (the time before it is deliberate, and left out)
-``written``
-    the journal's rows are written and its commit has begun (on a thread of its own)
 ``states``
-    the public and private states are worked out, while the commit waits for the disk (their CPU
-    is taken around the call: the loop's CPU to this stamp also holds the commit's hand-over)
+    the public and private states are worked out, and the journal is to be written
 ``journal``
-    the journal's transaction is committed (``synchronous=FULL``: durable); the loop said the
-    events and stamped the public state meanwhile
+    the journal's transaction is committed (``synchronous=FULL``: durable)
 ``stamped``
-    the events are published, and the public state, stamped, reached ``publish_state``
+    the public state, stamped, reached ``publish_state``
 ``json``
     its JSON was made
 ``queued``
@@ -64,10 +60,10 @@ from hardware.leds import RecordingPixels
 
 Method = Callable[..., Any]
 
-ORDER = ("write", "read", "posted", "taken", "judged", "frame", "worker", "led", "shown", "commit", "written",
-         "states", "journal", "stamped", "json", "queued", "sent", "sub")
+ORDER = ("write", "read", "posted", "taken", "judged", "frame", "worker", "led", "shown", "commit", "states",
+         "journal", "stamped", "json", "queued", "sent", "sub")
 """The stages in the order a move passes them (``commit`` only for a held move)."""
-LOOP = ("taken", "judged", "frame", "shown", "commit", "written", "states", "journal", "stamped", "json", "queued")
+LOOP = ("taken", "judged", "frame", "shown", "commit", "states", "journal", "stamped", "json", "queued")
 """The stages the loop's own thread stamps."""
 
 
@@ -84,7 +80,6 @@ class Stages:
         self.loop = threading.get_ident()  # the service's loop thread (known once it takes the event)
         self.queued = threading.Event()  # the move's state is queued: the bench waits on it, never polls the loop
         self.collections: list[tuple[float, float]] = []  # the loop thread's garbage collections: CPU began, ended
-        self.states_cpu: float | None = None  # the loop's CPU working out the public and private states
         self._collecting: float | None = None
 
     def arm(self, sensor: int, moves: int) -> None:
@@ -92,7 +87,6 @@ class Stages:
         self.at, self.cpu, self.channel, self.armed, self.held = {}, {}, sensor, True, False
         self.moves = moves
         self.collections, self._collecting = [], None
-        self.states_cpu = None
         self.at["write"] = time.monotonic()  # the bench sets the exact time once its write returns
         self.queued.clear()
 
@@ -181,21 +175,10 @@ class Stages:
             mark("led", "worker")
             original(buffer)
 
-        def commit(original: Method, meanwhile: Any) -> None:
+        def keep(original: Method, session: Any) -> Any:
             if moved():
-                mark("written", "commit" if self.held else "judged")  # the LEDs' stages only when the scene changed
-            original(meanwhile)
-
-        def states(original: Method) -> Any:
-            began = time.thread_time()
-            told = original()
-            if self.armed and "written" in self.at and "states" not in self.at:
-                self.states_cpu = time.thread_time() - began
-            mark("states", "written")
-            return told
-
-        def keep(original: Method, session: Any, meanwhile: Any = None) -> Any:
-            done = original(session, meanwhile)
+                mark("states", "commit" if self.held else "judged")  # the LEDs' stages only when the scene changed
+            done = original(session)
             mark("journal", "states")
             return done
 
@@ -222,8 +205,6 @@ class Stages:
         for owner, name, around in (
                 (service, "_handle", handle), (service.session, "judge", judge), (service.strip, "show", show),
                 (service.strip, "_write", write), (pixels, "_transmit", transmit), (service.kept, "keep", keep),
-                (service.kept.journal, "_commit", commit), (service.session, "_states", states),
-
                 (mqtt, "publish_state", publish_state), (mqtt, "_publish_retained", publish_retained),
                 (mqtt.client, "_sock_send", sock_send)):
             _wrap(owner, name, around)

@@ -13,10 +13,9 @@ twice, and nothing acknowledged is forgotten by a restart (``controller.commands
 remembers them; the journal only stores its rows). A new game forgets the earlier game's
 answers: an id means something within one game only.
 
-One connection, used by the service's loop (``check_same_thread=False`` because the service is
-built on one thread and runs on another) and, for its COMMIT, by a :class:`Committer` thread while
-the loop works out what it is to tell. WAL with ``synchronous=FULL``: what the service answers or publishes is
-on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
+One connection, used only by the service's loop (``check_same_thread=False`` because the service is
+built on one thread and runs on another). WAL with ``synchronous=FULL``: what the service answers
+or publishes is on disk first. Only a damaged SQLite file is moved aside (renamed ``*.corrupt-N``)
 and a fresh journal started (:attr:`Journal.set_aside` says so, a message); a path that holds anything else
 (a device, a directory, a text file, another program's database) is refused
 (:class:`JournalPathError`) and left as it is. A journal that cannot be written (a full or
@@ -43,7 +42,6 @@ from controller.commands import COMMANDS, KEEP_ANSWERS
 from controller.games.base import Message, Phrase
 from controller.games.record import ChanceKey, Record
 from controller.journal_files import (  # the file and its disk
-    Committer,
     JournalPathError,
     NotAJournal,
     check_path,
@@ -162,7 +160,6 @@ class Journal:
         self._stored: dict[int, Stored] = {}  # per game: the actions and drawn outcomes as on disk
         self._stored_secrets: dict[int, str | None] = {}
         self._sealed: set[int] = set()  # games whose sealing key is on disk
-        self._committer: Committer | None = None  # started by the first commit that has anything to wait for
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -235,22 +232,15 @@ class Journal:
         return aside
 
     def close(self) -> None:
-        if self._committer is not None:
-            self._committer.stop()
-            self._committer = None
         self.db.close()
 
     @contextlib.contextmanager
-    def transaction(self, meanwhile: Callable[[], None] | None = None) -> Iterator[None]:
+    def transaction(self) -> Iterator[None]:
         """Everything written inside is on disk together, or none of it (a full disk, a read-only
         one): then the exception goes on, and what this object remembered of the file is forgotten.
-        Inside another transaction it is part of that one. ``meanwhile`` runs once what was written
-        is on its way to the disk, while the commit waits for it (:meth:`_commit`); it must not
-        touch the journal."""
+        Inside another transaction it is part of that one."""
         if self.db.in_transaction:
             yield
-            if meanwhile is not None:
-                meanwhile()
             return
         if (fault := disk_fault(self.path.parent)) is not None:
             # SQLite opened the file to read only on such a disk: opened again once it is writable
@@ -259,14 +249,9 @@ class Journal:
         if self.read_only:
             self._writable()
         self.db.execute("BEGIN IMMEDIATE")
-        changes = self.db.total_changes
         try:
             yield
-            if meanwhile is None or self.db.total_changes == changes:  # nothing written: no wait for the disk
-                self.db.execute("COMMIT")
-            else:
-                self._commit(meanwhile)
-                meanwhile = None
+            self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:  # SQLite may have rolled back already (a full disk does)
                 with contextlib.suppress(sqlite3.Error):
@@ -275,15 +260,6 @@ class Journal:
             self._stored_secrets.clear()
             self._sealed.clear()
             raise
-        if meanwhile is not None:
-            meanwhile()
-
-    def _commit(self, meanwhile: Callable[[], None]) -> None:
-        """COMMIT on :class:`Committer`'s thread while ``meanwhile`` runs on this one (the loop works
-        out, says and stamps what it is to tell while SQLite waits for the disk)."""
-        if self._committer is None:
-            self._committer = Committer()
-        self._committer.commit(self.db, meanwhile)
 
     def start(self, board: str, record: Record) -> int:
         """Record a new game; returns its id. The board's answers to earlier games' requests go: a
@@ -523,10 +499,9 @@ class BoardJournal:
                  record.game, len(record.actions), game_id)
         return None
 
-    def keep(self, session: Session, meanwhile: Callable[[], None] | None = None) -> bool:
+    def keep(self, session: Session) -> bool:
         """Write what changed, in one transaction: a new game's entry, the actions, the answers, the
-        end, the table settings. False when the journal cannot be written (see :attr:`fault`).
-        ``meanwhile`` runs while the commit waits for the disk (not when nothing could be written)."""
+        end, the table settings. False when the journal cannot be written (see :attr:`fault`)."""
         answers = session.answers.unsaved()
         decisions = list(session.decisions)
         now = {key: getattr(session.board, key) for key in TABLE_SETTINGS}
@@ -534,7 +509,7 @@ class BoardJournal:
                     for key, value in now.items() if key in self.in_file and value != self.in_file[key]}
         game_id, finished, serial = self.game_id, self.finished, self.serial
         try:
-            with self.journal.transaction(meanwhile):
+            with self.journal.transaction():
                 if session.serial != serial:
                     if game_id is not None and not finished:
                         self.journal.finish(game_id, {"abandoned": True})

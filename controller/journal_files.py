@@ -1,18 +1,14 @@
-"""The journal's file and its disk: what path may become a journal, who may read it, why it
-cannot be written (a full or read-only disk), asked of the disk itself, and its COMMIT made on a thread of
-its own while the loop works on (:class:`Committer`)."""
+"""The journal's file and its disk: what path may become a journal, who may read it, and why it
+cannot be written (a full or read-only disk), asked of the disk itself."""
 
 from __future__ import annotations
 
 import errno
 import logging
 import os
-import queue
 import sqlite3
 import stat
 import tempfile
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger("arbitro.journal")
@@ -134,73 +130,3 @@ def write_fault(exc: sqlite3.Error, directory: Path) -> str:
     if name.startswith("SQLITE_READONLY"):
         return "read-only"
     return str(exc)
-
-
-COMMIT_BEGIN_WAIT_S = 0.0003
-"""How long a writer waits for :class:`Committer`'s thread to take its COMMIT (it wakes in tens of
-microseconds when a core is free) before it commits itself."""
-
-
-class Committer:
-    """A journal's COMMIT on a thread of its own while the thread that wrote it works on: SQLite
-    lets go of Python while it waits for the fsync (about 1 ms here, an SD card's write on a Pi). A
-    COMMIT that thread has not taken within :data:`COMMIT_BEGIN_WAIT_S` is made by the writer
-    itself, its work after it: a busy machine never makes the commit wait long for a thread."""
-
-    def __init__(self) -> None:
-        self._asked: queue.SimpleQueue[tuple[sqlite3.Connection, _Commit] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="arbitro-journal-commit", daemon=True)
-        self._thread.start()
-
-    def commit(self, db: sqlite3.Connection, meanwhile: Callable[[], None]) -> None:
-        """COMMIT on ``db`` while ``meanwhile`` runs here; returns once both are done. The COMMIT's
-        error is raised here (``meanwhile`` may have run: what it made is the caller's to undo)."""
-        job = _Commit()
-        self._asked.put((db, job))
-        if not job.begun.wait(COMMIT_BEGIN_WAIT_S) and job.claim():
-            db.execute("COMMIT")  # not taken: made here, and the work after it
-            meanwhile()
-            return
-        try:
-            meanwhile()
-        finally:
-            job.done.wait()  # the connection is this thread's again, whatever ``meanwhile`` did
-        if job.error is not None:
-            raise job.error
-
-    def _run(self) -> None:
-        while (asked := self._asked.get()) is not None:
-            self._commit(*asked)
-            del asked  # the connection is not held between commits: closed when its journal goes (its WAL too)
-
-    @staticmethod
-    def _commit(db: sqlite3.Connection, job: _Commit) -> None:
-        if not job.claim():
-            return  # the writer made it
-        job.begun.set()
-        try:
-            db.execute("COMMIT")
-        except BaseException as exc:  # handed to the writer
-            job.error = exc
-        finally:
-            job.done.set()
-
-    def stop(self) -> None:
-        self._asked.put(None)
-        self._thread.join(5)
-
-
-class _Commit:
-    """One COMMIT asked of :class:`Committer`: made once, by whichever thread claims it first."""
-
-    def __init__(self) -> None:
-        self.claimed = False
-        self.lock = threading.Lock()
-        self.begun = threading.Event()
-        self.done = threading.Event()
-        self.error: BaseException | None = None
-
-    def claim(self) -> bool:
-        with self.lock:
-            claimed, self.claimed = self.claimed, True
-            return not claimed

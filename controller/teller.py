@@ -12,7 +12,6 @@ change), ``time`` (wall clock, when it changed) and the game ``clock`` (the sess
 
 from __future__ import annotations
 
-import copy
 import functools
 import logging
 from collections.abc import Callable
@@ -34,9 +33,6 @@ from firmware_bridge.protocol import PROTOCOL_VERSION
 if TYPE_CHECKING:
     from controller.records import GameRecord
     from controller.remote_link import RemoteLink
-
-Said = tuple[list[dict[str, Any]], dict[str, Any] | None]
-"""Events said and the public state stamped, to be told once the journal holds them."""
 
 RETRY_JOURNAL_S = 1.0  # how often a journal that cannot be written is tried again
 MOVERS_KEPT = 16  # the last moves whose mover the teller remembers (to say the state's last action after undos)
@@ -91,8 +87,8 @@ class Teller:
         self.resumed_serial = 0  # the session's game resumed from the journal (0: none): its clock resumes
         self._events: list[dict[str, Any]] = []  # waiting for the journal
         self._movers: dict[int, int | None] = {}  # the last moves told: who made each (None: chance), to say them
-        self._latest: Outcome | None = None  # the last outcome with states, to tell (worked out when first asked)
-        self._private: tuple[dict[str, Any] | None, ...] = ()  # the private states told last
+        self._public: dict[str, Any] | None = None  # the last public and private states, to tell
+        self._private: tuple[dict[str, Any] | None, ...] = ()
         self._told: dict[str, Any] | None = None  # the last public state published
         self._state_seq = 0  # one more for every change of the public state
         self._state_time = 0.0  # when it last changed
@@ -162,12 +158,12 @@ class Teller:
         """Journal what ``outcome`` changed, then tell it with whatever waited (or keep it waiting),
         then send a remote game's part to the other board. An outcome with no state to tell but
         an answer is still kept: a refusal too is remembered with its id."""
-        if outcome.states is None:
+        if outcome.public is None:
             if outcome.answer is not None:
                 self.keep()
             return
         self._events += outcome.events
-        self._latest = outcome  # its states are worked out while the journal's commit waits for the disk
+        self._public, self._private = outcome.public, outcome.private
         self.flush()
         self._send_remote()
 
@@ -219,21 +215,14 @@ class Teller:
                              public=not private)
 
     def flush(self) -> None:
-        """Write the journal; when it can be written, tell everything that waited, in order. What
-        is told is said and stamped while the journal's commit waits for the disk, and sent once
-        the commit is done: nothing reaches a display or an answer before it is on disk."""
-        before = self._stamps()
-        said: list[Said] = []
-        if not self.keep(lambda: said.append(self._say())):
-            self._stamps_back(before)  # nothing was told: said and stamped again once it can be written
-            if self._latest is not None:
-                self._latest.public  # noqa: B018  # the states as they are now, told once it can be written
+        """Write the journal; when it can be written, tell everything that waited, in order."""
+        if not self.keep():
             return
-        events, state = said[0] if said else self._say()
-        self._events = []
-        self._publish(events)
-        if state is not None:
-            self._told = state
+        events, self._events = self._events, []
+        self._send(events)
+        state = None
+        if self._public is not None:  # with the service's health now: the journal has just been written
+            state = self._told = self.stamp({**self._public, "health": dict(self.session.health)})
             if self.mqtt is not None:
                 self.mqtt.publish_info(self.info())
                 self.mqtt.publish_state(state)
@@ -241,25 +230,6 @@ class Teller:
                     self.mqtt.publish_private(p, self._private[p] if p < len(self._private) else None)
         if self.sound is not None and state is not None:  # last: a sound only queues, and never holds up what is told
             self.sound.hear(events, state)
-
-    def _say(self) -> Said:
-        """What waits to be told, said in the board's language and stamped; the state with the
-        service's health once the journal is written (healthy: it has just been)."""
-        events = self._speak(self._events)
-        if self._latest is None or (public := self._latest.public) is None:
-            return events, None
-        self._private = self._latest.private
-        health = HEALTHY if self.kept is not None else self.session.health
-        return events, self.stamp({**public, "health": dict(health)})
-
-    def _stamps(self) -> tuple[Any, ...]:
-        """What saying and stamping change (:meth:`_stamps_back` puts it back)."""
-        return (self._clock_serial, self._last_public, self._state_seq, self._state_time,
-                copy.copy(self._game_clock), self._movers)
-
-    def _stamps_back(self, stamps: tuple[Any, ...]) -> None:
-        (self._clock_serial, self._last_public, self._state_seq, self._state_time, self._game_clock,
-         self._movers) = stamps
 
     def stamp(self, state: dict[str, Any]) -> dict[str, Any]:
         """The session's public ``state`` as published: stamped with ``seq``, ``time`` and the game
@@ -282,10 +252,6 @@ class Teller:
 
     def _send(self, events: list[dict[str, Any]]) -> None:
         """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
-        self._publish(self._speak(events))
-
-    def _speak(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``events`` said in the board's language and stamped with the wall-clock ``time``."""
         now = round(self.wall_clock(), 3)
         people = self.people()  # said at the edge, in the board's language
         stamped = []
@@ -295,10 +261,6 @@ class Teller:
                 move = event["move"]  # a few back, for an undo; none ahead (an undo, a new game)
                 self._movers = {**{m: p for m, p in self._movers.items() if move - MOVERS_KEPT < m < move},
                                 move: event.get("player") if event["type"] == "action" else None}
-        return stamped
-
-    def _publish(self, stamped: list[dict[str, Any]]) -> None:
-        """Events said (:meth:`_speak`) out: to the log, MQTT and the watchers."""
         for event in stamped:
             table_log.info("%s", event["text"])
         if stamped and self.mqtt is not None:
@@ -312,14 +274,13 @@ class Teller:
         last = self._told or self.session.public_state()
         self._send([{"type": kind, "game": last["game"], "move": last["moves"], **told(message)}])
 
-    def keep(self, meanwhile: Callable[[], None] | None = None) -> bool:
+    def keep(self) -> bool:
         """Write what changed; False while the journal cannot be written. Its first failure is told
-        at once (a warning, the degraded state); it is tried again every :data:`RETRY_JOURNAL_S`.
-        ``meanwhile`` runs while the commit waits for the disk (not without a journal)."""
+        at once (a warning, the degraded state); it is tried again every :data:`RETRY_JOURNAL_S`."""
         if self.kept is None:
             return True
         was_failing = self.failing
-        if self.kept.keep(self.session, meanwhile):
+        if self.kept.keep(self.session):
             self.retry_at = None
             self.session.set_health(HEALTHY)
             return True
