@@ -174,7 +174,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
     mcu = TableMcu(layout.blocks, values)
     config.sensors.url = mcu.path
     out: dict[str, list[float]] = {"link": [], "led": [], "mqtt": [], "sub": [], "seen": [], "clean": [],
-                                   "final": [], "unready": [], "loop_cpu": []}
+                                   "final": [], "unready": [], "loop_cpu": [], "gc": []}
     out.update({f"stage:{stage}": [] for stage in ORDER[1:]})
     out.update({f"cpu:{stage}": [] for stage in LOOP[1:]})
     display = Subscriber(broker_port, f"arbitro/{config.board.id}/state")
@@ -248,6 +248,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             out["clean"].append(float(clean))
             out["final"].append(float(not stages.held))
             out["loop_cpu"].append(stages.loop_cpu() or 0.0)
+            out["gc"].append(stages.collected())
             passed = stages.deltas()
             for stage in ORDER[1:]:
                 out[f"stage:{stage}"].append(passed.get(stage, math.nan))  # nan: a stage this move has not
@@ -257,6 +258,7 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             played += 1
     finally:
         service.stop()
+        stages.detach()
         mcu.close()
         display.close()
         if service.journal is not None:
@@ -283,6 +285,7 @@ def stage_table(r: dict[str, list[float]]) -> str:
         if stage != "commit":
             lines.append(f"    {'-> ' + stage:28} {cell(f'stage:{stage}'):>15}  {cell(f'cpu:{stage}'):>19}")
     lines.append(f"    {'loop CPU, taken -> queued':28} {'':>15}  {cell('loop_cpu'):>19}")
+    lines.append(f"    {'of it, garbage collections':28} {'':>15}  {cell('gc'):>19}")
     return "\n".join(lines)
 
 

@@ -47,6 +47,7 @@ machine runs.
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -78,11 +79,14 @@ class Stages:
         self.held = False  # a held move: the stamps from the journal on follow the commit window
         self.loop = threading.get_ident()  # the service's loop thread (known once it takes the event)
         self.queued = threading.Event()  # the move's state is queued: the bench waits on it, never polls the loop
+        self.collections: list[tuple[float, float]] = []  # the loop thread's garbage collections: CPU began, ended
+        self._collecting: float | None = None
 
     def arm(self, sensor: int, moves: int) -> None:
         """Time the move that the frame of ``sensor`` ends, played after ``moves`` actions."""
         self.at, self.cpu, self.channel, self.armed, self.held = {}, {}, sensor, True, False
         self.moves = moves
+        self.collections, self._collecting = [], None
         self.at["write"] = time.monotonic()  # the bench sets the exact time once its write returns
         self.queued.clear()
 
@@ -93,6 +97,34 @@ class Stages:
                 self.loop = threading.get_ident()
             if stage in LOOP and threading.get_ident() == self.loop:
                 self.cpu[stage] = time.thread_time()
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        """gc's callback: a collection in the loop thread while the timed move is in the loop."""
+        if not (self.armed and "taken" in self.at and "queued" not in self.at
+                and threading.get_ident() == self.loop):
+            return
+        if phase == "start":
+            self._collecting = time.thread_time()
+        elif self._collecting is not None:
+            self.collections.append((self._collecting, time.thread_time()))
+            self._collecting = None
+
+    def collected(self) -> float:
+        """The loop thread's CPU seconds in garbage collections within :meth:`loop_cpu` (a held
+        move's commit window, when the loop is idle, left out)."""
+        stamped = [self.cpu[stage] for stage in LOOP if stage in self.cpu]
+        window = None
+        if "commit" in self.cpu:
+            before = [self.cpu[stage] for stage in LOOP[:LOOP.index("commit")] if stage in self.cpu]
+            window = (before[-1], self.cpu["commit"])
+        return sum(end - began for began, end in self.collections
+                   if stamped and stamped[0] <= began <= stamped[-1]
+                   and not (window is not None and window[0] <= began <= window[1]))
+
+    def detach(self) -> None:
+        """Stop timing garbage collections (the service is stopped)."""
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
 
     def loop_cpu(self) -> float | None:
         """The loop thread's CPU seconds from taking the event to queueing the state (a held
@@ -176,6 +208,7 @@ class Stages:
                 (mqtt, "publish_state", publish_state), (mqtt, "_publish_retained", publish_retained),
                 (mqtt.client, "_sock_send", sock_send)):
             _wrap(owner, name, around)
+        gc.callbacks.append(self._gc)
         return post
 
     def cpu_deltas(self) -> dict[str, float]:

@@ -141,6 +141,8 @@ def build_service(config: Config, *, sensor_url: str | None = None, strip: LedSt
         view = service.session.state.physical_view()
         sim.set_many({sensor: view[channel] for channel, sensor in layout.sensor_of.items()})
         service.owned.append(sim)
+    if service.journal is not None:  # closed as the service stops: SQLite folds its WAL into the file
+        service.owned.append(service.journal)
     return service
 
 

@@ -15,6 +15,7 @@ once the journal can be again.
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import threading
@@ -44,6 +45,15 @@ MIN_HEARTBEAT_MS = 10  # a quiet board's word on its time at most this often (a 
 log = logging.getLogger("arbitro")
 
 PREPARE_POLL_S = 0.002  # how often the loop looks whether the LEDs are out, to build the next move table
+
+# Garbage is collected by the loop while it is idle, never in the middle of a move: a full collection
+# of the service's heap takes 10-25 ms here (four times that on a Pi), one of the young generations
+# up to 2 ms. What the start made is frozen out of every collection; Python's own collections are
+# left as a backstop for a loop that never idles (a young one after this many net allocations: a
+# move's step makes at most about 650, a next move table built in idle steps a few thousand).
+GC_BACKSTOP = 10_000
+GC_IDLE_AFTER = 200  # net allocations since the last collection that make an idle loop collect (a move's: thousands)
+GC_FULL_EVERY = 16  # of the loop's idle collections of the young generations, one is a full collection
 
 # what the service tells the operator, beside the game (events)
 OTHER_CONFIG = Phrase("service.other_config", "the sensor board's configuration is another layout's: {problem}")
@@ -86,6 +96,7 @@ class Service:
         self.commit_due = False  # the commit window is over on the host's clock, not yet in sensor time
         self.warned_firmware = ""  # the sensor board's firmware last warned about (another than the one shipped)
         self.last_sensed: float | None = None  # when the last sensor reading that counted arrived
+        self.collections = 0  # the loop's idle collections
         self._thread: threading.Thread | None = None
         self.journal = journal
         table = Table.build(config, strip, layout, journal, mqtt, sound, self.post, clock, wall_clock)
@@ -117,6 +128,9 @@ class Service:
             self.link = self.link_factory(self.config.sensors.url, self.post)
             self.link.start()
         self._carry_out(self._opened, effects=False)
+        gc.collect()  # what the start made (modules, the game, its first move table) is never looked at again
+        gc.freeze()
+        gc.set_threshold(GC_BACKSTOP, *gc.get_threshold()[1:])
         self._thread = threading.Thread(target=self._loop, name="arbitro-loop", daemon=True)
         self._thread.start()
         return self
@@ -175,6 +189,8 @@ class Service:
             preparing = unready and not (self.strip.writing or self.strip.waiting)
             if unready:
                 wait = 0.0 if preparing else min(wait, PREPARE_POLL_S)
+            elif self._at_rest() and gc.get_count()[0] >= GC_IDLE_AFTER and self.events.empty():
+                self._collect()  # nothing waits or is due: the garbage of what was just done, off the next move's path
             try:
                 event = self.events.get(timeout=wait)
             except queue.Empty:
@@ -202,6 +218,16 @@ class Service:
                     self.teller.flush()  # the journal tried again: all that waited is told if it can be written
             except Exception:  # the loop must outlive any one bad event
                 log.exception("error while handling %r", event)
+
+    def _at_rest(self) -> bool:
+        """No judgement of the board is due or waiting for a window (the hands are not mid-move)."""
+        return self.settle_at is None and self.commit_at is None and not self.commit_due
+
+    def _collect(self) -> None:
+        """Collect the young generations' garbage (every :data:`GC_FULL_EVERY` th time all of it)
+        while the loop is idle."""
+        self.collections += 1
+        gc.collect(2 if self.collections % GC_FULL_EVERY == 0 else 1)
 
     def _handle(self, event: object) -> None:
         s = self.session
