@@ -128,8 +128,9 @@ class Service:
             self.link = self.link_factory(self.config.sensors.url, self.post)
             self.link.start()
         self._carry_out(self._opened, effects=False)
-        gc.collect()  # what the start made (modules, the game, its first move table) is never looked at again
-        gc.freeze()
+        if not gc.get_freeze_count():  # once a process (the tests start many services in one)
+            gc.collect()  # what the start made (modules, the game, its first move table) is never looked at again
+            gc.freeze()
         gc.set_threshold(GC_BACKSTOP, *gc.get_threshold()[1:])
         self._thread = threading.Thread(target=self._loop, name="arbitro-loop", daemon=True)
         self._thread.start()
