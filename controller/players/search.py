@@ -74,6 +74,12 @@ class Model:
         """The legal actions that win at once for whoever takes them (``State.winning_actions``)."""
         return state.winning_actions()
 
+    def prior(self, state: State, actions: Sequence[Action]) -> Sequence[float] | None:
+        """How promising each of ``actions`` (at a decision of ``state``) looks to the player taking
+        it, higher first: the order the tree tries untried children in (progressive bias). None (the
+        default): no guess, the children are tried in random order."""
+        return None
+
     def rollout_action(self, state: State, actions: Sequence[Action], rng: random.Random) -> Action:
         """The action a rollout takes at a decision (uniformly random unless a game says better)."""
         return actions[rng.randrange(len(actions))]
@@ -102,7 +108,7 @@ def contest(points: Sequence[float], scale: float) -> list[float]:
 
 
 class _Node:
-    __slots__ = ("actions", "available", "children", "mover", "outcome", "to_act", "value", "visits")
+    __slots__ = ("actions", "available", "children", "mover", "ordered", "outcome", "to_act", "value", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # who chose the edge into this node (CHANCE for an outcome)
@@ -111,6 +117,7 @@ class _Node:
         self.value = 0.0  # the sum of the mover's values over the visits
         self.available = 0
         self.actions: list[Action] | None = None  # an open game's legal list, worked out once
+        self.ordered = False  # whether ``actions`` is in the game's prior order (best first)
         self.to_act = CHANCE  # who chooses among the children (an open game's decision)
         self.outcome: tuple[float, ...] | None = None
         """The returns this node is proven to lead to (MCTS-Solver, open games): a terminal state, a
@@ -133,7 +140,7 @@ def search(model: Model, budget: Budget, rng: random.Random, cap_seconds: float)
     root = _Node(CHANCE)
     root.to_act = root_state.current_player
     if not model.hidden:
-        root.actions = own
+        root.actions = _order(model, root, root_state, own, rng)
     deadline = time.thread_time() + cap_seconds
     done = 0
     for done in range(1, budget.iterations + 1):
@@ -259,11 +266,11 @@ def _select(model: Model, node: _Node, state: State, exploration: float,
         if node.actions is None:
             node.to_act = me = state.current_player
             wins = [a for a in model.winning(state) if state.player_of(a) == me]
-            node.actions = wins or model.decisions(state)
+            node.actions = _order(model, node, state, wins or model.decisions(state), rng)
         groups = {a: [a] for a in node.actions} if len(node.children) < len(node.actions) else {}
     untried = [key for key in groups if key not in node.children]
     if untried:
-        key = untried[rng.randrange(len(untried))]
+        key = untried[0] if node.ordered else untried[rng.randrange(len(untried))]
         action = _pick(groups[key], rng)
         child = node.children[key] = _Node(state.player_of(action))
         child.available = 1
@@ -283,6 +290,18 @@ def _select(model: Model, node: _Node, state: State, exploration: float,
     chosen = node.children[best_key]
     action = _pick(groups[best_key], rng) if model.hidden else best_key
     return action, chosen, False
+
+
+def _order(model: Model, node: _Node, state: State, actions: list[Action], rng: random.Random) -> list[Action]:
+    """An open game's decision node's actions, in the game's prior order when it has one (ties in
+    random order; ``node.ordered`` then), so that the first tries go to the moves a player of the
+    game would try first."""
+    prior = model.prior(state, actions) if len(actions) > 1 else None
+    if prior is None:
+        return actions
+    node.ordered = True
+    keyed = sorted(zip(prior, [rng.random() for _ in actions], range(len(actions)), strict=True), reverse=True)
+    return [actions[k] for _, _, k in keyed]
 
 
 def _pick(actions: list[Action], rng: random.Random) -> Action:
