@@ -64,17 +64,6 @@ class ContigoModel(Model):
                 out.append(move)
         return out
 
-    def prior(self, state: State, actions: Sequence[Action]) -> Sequence[float] | None:
-        """Pawn moves of the alignment game by the lines they build and break (:func:`pawn_prior`);
-        in the capture game a capture first. No guess at bead moves (each would cost a look at the
-        next player's pawn moves, and the tree's wins already meet a bead move that gifts one)."""
-        if not isinstance(state, ContigoState) or state.position.phase != "move":
-            return None
-        position = state.position
-        if position.variant.capture:
-            return [1.0 if isinstance(a, Move) and position.board[a.dst] else 0.0 for a in actions]
-        return [pawn_prior(position, a) if isinstance(a, Move) else 0.0 for a in actions]
-
     def rollout_action(self, state: State, actions: Sequence[Action], rng: Any) -> Action:
         if isinstance(state, ContigoState) and state.position.phase == "move":
             win = (capturing_win if state.position.variant.capture else winning_move)(
@@ -117,38 +106,6 @@ def runs(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]) -> tupl
         found.append(best)
     found.sort(reverse=True)
     return found[0], found[1]
-
-
-def pawn_prior(position: Position, move: Move) -> float:
-    """How much a pawn move of the player to move looks worth trying: the longest run of his pawns
-    it makes on a line through its square, plus half of what it cuts off the longest opposing run
-    through that square (a pawn set between two of a rival's breaks his line)."""
-    board = position.board
-    p = position.player
-    lines = position.variant.lines[move.dst]
-    before = _through(board, lines)
-    after = list(board)
-    after[move.dst], after[move.src] = after[move.src], 0
-    made = _through(after, lines)
-    cut = max((before[q] - made[q] for q in before if q != p), default=0)
-    return made.get(p, 0) + 0.5 * max(0, cut)
-
-
-def _through(board: Sequence[int], lines: Sequence[tuple[int, ...]]) -> dict[int, int]:
-    """Each player's longest run (his pawns with no opposing pawn between) on any of ``lines``."""
-    best: dict[int, int] = {}
-    for line in lines:
-        who, count = -1, 0
-        for s in line:
-            code = board[s]
-            if not code:
-                continue
-            q = owner(code)
-            count = count + 1 if q == who else 1
-            who = q
-            if count > best.get(q, 0):
-                best[q] = count
-    return best
 
 
 def threat_value(position: Position, p: int) -> float:
