@@ -38,6 +38,9 @@ class Budget:
     rollout: int
     exploration: float = 0.7
     """UCB's constant, for values from -1 to 1."""
+    prior: bool = True
+    """Whether the tree tries untried children in the game's prior order (``Model.prior``), else at
+    random: a level may do without it, so that it stays weaker than the next."""
 
 
 class Model:
@@ -140,7 +143,7 @@ def search(model: Model, budget: Budget, rng: random.Random, cap_seconds: float)
     root = _Node(CHANCE)
     root.to_act = root_state.current_player
     if not model.hidden:
-        root.actions = _order(model, root, root_state, own, rng)
+        root.actions = _order(model, root, root_state, own, rng) if budget.prior else own
     deadline = time.thread_time() + cap_seconds
     done = 0
     for done in range(1, budget.iterations + 1):
@@ -212,7 +215,7 @@ def _iterate(model: Model, root: _Node, state: State, budget: Budget, rng: rando
                 child = node.children[key] = _Node(CHANCE)
                 expanded = True
         else:
-            action, child, expanded = _select(model, node, state, budget.exploration, rng,
+            action, child, expanded = _select(model, node, state, budget.exploration, budget.prior, rng,
                                               allowed if node is root else None)
         state = state.apply_legal(action)
         node = child
@@ -249,7 +252,7 @@ def _solve(node: _Node) -> bool:
     return True
 
 
-def _select(model: Model, node: _Node, state: State, exploration: float,
+def _select(model: Model, node: _Node, state: State, exploration: float, prior: bool,
             rng: random.Random, allowed: set[Action] | None) -> tuple[Action, _Node, bool]:
     """At a decision: a child not tried yet (at random), else the best by ISUCT; the action behind it.
     In an open game a player with a winning action weighs only those (he takes one), and a proven
@@ -266,7 +269,8 @@ def _select(model: Model, node: _Node, state: State, exploration: float,
         if node.actions is None:
             node.to_act = me = state.current_player
             wins = [a for a in model.winning(state) if state.player_of(a) == me]
-            node.actions = _order(model, node, state, wins or model.decisions(state), rng)
+            actions = wins or model.decisions(state)
+            node.actions = _order(model, node, state, actions, rng) if prior else actions
         groups = {a: [a] for a in node.actions} if len(node.children) < len(node.actions) else {}
     untried = [key for key in groups if key not in node.children]
     if untried:
