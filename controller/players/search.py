@@ -38,6 +38,9 @@ class Budget:
     rollout: int
     exploration: float = 0.7
     """UCB's constant, for values from -1 to 1."""
+    prior: bool = True
+    """Whether the tree tries untried children in the game's prior order (``Model.prior``), else at
+    random: a level may do without it, so that it stays weaker than the next."""
 
 
 class Model:
@@ -74,6 +77,12 @@ class Model:
         """The legal actions that win at once for whoever takes them (``State.winning_actions``)."""
         return state.winning_actions()
 
+    def prior(self, state: State, actions: Sequence[Action]) -> Sequence[float] | None:
+        """How promising each of ``actions`` (at a decision of ``state``) looks to the player taking
+        it, higher first: the order the tree tries untried children in (progressive bias). None (the
+        default): no guess, the children are tried in random order."""
+        return None
+
     def rollout_action(self, state: State, actions: Sequence[Action], rng: random.Random) -> Action:
         """The action a rollout takes at a decision (uniformly random unless a game says better)."""
         return actions[rng.randrange(len(actions))]
@@ -102,7 +111,7 @@ def contest(points: Sequence[float], scale: float) -> list[float]:
 
 
 class _Node:
-    __slots__ = ("actions", "available", "children", "mover", "outcome", "to_act", "value", "visits")
+    __slots__ = ("actions", "available", "children", "mover", "ordered", "outcome", "to_act", "value", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # who chose the edge into this node (CHANCE for an outcome)
@@ -111,6 +120,7 @@ class _Node:
         self.value = 0.0  # the sum of the mover's values over the visits
         self.available = 0
         self.actions: list[Action] | None = None  # an open game's legal list, worked out once
+        self.ordered = False  # whether ``actions`` is in the game's prior order (best first)
         self.to_act = CHANCE  # who chooses among the children (an open game's decision)
         self.outcome: tuple[float, ...] | None = None
         """The returns this node is proven to lead to (MCTS-Solver, open games): a terminal state, a
@@ -133,7 +143,7 @@ def search(model: Model, budget: Budget, rng: random.Random, cap_seconds: float)
     root = _Node(CHANCE)
     root.to_act = root_state.current_player
     if not model.hidden:
-        root.actions = own
+        root.actions = _order(model, root, root_state, own, rng) if budget.prior else own
     deadline = time.thread_time() + cap_seconds
     done = 0
     for done in range(1, budget.iterations + 1):
@@ -205,7 +215,7 @@ def _iterate(model: Model, root: _Node, state: State, budget: Budget, rng: rando
                 child = node.children[key] = _Node(CHANCE)
                 expanded = True
         else:
-            action, child, expanded = _select(model, node, state, budget.exploration, rng,
+            action, child, expanded = _select(model, node, state, budget.exploration, budget.prior, rng,
                                               allowed if node is root else None)
         state = state.apply_legal(action)
         node = child
@@ -242,7 +252,7 @@ def _solve(node: _Node) -> bool:
     return True
 
 
-def _select(model: Model, node: _Node, state: State, exploration: float,
+def _select(model: Model, node: _Node, state: State, exploration: float, prior: bool,
             rng: random.Random, allowed: set[Action] | None) -> tuple[Action, _Node, bool]:
     """At a decision: a child not tried yet (at random), else the best by ISUCT; the action behind it.
     In an open game a player with a winning action weighs only those (he takes one), and a proven
@@ -259,11 +269,12 @@ def _select(model: Model, node: _Node, state: State, exploration: float,
         if node.actions is None:
             node.to_act = me = state.current_player
             wins = [a for a in model.winning(state) if state.player_of(a) == me]
-            node.actions = wins or model.decisions(state)
+            actions = wins or model.decisions(state)
+            node.actions = _order(model, node, state, actions, rng) if prior else actions
         groups = {a: [a] for a in node.actions} if len(node.children) < len(node.actions) else {}
     untried = [key for key in groups if key not in node.children]
     if untried:
-        key = untried[rng.randrange(len(untried))]
+        key = untried[0] if node.ordered else untried[rng.randrange(len(untried))]
         action = _pick(groups[key], rng)
         child = node.children[key] = _Node(state.player_of(action))
         child.available = 1
@@ -283,6 +294,18 @@ def _select(model: Model, node: _Node, state: State, exploration: float,
     chosen = node.children[best_key]
     action = _pick(groups[best_key], rng) if model.hidden else best_key
     return action, chosen, False
+
+
+def _order(model: Model, node: _Node, state: State, actions: list[Action], rng: random.Random) -> list[Action]:
+    """An open game's decision node's actions, in the game's prior order when it has one (ties in
+    random order; ``node.ordered`` then), so that the first tries go to the moves a player of the
+    game would try first."""
+    prior = model.prior(state, actions) if len(actions) > 1 else None
+    if prior is None:
+        return actions
+    node.ordered = True
+    keyed = sorted(zip(prior, [rng.random() for _ in actions], range(len(actions)), strict=True), reverse=True)
+    return [actions[k] for _, _, k in keyed]
 
 
 def _pick(actions: list[Action], rng: random.Random) -> Action:

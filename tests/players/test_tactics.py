@@ -74,18 +74,21 @@ def test_games_without_such_decisions_show_none(game: str, options: dict[str, ob
 
 
 def test_jeocinco_s_hook_agrees_where_towers_stand_four_and_more() -> None:
-    # random play seldom builds four towers; easy players do (141 such decisions in this seed)
-    state = get_game("jeocinco").new_state({}, 2)
-    table, mind = random.Random(0), random.Random(5)
+    # random play seldom builds four towers; easy players do (49 such decisions in the first seed's game)
     checked = 0
-    while not state.is_terminal():
-        p = state.current_player
-        if p < 0:
-            state = state.apply_legal(table.choice([a for a, _ in state.chance_outcomes()]))
-            continue
-        if any(state.position.tower_count(q) >= 4 for q in range(2)):  # type: ignore[attr-defined]
-            assert sorted(map(repr, state.winning_actions())) == sorted(map(repr, State.winning_actions(state)))
-            checked += 1
-        state = state.apply_legal(decide("jeocinco", {}, state.public_view(), state.private_view(p), p, "easy",
-                                         mind).action)
+    for seed in range(5, 9):
+        state = get_game("jeocinco").new_state({}, 2)
+        table, mind = random.Random(seed - 5), random.Random(seed)
+        while not state.is_terminal():
+            p = state.current_player
+            if p < 0:
+                state = state.apply_legal(table.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            if any(state.position.tower_count(q) >= 4 for q in range(2)):  # type: ignore[attr-defined]
+                assert sorted(map(repr, state.winning_actions())) == sorted(map(repr, State.winning_actions(state)))
+                checked += 1
+            state = state.apply_legal(decide("jeocinco", {}, state.public_view(), state.private_view(p), p, "easy",
+                                             mind).action)
+        if checked > 50:
+            break
     assert checked > 50
