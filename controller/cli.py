@@ -214,6 +214,7 @@ def _read_record(source: str) -> GameRecord:
 def _replay(args: argparse.Namespace) -> int:
     """Re-referee a finished (or unfinished) game record: every action checked by the rules engine,
     every chance outcome against the secret that drew it (``docs/mqtt.md``, "Fair dice")."""
+    from controller import records
     from controller.games.record import Match, Record, UnfairRecord, verify
 
     found = _read_record(args.record)
@@ -241,7 +242,7 @@ def _replay(args: argparse.Namespace) -> int:
           f"scores {list(state.scores())}")
     if found.version > 1:
         names = ", ".join(f"{p.seat} {p.name} ({p.kind})" for p in found.players)
-        tags = ", ".join(f"{tag} {found.tags[tag]}" for tag in ("event", "site", "date", "round", "board"))
+        tags = ", ".join(f"{tag} {found.tags[tag]}" for tag in records.TAGS)
         print(f"{tags}; seats: {names}; result: {(found.result or {}).get('words', '?')}"
               + (f"; {found.withheld} later actions withheld (a game in play: the first hides a card)"
                  if found.withheld else ""))

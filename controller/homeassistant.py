@@ -113,15 +113,14 @@ def configs(cfg: MqttConfig, board_id: str, language: str, info: dict[str, Any] 
         topic, body = sensor(f"score_{p + 1}", said(SCORE, number=p + 1), f"{{{{ value_json.scores[{p}] }}}}",
                              state_class="measurement")
         out[topic] = body
-    for command, phrase in BUTTONS:
-        out[f"{cfg.discovery_prefix}/button/{n}/{command}/config"] = {
-            "name": said(phrase), "unique_id": f"{n}_{command}", "object_id": f"{n}_{command}",
-            "command_topic": f"{base}/request/{command}", "payload_press": "{}", **available, **common}
-    for button, phrase in TABLE_BUTTONS:
-        out[f"{cfg.discovery_prefix}/button/{n}/{button}/config"] = {
-            "name": said(phrase), "unique_id": f"{n}_{button}", "object_id": f"{n}_{button}",
-            "command_topic": f"{base}/request/press", "command_template": PRESS_TEMPLATE.format(button=button),
-            **available, **common}
+    def button(key: str, phrase: Phrase, request: str, **payload: str) -> tuple[str, dict[str, Any]]:
+        return (f"{cfg.discovery_prefix}/button/{n}/{key}/config",
+                {"name": said(phrase), "unique_id": f"{n}_{key}", "object_id": f"{n}_{key}",
+                 "command_topic": f"{base}/request/{request}", **payload, **available, **common})
+
+    out.update(button(command, phrase, command, payload_press="{}") for command, phrase in BUTTONS)
+    out.update(button(key, phrase, "press", command_template=PRESS_TEMPLATE.format(button=key))
+               for key, phrase in TABLE_BUTTONS)
     out[f"{cfg.discovery_prefix}/select/{n}/game/config"] = {
         "name": said(GAME), "unique_id": f"{n}_game", "object_id": f"{n}_game", "entity_category": "config",
         "state_topic": f"{base}/state", "value_template": "{{ value_json.game }}", "options": list(game_names()),

@@ -44,6 +44,7 @@ class Replays:
         self.broker = broker
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # a record request's id -> its answer
         self._replayed: dict[str, tuple[records.GameRecord, records.Replayed]] = {}
+        self._said: dict[tuple[int, People], list[dict[str, Any]]] = {}  # a kept replay's moves, said to people
         self.finished: dict[str, str] = {}  # per board, the last finished game's record downloaded (JSON)
 
     # -- the download ---------------------------------------------------------------------------
@@ -126,13 +127,11 @@ class Replays:
         players = state.player_info()
         shown = {"game": found.record.game, "board_view": state.public_view(), "players": players,
                  "language": language}
-        people = People.of(players, language)
-        moves = []
-        for i, text in enumerate(match.public_log):
-            mover = match.history[i].current_player
-            words = action_words(found.record.game, text, None if mover == CHANCE else mover)
-            moves.append({"n": i + 1, "text": text, "said": said_json(words, language, people),
-                          "time": found.times[i] if i < len(found.times) else None})
+        people = People.of(players, language)  # as this position names them (Jeocinco's colours come later)
+        key = (id(match), people)
+        moves = self._said.get(key)
+        if moves is None:  # every action in words: once per record and naming, not per step of the viewer
+            moves = self._said[key] = _moves(found, match, people)
         return web.json_response({
             "game": found.record.game, "title": get_game(found.record.game).title, "move": n, "last": last,
             "svg": board_svg(shown), "colours": player_colours(shown), "players": players,
@@ -155,9 +154,21 @@ class Replays:
         except (ValueError, TypeError) as exc:  # IllegalAction is a ValueError: the rules say why
             raise web.HTTPUnprocessableEntity(text=f"not a record that replays: {exc}") from exc
         if len(self._replayed) >= REPLAYS_KEPT:
-            self._replayed.pop(next(iter(self._replayed)))
+            _, gone = self._replayed.pop(next(iter(self._replayed)))
+            self._said = {key: said for key, said in self._said.items() if key[0] != id(gone)}
         self._replayed[digest] = (found, match)
         return found, match
+
+
+def _moves(found: records.GameRecord, match: records.Replayed, people: People) -> list[dict[str, Any]]:
+    """Every action of a replayed record, said to ``people`` in their language, and when it was played."""
+    moves = []
+    for i, text in enumerate(match.public_log):
+        mover = match.history[i].current_player
+        words = action_words(found.record.game, text, None if mover == CHANCE else mover)
+        moves.append({"n": i + 1, "text": text, "said": said_json(words, people.language, people),
+                      "time": found.times[i] if i < len(found.times) else None})
+    return moves
 
 
 def _seat(seat: Any) -> int | None:

@@ -375,11 +375,9 @@ class Session(RemoteGame):
             if self._hidden_start() and not self.over and not (to_operator and args.get("private")):
                 raise Refused(HIDDEN_START())  # its position holds every hand: even its public part would tell
             return {}
-        if name == "show" and ("position" in args) == ("game" in args):
+        if name == "show" and (("position" in args) == ("game" in args) or {"position", "move"} <= args.keys()):
             raise Refused(SHOW_ONE())
         if name == "show" and "position" in args:  # a position text set up at the table, play going on from it
-            if "move" in args:
-                raise Refused(SHOW_ONE())
             begun = position_record(args["position"])  # refused in the game's words when it is none
             if hides_information(begun.game, begun.options) and not to_operator:
                 raise Refused(OPERATOR_SETS_UP())  # whoever sent it knows every hand

@@ -262,9 +262,9 @@ class TableGame(ABC):
         self.check_board(get_game(record.game), record.options, record.num_players)
         self._start(shown_game(record, move))
         self.event("new_game", game=record.game, num_players=record.num_players)
-        self.showing = Showing(list(record.actions))  # its moves lit once the position is set up (show_next)
-        if len(record.actions) <= move:  # nothing to step through (a position text): play goes on from it
-            self.showing = None
+        if move < len(record.actions):
+            self.showing = Showing(list(record.actions))  # its moves lit once the position is set up (show_next)
+        else:  # nothing to step through (a position text): play goes on from it
             self._auto_chance()
 
     def show_next(self) -> None:
