@@ -310,18 +310,26 @@ def test_a_start_on_a_full_disk_says_degraded_first_and_answers_every_request_at
             board, answers):
         board.kill()
         filler = fill(disk)
-        state = board.start()  # the first state told already says so
-        assert state["moves"] == 4 and state["health"] == {
-            "status": "degraded", "message": "the journal cannot be written: disk full"}, state
-        refused = twenty_answers(board, script, 4)
-        assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: disk full; " \
-            "nothing was done"
-        mark = len(board.op.messages)
-        filler.unlink()  # room again: healthy by itself, and the game goes on where it was
-        assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
-        assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
+        starts_degraded_and_recovers(board, script, answers, "disk full", filler.unlink)  # room again
     log = (tmp_path / "service.log").read_text()
     assert "Traceback" not in log and log.count("the journal cannot be written: disk full") == 1, log
+
+
+def starts_degraded_and_recovers(board: Board, script: Script, answers: Listener, fault: str,
+                                 writable: Callable[[], object]) -> None:
+    """A start after 4 moves on a disk that cannot be written (``fault``): the first state told
+    already says so, twenty requests are answered at once, refused with the reason; once ``writable``
+    (room again, remounted) the board is healthy by itself and the game goes on where it was."""
+    state = board.start()
+    assert state["moves"] == 4 and state["health"] == {
+        "status": "degraded", "message": f"the journal cannot be written: {fault}"}, state
+    refused = twenty_answers(board, script, 4)
+    assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: {fault}; " \
+        "nothing was done"
+    mark = len(board.op.messages)
+    writable()
+    assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
+    assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
 
 
 @pytest.mark.parametrize("stopped", ["power cut", "stopped"])
@@ -342,16 +350,8 @@ def test_a_start_on_a_read_only_disk_says_degraded_first_and_answers_every_reque
                 board.proc.terminate()
                 assert board.proc.wait(10) == 0
             subprocess.run(["mount", "-o", "remount,ro", str(disk.where)], check=True)
-            state = board.start()
-            assert state["moves"] == 4 and state["health"] == {
-                "status": "degraded", "message": "the journal cannot be written: read-only"}, state
-            refused = twenty_answers(board, script, 4)
-            assert in_english(refused[0]) == f"{script.requests[4][0]}: the journal cannot be written: read-only; " \
-                "nothing was done"
-            mark = len(board.op.messages)
-            subprocess.run(["mount", "-o", "remount,rw", str(disk.where)], check=True)
-            assert on(board, "state", lambda s: s["health"] == {"status": "ok"}, mark)["moves"] == 4
-            assert script.ask(board, answers, 4)["ok"] and script.ask(board, answers, 5)["ok"]
+            starts_degraded_and_recovers(board, script, answers, "read-only", lambda: subprocess.run(
+                ["mount", "-o", "remount,rw", str(disk.where)], check=True))
             board.kill()
             assert board.start()["moves"] == 6  # written: a restart resumes after them
     finally:
