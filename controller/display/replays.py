@@ -127,7 +127,7 @@ class Replays:
         players = state.player_info()
         shown = {"game": found.record.game, "board_view": state.public_view(), "players": players,
                  "language": language}
-        people = People.of(players, language)  # as this position names them (Jeocinco's colours come later)
+        people = People.of(players, language)  # as this position names them (a game may give colours later)
         key = (id(match), people)
         moves = self._said.get(key)
         if moves is None:  # every action in words: once per record and naming, not per step of the viewer
