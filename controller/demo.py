@@ -200,13 +200,17 @@ def demo_config(game_name: str, *, broker: tuple[str, int], seed: int, players: 
         raise DemoError(f"--players {players}: {exc}", 2) from exc
     count = game.players(players)
     seats = [] if bots is None else ["table" if p == seat else f"bot:{bots}" for p in range(count)]
+    # At pace 0 the hands set a move's sensors in one scan, so only a ring, turned step by step on its
+    # encoder, can be caught part way round: 25 ms outlasts that, 10 ms anything else (the suite's time).
+    rings = any(c.kind == ChannelKind.OFFSET for c in game.channels(game.options(), count))
+    window = 25.0 if rings else 10.0
     try:
         return Config.from_dict({
             "board": {"id": board_id, "game": game_name, "seed": seed, "num_players": count, "seats": seats,
                       "chance": "button", "language": language},
             # The simulated hands pause pace/4 between two sensors of a move: the window that holds a
             # move they could still carry on (200 ms for a person's hands) need only outlast that pause.
-            "sensors": {"debounce_ms": 25.0, "commit_ms": min(200.0, max(25.0, pace * 1000))},
+            "sensors": {"debounce_ms": window, "commit_ms": min(200.0, max(window, pace * 1000))},
             "inputs": {"pin_factory": "mock", "hold_time": 1.0},
             "mqtt": {"host": broker[0], "port": broker[1]},
         })
