@@ -16,7 +16,7 @@ import gettext
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -220,9 +220,12 @@ WITH_AN_ACTION: Final = ("action", "chance", "expected", "hint", "choice")
 """The events about one action (its notation in ``action``, or ``outcome`` for chance): said in words too."""
 
 
+@lru_cache(maxsize=64)
 def action_words(game: str, text: str, player: int | None) -> Message:
     """The public action ``text`` of ``game`` in words (``Game.action_words``): ``player``'s move, or
-    None for a chance outcome; the notation itself for a game the registry does not know."""
+    None for a chance outcome; the notation itself for a game the registry does not know. Kept for
+    the last few: a move told is said by its event, its words and the state's last action (a game's
+    words depend on the text and the player alone; a message is a frozen value)."""
     from controller.games import get_game  # the registry imports every engine: only when asked
 
     try:
@@ -245,18 +248,40 @@ def said_json(message: Message, language: str, people: People | None) -> dict[st
     return {**as_json(message), "text": say(message, language, people)}
 
 
+@lru_cache(maxsize=64)
+def said_words(game: str, text: str, player: int | None, language: str, people: People) -> dict[str, Any]:
+    """:func:`action_words` as :func:`said_json` publishes them: worked out once for a move's event
+    and again for the state that tells it as its last action (one dict for both: not to be changed)."""
+    return said_json(action_words(game, text, player), language, people)
+
+
+def _event_said(event: Mapping[str, Any], language: str, people: People) -> dict[str, Any]:
+    """:func:`said_words` of an event about one action (:data:`WITH_AN_ACTION`)."""
+    game = str(event.get("game", ""))
+    if event["type"] == "chance":
+        return said_words(game, str(event["outcome"]), None, language, people)
+    player = event.get("player")
+    return said_words(game, str(event["action"]), player if isinstance(player, int) else None, language, people)
+
+
 def speak_event(event: Mapping[str, Any], people: People, language: str,
                 movers: Mapping[int, int | None] | None = None) -> dict[str, Any]:
     """An event as published: its ``text`` in ``language``, with the ``code`` and ``params`` it
     was said from (a display renders them in its own); a ``message`` it had is that text. An event
     about one action also says it in words, beside its notation: ``action_words``."""
     message = event_message(event, people, language, movers)
-    text = say(message, language, people)
-    out = {**event, "text": text, **as_json(message)}
+    words = _event_said(event, language, people) \
+        if event["type"] in WITH_AN_ACTION and ("action" in event or "outcome" in event) else None
+    if words is not None and message is event_words(event):  # an action's event says its words: said once
+        out = {**event, **words}
+        text = words["text"]
+    else:
+        text = say(message, language, people)
+        out = {**event, "text": text, **as_json(message)}
     if "message" in event:
         out["message"] = text
-    if event["type"] in WITH_AN_ACTION and ("action" in event or "outcome" in event):
-        out["action_words"] = said_json(event_words(event), language, people)
+    if words is not None:
+        out["action_words"] = words
     return out
 
 
@@ -272,8 +297,7 @@ def speak_state(state: Mapping[str, Any], people: People, language: str,
                           for p in state["players"]]
     last, moves = state.get("last_action"), state.get("moves")
     if last is not None and movers is not None and isinstance(moves, int) and moves in movers:
-        words = action_words(str(state.get("game", "")), str(last), movers[moves])
-        out["last_action_words"] = said_json(words, language, people)
+        out["last_action_words"] = said_words(str(state.get("game", "")), str(last), movers[moves], language, people)
     for key in ("violation", "setup"):
         marked = state.get(key)
         if marked is not None and "code" in marked:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from controller.ledview import LedScene, player_lit, render_frame
 from controller.wiring import Wiring
-from hardware.leds import LedStrip
+from hardware.leds import RGB, LedStrip
 
 
 class Lights:
@@ -24,6 +24,8 @@ class Lights:
         self.scene: LedScene | None = None
         self.blink_on = True
         self.tick = 0  # blinks so far: where the players' patterns are
+        self._drawn: tuple[object, ...] = ()  # what the last frame was drawn from, and the frame
+        self._frame: tuple[RGB, ...] = ()
 
     def show(self, scene: LedScene | None) -> None:
         """Show ``scene`` from now on (None: the last one stays)."""
@@ -37,6 +39,10 @@ class Lights:
         self.draw()
 
     def draw(self) -> None:
-        if self.scene is not None:
-            self.strip.show(render_frame(self.wiring.layout, self.scene, self.blink_on,
-                                         player_lit(self.patterns, self.scene.player, self.tick)))
+        if self.scene is None:
+            return
+        lit = player_lit(self.patterns, self.scene.player, self.tick)
+        drawn = (self.wiring.layout, self.scene, self.blink_on, lit)
+        if drawn != self._drawn:  # a held move taken shows the scene it showed held: not drawn again
+            self._drawn, self._frame = drawn, tuple(render_frame(self.wiring.layout, self.scene, self.blink_on, lit))
+        self.strip.show(self._frame)  # the strip sends it only if it is not what it shows (a resized strip shows none)

@@ -114,7 +114,7 @@ class Referee:
         """True when the last :meth:`judge` stopped the two-action search at its bounds."""
         self.preview: State | None = None
         """The state a held verdict of the last :meth:`judge` would make (the LEDs show it at once)."""
-        self._held: tuple[State, tuple[Action, ...], State] | None = None  # (from, actions, preview)
+        self._held: tuple[State, tuple[Action, ...], tuple[State, ...]] | None = None  # (from, actions, states made)
         self.taken_back: Redo = ()
         """What the last takeback from the board undid (oldest first)."""
         self.corrected: list[str] | None = None
@@ -123,9 +123,9 @@ class Referee:
         self.ceiling: Ceiling = NO_CEILING  # pits whose sensors read full beyond a count (:meth:`sensing`)
         self.lazy = False
         """True in the service: a move table is built a step at a time (:data:`MAX_INDEX_STEP` legal
-        actions), the first when it is first asked for and the rest by :meth:`prepare`, which the loop
-        calls while it has nothing else to do; until it is complete, :meth:`targets` and
-        :meth:`silent_actions` are empty and :meth:`clean_move` False. Judging builds what is left."""
+        actions) by :meth:`prepare`, which the loop calls while it has nothing else to do (never on a
+        move's path); until it is complete, :meth:`targets` and :meth:`silent_actions` are empty and
+        :meth:`clean_move` False. Judging builds what is left."""
 
     @property
     def state(self) -> State:
@@ -168,8 +168,10 @@ class Referee:
             return entry
         entry = MoveTable(state, self._view(state), self.from_board, self.ceiling)
         remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
-        if self.lazy:
-            entry.build(MAX_INDEX_STEP)
+        if self.lazy and state.current_player < 0:
+            entry.build()  # chance or the end: no action of the board's to index
+        # else nothing on the move's path: a first step cost Contigo 0.37 ms of it (the legal actions and
+        # 8 of their changes, cold), to light the targets no sooner for a table of more than 8
         return entry
 
     def _wanted(self) -> list[MoveTable]:
@@ -230,19 +232,23 @@ class Referee:
                     return Verdict("ambiguous", texts, tuple(sorted(c for c, _ in sensed_diff)),
                                    words.FITS_SEVERAL(count=len(texts), moves=", ".join(texts)))
                 if hold and not self.final(found[0], sensed_diff):
-                    state, shown = self.state, []
+                    state, shown, made = self.state, [], []
                     for action in found[0]:
                         shown.append(state.action_to_text(action))
                         state = state.apply(action)
+                        made.append(state)
                     self.preview = state
-                    self._held = (self.state, found[0], state)
+                    self._held = (self.state, found[0], tuple(made))
                     return Verdict("applied", tuple(shown), held=True)
-                held, applied = self._held, []
-                for action in found[0]:
+                # A held move taken: the states its preview made (the same actions from the same state;
+                # engines are pure), with the move table and views built for the LEDs meanwhile.
+                held = self._held
+                taken: tuple[State | None, ...] = held[2] if held is not None and held[1] == found[0] \
+                    else (None,) * len(found[0])
+                applied = []
+                for action, after in zip(found[0], taken, strict=True):
                     applied.append(self.state.action_to_text(action))
-                    self.match.apply(action)
-                if held is not None and held[1] == found[0]:
-                    self._adopt(held[2])
+                    self.match.apply(action, after)
                 return Verdict("applied", tuple(applied))
             if self._on_the_way(moves, sensed_diff):
                 return Verdict("progress", channels=tuple(sorted(c for c, _ in sensed_diff)))
@@ -270,19 +276,6 @@ class Referee:
         if self.gave_up:
             said = words.TOO_MUCH(what=said)
         return Verdict("violation", channels=tuple(sorted(c for c, _ in sensed_diff)), said=said)
-
-    def _adopt(self, preview: State) -> None:
-        """The game has just taken the move it held, the same actions from the same state: its state
-        is the one the held move's preview showed (engines are pure: a record replays to the same
-        position, ``tests/test_conformance.py``), so the move table built for the LEDs is kept for
-        it. (Comparing the two positions' texts cost Jeocinco 0.3-0.5 ms on a move's path.)"""
-        state = self.state
-        entry = self._tables.pop(id(preview), None)
-        if entry is None or entry.state is not preview:
-            return
-        entry.state = state
-        remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
-        remember(self._views, id(state), (state, entry.view), MAX_CACHED_VIEWS)
 
     def final(self, sequence: tuple[Action, ...], sensed_diff: Diff) -> bool:
         """True when the one action the board shows (``sequence``, its changes ``sensed_diff``) cannot

@@ -64,6 +64,12 @@ NOTHING_DONE = Phrase("teller.nothing_done", "{command}: {fault}; nothing was do
 NOT_KEPT = Phrase("teller.not_kept", "{command}: {fault}; what it did is not kept yet, and is told once the journal "
                   "can be written")
 
+def _log(events: list[dict[str, Any]]) -> None:
+    """Each event's text in the table's log (:data:`table_log`)."""
+    for event in events:
+        table_log.info("%s", event["text"])
+
+
 class Teller:
     """Tells one board's session (on ``board``, wired up as ``wiring`` says), in the board's language:
     to MQTT (``mqtt``), to ``watchers`` (the demo, tests), after the journal (``kept``), and last to
@@ -219,7 +225,7 @@ class Teller:
         if not self.keep():
             return
         events, self._events = self._events, []
-        self._send(events)
+        said = self._send(events)
         state = None
         if self._public is not None:  # with the service's health now: the journal has just been written
             state = self._told = self.stamp({**self._public, "health": dict(self.session.health)})
@@ -228,6 +234,7 @@ class Teller:
                 self.mqtt.publish_state(state)
                 for p in range(max(MOST_SEATS, len(self._private))):  # seats the game has not got: emptied
                     self.mqtt.publish_private(p, self._private[p] if p < len(self._private) else None)
+        _log(said)  # once all is out: on a Pi the log is a write to journald, which may wait
         if self.sound is not None and state is not None:  # last: a sound only queues, and never holds up what is told
             self.sound.hear(events, state)
 
@@ -250,8 +257,9 @@ class Teller:
                             "clock": self._game_clock.to_json(self._state_time)}, self.people(), self.language,
                            self._movers)
 
-    def _send(self, events: list[dict[str, Any]]) -> None:
-        """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock)."""
+    def _send(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Events out, stamped with the wall-clock ``time`` they are told at (the session has no clock);
+        returns them as told, for the table's log (:func:`_log`)."""
         now = round(self.wall_clock(), 3)
         people = self.people()  # said at the edge, in the board's language
         stamped = []
@@ -261,18 +269,17 @@ class Teller:
                 move = event["move"]  # a few back, for an undo; none ahead (an undo, a new game)
                 self._movers = {**{m: p for m, p in self._movers.items() if move - MOVERS_KEPT < m < move},
                                 move: event.get("player") if event["type"] == "action" else None}
-        for event in stamped:
-            table_log.info("%s", event["text"])
         if stamped and self.mqtt is not None:
             self.mqtt.publish_events(stamped)
         for event in stamped:
             for watch in self.watchers:
                 watch(event)
+        return stamped
 
     def notice(self, kind: str, message: Message) -> None:
         """An event told at once, ahead of those waiting for the journal: at the last move told."""
         last = self._told or self.session.public_state()
-        self._send([{"type": kind, "game": last["game"], "move": last["moves"], **told(message)}])
+        _log(self._send([{"type": kind, "game": last["game"], "move": last["moves"], **told(message)}]))
 
     def keep(self) -> bool:
         """Write what changed; False while the journal cannot be written. Its first failure is told

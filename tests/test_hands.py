@@ -42,6 +42,20 @@ def test_a_move_with_somewhere_else_to_go_is_held_not_applied(toy_game: Game) ->
     assert verdict.kind == "applied" and not verdict.held and match.record.actions == ["first 0", "b2"]
 
 
+def test_a_held_move_taken_is_the_state_its_preview_made_not_worked_out_again(toy_game: Game) -> None:
+    """Taken once the board has been still, a held move's state is the one its preview made (with
+    what was built for it while the LEDs showed it); another move than the one held is applied."""
+    match, ref = toy_referee(toy_game, ["first 0"])
+    ref.judge(board(b2=1), hold=True)
+    preview = ref.preview
+    assert ref.judge(board(b2=1)).kind == "applied" and match.state is preview
+    match, ref = toy_referee(toy_game, ["first 0"])
+    ref.judge(board(b2=1), hold=True)
+    preview = ref.preview
+    assert ref.judge(board(c3=1)).actions == ("c3",) and match.state is not preview
+    assert match.record.actions == ["first 0", "c3"]
+
+
 def test_the_only_move_there_is_is_final_and_taken_at_once(toy_game: Game) -> None:
     match, ref = toy_referee(toy_game, ONE_LEFT)
     shown = {**match.state.physical_view(), "sq:a2": 1}

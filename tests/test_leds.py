@@ -11,9 +11,12 @@ import pytest
 
 from controller.config import Config, ConfigError
 from controller.games import CHANCE
-from controller.ledview import OFF, PATTERNS, game_colours, player_colour, player_lit
+from controller.ledview import OFF, PATTERNS, LedScene, game_colours, player_colour, player_lit
+from controller.lights import Lights
 from controller.mqtt import Command
 from controller.service import Service
+from controller.wiring import Wiring
+from hardware.layout import load_layout
 from hardware.leds import WIRE_SECONDS_PER_LED, LedStrip, RecordingPixels
 from tests.support.table import Table, expected_targets
 from tests.support.waiting import wait_until
@@ -226,3 +229,32 @@ def test_without_patterns_every_player_is_steady_and_a_bad_pattern_is_refused() 
         targets = {i for c in expected_targets(table.service.session.game, state)
                    for i in table.service.wiring.layout.leds_of.get(c, ())}
         assert targets and lit_ticks(table, targets, colour, 8) == [True] * 8
+
+
+def test_a_scene_shown_again_is_not_drawn_again_but_what_changes_is() -> None:
+    """A held move, once taken, shows the scene it showed while held: its frame is not worked out
+    again on the move's path (``Lights.draw``); a blink, another scene or a strip opened again are."""
+    layout = load_layout("contigo")
+    made: list[CountingPixels] = []
+
+    def make(n: int) -> CountingPixels:
+        made.append(CountingPixels(n))
+        return made[-1]
+
+    strip = LedStrip(make(layout.led_count), make)
+    lights = Lights(strip, Wiring(layout, "contigo", layout_for=load_layout), blink_hz=1.0)
+    channel = next(iter(layout.leds_of))
+    lights.show(LedScene(player=0, targets={channel: 1}))
+    frame, sent = lights._frame, len(made[-1].transmitted)
+    lights.show(LedScene(player=0, targets={channel: 1}))  # equal, not the same object: the held move taken
+    assert lights._frame is frame and len(made[-1].transmitted) == sent
+    wrong = LedScene(player=1, targets={channel: 1}, violation=(channel,))  # blinks red
+    lights.show(wrong)
+    assert lights._frame != frame and len(made[-1].transmitted) == sent + 1
+    lights.blink()
+    assert len(made[-1].transmitted) == sent + 2
+    shown = lights._frame
+    strip.resize(layout.led_count + 1)  # another strip (its frame would not fit: only its count is checked)
+    strip.resize(layout.led_count)
+    lights.show(LedScene(player=1, targets={channel: 1}, violation=(channel,)))  # the same scene: the strip shows none
+    assert lights._frame is shown and len(made[-1].transmitted) == 1

@@ -4,12 +4,23 @@ imported to tell it)."""
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
+import time
+from pathlib import Path
 
+import pytest
+
+from controller.config import Config
 from controller.games import game_names, get_game
+from controller.journal import Journal
 from controller.localbroker import Broker
+from controller.mqtt import MqttBridge
+from controller.table import Table
 from controller.teller import MOST_SEATS
+from hardware.layout import load_layout
+from hardware.leds import LedStrip, RecordingPixels
 
 
 def test_most_seats_is_the_most_players_of_any_game() -> None:
@@ -47,3 +58,34 @@ def test_a_board_tells_its_moves_and_every_seat_without_importing_the_other_game
     assert seen["told"] == 1
     engines = {m.split(".")[2] for m in seen["engines"]} & set(game_names())
     assert engines == {"scriptorium"}, seen["engines"]
+
+
+def test_the_tables_log_says_a_move_once_its_state_is_out(tmp_path: Path,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    """The log's lines (on a Pi a write to journald, which may wait) come once the move's events
+    and state are handed to MQTT, never on their path."""
+    layout = load_layout("scriptorium")
+    config = Config.from_dict({"board": {"id": "logged", "game": "scriptorium", "seed": 1},
+                               "inputs": {"enabled": False}})
+    bridge = MqttBridge(config.mqtt, config.board.id)  # not started: what it would send is kept
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table.build(config, LedStrip(RecordingPixels(layout.led_count)), layout, journal, bridge, None,
+                        lambda event: None, time.monotonic, time.time)
+    told_at_log: list[tuple[str, int]] = []
+
+    class Told(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            state = bridge._retained.get(f"{bridge.base}/state")  # the state handed to MQTT by then
+            told_at_log.append((record.getMessage(), json.loads(state)["moves"] if state else -1))
+
+    handler = Told()
+    logging.getLogger("arbitro.table").addHandler(handler)
+    caplog.set_level(logging.INFO, logger="arbitro.table")
+    try:
+        table.teller.tell(table.opened)
+        table.teller.tell(table.session.request("roll", {}))
+    finally:
+        logging.getLogger("arbitro.table").removeHandler(handler)
+        journal.close()
+    assert len(table.session.match.record.actions) == 1 and told_at_log
+    assert told_at_log[-1][1] == 1, told_at_log  # the roll's line: its state already out

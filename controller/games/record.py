@@ -297,12 +297,14 @@ class Match:
         """The secret chance is drawn with from now on (None: a game from before fair dice, not yet rekeyed)."""
         return self.record.keys[-1] if self.record.keys else None
 
-    def apply(self, action: Action) -> State:
+    def apply(self, action: Action, after: State | None = None) -> State:
         """Apply a legal action (raises ``IllegalAction`` otherwise) and record it. At a chance
-        node that is a value entered at the table: :meth:`resolve_chance` draws one."""
+        node that is a value entered at the table: :meth:`resolve_chance` draws one. ``after``: the
+        state the action makes, worked out already from this one (a held move's preview; engines
+        are pure, so it is the state ``apply`` would make)."""
         text = self.state.action_to_text(action)
         chance = self.state.current_player == CHANCE
-        new = self.state.apply(action)
+        new = self.state.apply(action) if after is None else after
         self._push(new, action)
         if chance and self.record.table is not None and len(self.record.actions) not in self.record.drawn:
             self.record.table.add(len(self.record.actions))  # the table's, unless resolve_chance drew it
