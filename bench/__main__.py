@@ -133,7 +133,7 @@ def referee_rows(samples: int, moves: int, broker_port: int) -> list[Row]:
         held = [h for h, final in zip(r["seen"], r["final"], strict=True) if not final]
         wire = load_layout(game).led_count * WIRE_S_PER_LED
         rows.append(spread(f"{game}: clean move, frame -> LED bytes out (lit {wire * 1e3:.1f} ms later: the wire)",
-                           "<= 1.2 ms (Pi <= 5 ms)", r["led"], 1.2,
+                           "<= 1.2 ms (Pi <= 5 ms)", [v for v in r["led"] if not math.isnan(v)], 1.2,
                            source=f"{PI_SOURCE}; all CPU up to the bytes; then 30 us per LED on the wire "
                                   "(WS2812B datasheet: 24 bits x 1.25 us)"))
         rows.append(spread(f"{game}: clean move, frame -> state at another process (mosquitto_sub) as a display "
@@ -146,7 +146,7 @@ def referee_rows(samples: int, moves: int, broker_port: int) -> list[Row]:
                            source=f"the loop's CPU p99 ({loop:.2f} ms) x{PI_FACTOR} + {SD_SOURCE}; the broker hop "
                                   "and the subscriber not estimated"))
         if game == "jeocinco":
-            gap = [s - led for s, led in zip(r["sub"], r["led"], strict=True)]
+            gap = [s - led for s, led in zip(r["sub"], r["led"], strict=True) if not math.isnan(led)]
             rows.append(spread("jeocinco: state after its LED frame began (not waiting for the wire)",
                                f"< {WIRE_MS:.1f} ms (the wire)", gap, WIRE_MS, pi_note=NOT_ESTIMATED))
         for key, what in STAGE_ROWS.items():

@@ -236,7 +236,8 @@ def measure(game_name: str, moves: int, debounce_ms: float, commit_ms: float, br
             strip.flush()
             stages.armed = False
             at = stages.at
-            led = next(began for began, _ in pixels.transmit_times[sent:] if began >= t0)
+            # nan: the move lit nothing new (the strip sends no frame it already shows), nothing to time
+            led = next((began for began, _ in pixels.transmit_times[sent:] if began >= t0), math.nan)
             clean = at["frame"] - at["read"] < debounce_ms / 1000
             hold = at["commit"] - at["shown"] if "commit" in at else 0.0  # the deliberate wait, taken off
             out["link"].append(at["read"] - t0)
