@@ -47,13 +47,8 @@ from controller.players.seen import model_of
 BUDGETS: Final = {
     "easy": Budget(iterations=40, rollout=0),
     "medium": Budget(iterations=120, rollout=0),
-    "hard": Budget(iterations=250, rollout=0, exploration=0.25),
+    "hard": Budget(iterations=250, rollout=0),
 }
-"""``hard`` explores less than the default (0.7): the evaluation tells a root's children apart by a
-few hundredths (issue 37: ``done`` +0.839 against ``run`` +0.835), while 0.7 adds about 0.2 after 80
-visits, so its visits, and the move they choose, were spread almost evenly whatever the values said
-(hard won 20 of its first 50 games against two medium players; at 0.25, 24; 500 iterations at 0.7,
-24, at twice the time)."""
 
 
 def model(options: Options, public_view: Mapping[str, Any], private_view: Mapping[str, Any], seat: int) -> Model:
