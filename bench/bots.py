@@ -204,11 +204,17 @@ class Cell:
     others: str  # the level or random play at the other seats
     games: int
     base_seed: int
+    first: int = 0
+    """The cell's first game (``--first-game``): a run split in parts plays the games of one run."""
 
     def tasks(self) -> Iterator[tuple[Variant, list[str], int]]:
-        n = self.variant[2]
-        for g in range(self.games):
-            yield self.variant, [self.focus if p == g % n else self.others for p in range(n)], self.base_seed + g
+        for g, seat in zip(range(self.first, self.first + self.games), self.seats(self.games), strict=True):
+            yield self.variant, [self.focus if p == seat else self.others for p in range(self.variant[2])], \
+                self.base_seed + g
+
+    def seats(self, played: int) -> list[int]:
+        """The focus seat of each of the first ``played`` games."""
+        return [g % self.variant[2] for g in range(self.first, self.first + played)]
 
 
 def _run(task: tuple[Variant, list[str], int]) -> Played:
@@ -231,7 +237,7 @@ def row(cell: Cell, results: Sequence[Played]) -> tuple[str, str, str, str, str]
         return (f"{name}: hard against hard, ended by the game's own ending", f">= {ENDINGS_TARGET:.0%}",
                 f"{own}/{len(results)}{f' ({drawn} of them drawn)' if drawn else ''}",
                 f"[{lo:.0%}, {hi:.0%}]", verdict(lo, own / len(results), hi, ENDINGS_TARGET))
-    seats = [g % n for g in range(len(results))]
+    seats = cell.seats(len(results))
     wins = sum(r.returns[s] > 0 for r, s in zip(results, seats, strict=True))
     at_limit = sum(r.returns[s] > 0 and r.limited for r, s in zip(results, seats, strict=True))
     draws = sum(r.returns[s] == 0 for r, s in zip(results, seats, strict=True))
@@ -287,7 +293,7 @@ def ladder(outcomes: Sequence[tuple[Cell, Sequence[Played]]]) -> list[str]:
         if cell.kind not in ("strength", "versus"):
             continue
         n = cell.variant[2]
-        seats = [g % n for g in range(len(results))]
+        seats = cell.seats(len(results))
         points = sum(1.0 if r.returns[s] > 0 else 0.5 if r.returns[s] == 0 else 0.0
                      for r, s in zip(results, seats, strict=True))
         lo, hi = wilson(points, len(results))
@@ -328,18 +334,19 @@ def memory(variant: Variant, seed: int) -> tuple[float, float]:
 
 
 def cells(variants: Sequence[Variant], levels: Sequence[str], games: int | None, pairs: Sequence[tuple[str, str]],
-          versus_games: int, endings_games: int, opponents: Sequence[str] = (RANDOM,)) -> list[Cell]:
+          versus_games: int, endings_games: int, opponents: Sequence[str] = (RANDOM,), first: int = 0) -> list[Cell]:
     out: list[Cell] = []
     for v in variants:
         count = games if games is not None else GAMES[v[0]]
-        out += [Cell("strength", v, level, against, count, 1000) for level in levels for against in opponents
+        out += [Cell("strength", v, level, against, count, 1000, first) for level in levels for against in opponents
                 if count]
     firsts: dict[str, Variant] = {}
     for v in variants:
         firsts.setdefault(v[0], v)
     for v in firsts.values():  # the head-to-heads: each game's first variant
-        out += [Cell("versus", v, stronger, weaker, versus_games, 3000) for stronger, weaker in pairs if versus_games]
-    out += [Cell("endings", v, "hard", "hard", endings_games, 5000) for v in variants if endings_games]
+        out += [Cell("versus", v, stronger, weaker, versus_games, 3000, first) for stronger, weaker in pairs
+                if versus_games]
+    out += [Cell("endings", v, "hard", "hard", endings_games, 5000, first) for v in variants if endings_games]
     return out
 
 
@@ -358,6 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", choices=sorted({g for g, _, _ in VARIANTS}), help="one game only")
     parser.add_argument("--variant", action="append", metavar="LABEL",
                         help="only this variant, as the table names it ('contigo 2p game=capture'); repeatable")
+    parser.add_argument("--first-game", type=int, default=0, metavar="G",
+                        help="start each cell at its game G (seeds and seats as in one longer run; default 0)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--quick", action="store_true",
                         help="check the command in seconds: one game a cell, the first variant of each game")
@@ -377,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     opponents = args.against.split(",")
     if not set(opponents) <= {RANDOM, GREEDY}:
         parser.error("--against takes random and greedy")
-    plan = cells(variants, args.levels.split(","), games, pairs, versus_games, endings, opponents)
+    plan = cells(variants, args.levels.split(","), games, pairs, versus_games, endings, opponents, args.first_game)
     started, cpu_started = time.time(), time.process_time()
     load = os.getloadavg()
     print(f"bench.bots: {len(plan)} cells, {sum(c.games for c in plan)} games, {args.jobs} jobs, "

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bench.bots import VARIANTS, elo, greedy, label, main, timing_row, verdict, wilson
+from bench.bots import VARIANTS, cells, elo, greedy, label, main, timing_row, verdict, wilson
 from controller.games.registry import all_games
 
 
@@ -42,6 +42,17 @@ def test_a_quick_run_prints_strength_levels_endings_time_and_memory(capsys: pyte
     assert "hard against medium" not in out  # --versus replaces the default pairs
     assert "contigo: hard decision CPU time (p50" in out and "contigo: memory of a hard decision" in out
     assert f"{first} medium | easy | 1 |" in out  # the ladder: a line per level and opponent, with its Elo
+
+
+def test_a_run_continued_from_a_later_game_plays_the_games_of_one_longer_run() -> None:
+    # --first-game: seeds and the measured seat go on where the first part stopped (3 players: the
+    # seat goes round, so a part of 200 games must not start again at seat 0)
+    variant = next(v for v in VARIANTS if v[0] == "serpientes" and v[2] == 3)
+    whole, = cells([variant], [], 0, [("hard", "medium")], 7, 0)
+    first, = cells([variant], [], 0, [("hard", "medium")], 4, 0)
+    rest, = cells([variant], [], 0, [("hard", "medium")], 3, 0, first=4)
+    assert [*first.tasks(), *rest.tasks()] == list(whole.tasks())
+    assert first.seats(4) + rest.seats(3) == whole.seats(7)
 
 
 def test_versus_takes_two_levels(capsys: pytest.CaptureFixture[str]) -> None:
