@@ -15,6 +15,14 @@ def test_a_percentile_row_prints_p50_and_its_count() -> None:
     assert "not a p99" in few.cells()[3]
 
 
+def test_a_target_on_the_p50_is_judged_by_the_p50_not_the_p99() -> None:
+    """Issue 39's 'a move told at once <= 3 ms p50': a slow tail does not fail it, a slow middle does."""
+    tail = [0.002] * 190 + [0.050] * 10  # p50 2 ms, p99 50 ms
+    assert spread("told", "p50 <= 3 ms", tail, None, p50_limit_ms=3.0).verdict == "pass"
+    middle = [0.004] * 200
+    assert spread("told", "p50 <= 3 ms", middle, None, p50_limit_ms=3.0).verdict == "FAIL"
+
+
 def test_the_pi_column_scales_cpu_only() -> None:
     cpu = Row("cpu", "-", 2.0, "ms", None)
     assert cpu.cells()[4] == f"{2.0 * PI_FACTOR:.2f} ms"
