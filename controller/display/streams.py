@@ -121,8 +121,11 @@ class Streams:
             await self._send(writer, b"retry: 1000\n\n")  # the browser reconnects after a second when cut
             sub.transport, sub.chunked = request.transport, response.headers.get("Transfer-Encoding") == "chunked"
             while not self.closing:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow the cancel of a page
+                # that closed just as its wake came, and its place would be held until the next keepalive
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(sub.wake.wait(), KEEPALIVE)
+                    async with asyncio.timeout(KEEPALIVE):
+                        await sub.wake.wait()
                 data = sub.take()
                 if b"event: gone" in data:
                     await self._send(writer, data)
@@ -141,11 +144,9 @@ class Streams:
         return response
 
     async def _send(self, writer: AbstractStreamWriter, data: bytes) -> None:
-        async def write() -> None:
-            await writer.write(data)
-            await writer.drain()  # waits while the server holds more than WRITE_BUFFER for the page
-
         try:
-            await asyncio.wait_for(write(), self.config.stuck_after)
+            async with asyncio.timeout(self.config.stuck_after):
+                await writer.write(data)
+                await writer.drain()  # waits while the server holds more than WRITE_BUFFER for the page
         except TimeoutError:
             raise ConnectionError(f"it read nothing for {self.config.stuck_after:g} s") from None
