@@ -6,8 +6,8 @@ move table included, per configuration of every game.
 At decision positions of seeded random games (``bench.judge``'s), a lazy referee (as the service
 has it) judges each board ``bench.judge`` makes (legal moves, near misses, crowds of first moves,
 random, all on, all off), then draws what the loop draws for the game the board leaves it in: the
-LED targets, the seat's choices, the clean-move check (none of which builds the next move table).
-Then, as the loop does while idle, the table one step at a time. Reported per
+LED targets, the seat's choices, the clean-move check (the first step of the next move table).
+Then, as the loop does while idle, the rest of the table one step at a time. Reported per
 configuration: the worst board step (judgement and what follows it), the same with the table not
 yet built (a board right after a move), and the worst idle step, in CPU ms
 (``time.process_time``, the fastest of three fresh referees per board). The referee's part only:
