@@ -123,9 +123,9 @@ class Referee:
         self.ceiling: Ceiling = NO_CEILING  # pits whose sensors read full beyond a count (:meth:`sensing`)
         self.lazy = False
         """True in the service: a move table is built a step at a time (:data:`MAX_INDEX_STEP` legal
-        actions) by :meth:`prepare`, which the loop calls while it has nothing else to do (never on a
-        move's path); until it is complete, :meth:`targets` and :meth:`silent_actions` are empty and
-        :meth:`clean_move` False. Judging builds what is left."""
+        actions), the first when it is first asked for and the rest by :meth:`prepare`, which the loop
+        calls while it has nothing else to do; until it is complete, :meth:`targets` and
+        :meth:`silent_actions` are empty and :meth:`clean_move` False. Judging builds what is left."""
 
     @property
     def state(self) -> State:
@@ -168,10 +168,8 @@ class Referee:
             return entry
         entry = MoveTable(state, self._view(state), self.from_board, self.ceiling)
         remember(self._tables, id(state), entry, MAX_CACHED_TABLES)
-        if self.lazy and state.current_player < 0:
-            entry.build()  # chance or the end: no action of the board's to index
-        # else nothing on the move's path: a first step cost Contigo 0.37 ms of it (the legal actions and
-        # 8 of their changes, cold), to light the targets no sooner for a table of more than 8
+        if self.lazy:
+            entry.build(MAX_INDEX_STEP)
         return entry
 
     def _wanted(self) -> list[MoveTable]:
