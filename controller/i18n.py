@@ -234,12 +234,17 @@ def action_words(game: str, text: str, player: int | None) -> Message:
         return notation(text, player)
 
 
+def _about(event: Mapping[str, Any]) -> tuple[str, str, int | None]:
+    """The game, the action's text and its mover (None: chance) of an event about one action."""
+    if event["type"] == "chance":
+        return str(event.get("game", "")), str(event["outcome"]), None
+    player = event.get("player")
+    return str(event.get("game", "")), str(event["action"]), player if isinstance(player, int) else None
+
+
 def event_words(event: Mapping[str, Any]) -> Message:
     """What an event about one action (:data:`WITH_AN_ACTION`) says of it, in words."""
-    if event["type"] == "chance":
-        return action_words(str(event.get("game", "")), str(event["outcome"]), None)
-    player = event.get("player")
-    return action_words(str(event.get("game", "")), str(event["action"]), player if isinstance(player, int) else None)
+    return action_words(*_about(event))
 
 
 def said_json(message: Message, language: str, people: People | None) -> dict[str, Any]:
@@ -255,22 +260,13 @@ def said_words(game: str, text: str, player: int | None, language: str, people: 
     return said_json(action_words(game, text, player), language, people)
 
 
-def _event_said(event: Mapping[str, Any], language: str, people: People) -> dict[str, Any]:
-    """:func:`said_words` of an event about one action (:data:`WITH_AN_ACTION`)."""
-    game = str(event.get("game", ""))
-    if event["type"] == "chance":
-        return said_words(game, str(event["outcome"]), None, language, people)
-    player = event.get("player")
-    return said_words(game, str(event["action"]), player if isinstance(player, int) else None, language, people)
-
-
 def speak_event(event: Mapping[str, Any], people: People, language: str,
                 movers: Mapping[int, int | None] | None = None) -> dict[str, Any]:
     """An event as published: its ``text`` in ``language``, with the ``code`` and ``params`` it
     was said from (a display renders them in its own); a ``message`` it had is that text. An event
     about one action also says it in words, beside its notation: ``action_words``."""
     message = event_message(event, people, language, movers)
-    words = _event_said(event, language, people) \
+    words = said_words(*_about(event), language, people) \
         if event["type"] in WITH_AN_ACTION and ("action" in event or "outcome" in event) else None
     if words is not None and message is event_words(event):  # an action's event says its words: said once
         out = {**event, **words}
