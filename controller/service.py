@@ -185,8 +185,9 @@ class Service:
             deadline = min(d for d in (self.settle_at, self.commit_at, next_blink, watchdog.due, self.teller.retry_at)
                            if d is not None)
             wait = max(0.0, deadline - now)
-            # A move table to build while nothing else waits, once the LEDs' worker (it needs the GIL) is done.
-            unready = self.session.referee.unready
+            # A move table to build (or a held move's state) while nothing else waits, once the LEDs'
+            # worker (it needs the GIL) is done.
+            unready = self.session.unready
             preparing = unready and not (self.strip.writing or self.strip.waiting)
             if unready:
                 wait = 0.0 if preparing else min(wait, PREPARE_POLL_S)

@@ -101,6 +101,30 @@ def test_a_held_move_is_told_only_once_the_board_is_still() -> None:
     assert kinds(taken.events) == ["action"]
 
 
+def test_a_held_moves_public_state_is_worked_out_while_the_hands_rest_and_told_as_it_was() -> None:
+    """The loop's idle steps during the commit window work out the held move's public view (off the
+    move's path once it is taken); the state told then is that very view, and the same as one worked
+    out afresh."""
+    s = session_for("contigo", seed=3)
+    s.request("roll", {})
+    state = s.state
+    pawn = next(a for a in state.legal_actions()
+                if not s.referee.final((a,), frozenset(state.physical_changes(a).items())))
+    show(s, state.apply(pawn).physical_view())
+    assert s.judge(settled=False).held
+    assert s.unready  # the held move's state is still to be worked out
+    while s.unready:
+        s.prepare()
+    ahead = s.preview
+    assert ahead is not None
+    view = s._public_part(ahead).view
+    taken = s.judge()
+    assert verdict_of(taken) == "applied" and s.state is ahead
+    told = taken.public
+    assert told is not None and told["board_view"] is view  # not worked out again
+    assert told["board_view"] == ahead.public_view() and told["moves"] == len(s.match.record.actions)
+
+
 def test_a_wrong_board_is_told_only_once_the_board_is_still() -> None:
     s = session_for("contigo", seed=3)
     s.request("roll", {})

@@ -188,10 +188,20 @@ class Session(RemoteGame):
             self._judged(settled=True)
         self.referee.finish()  # the choices a button or a request picks among are all known
 
+    @property
+    def unready(self) -> bool:
+        """Work is left for the loop's idle steps (:meth:`prepare`)."""
+        return self.referee.unready or (self.preview is not None and not self._public_known(self.preview))
+
     def prepare(self) -> Outcome | None:
-        """A step of building the next move table (the loop takes one while it is idle); once the
-        table is complete, the outcome that shows it (the LEDs, the state and the seats)."""
-        return None if self.referee.prepare() else self._outcome(tell=True)
+        """A step of the loop's idle work: building the next move table the LEDs show, then the public
+        part of a held move's state, which it tells once the move is taken (off that move's path).
+        Once the table is complete, the outcome that shows it (the LEDs, the state and the seats)."""
+        if self.referee.unready:
+            return None if self.referee.prepare() else self._outcome(tell=True)
+        if self.preview is not None:
+            self._public_part(self.preview)
+        return None
 
     def _judged(self, settled: bool) -> Verdict:
         """What the board shows: apply it, take back, or say what is wrong.
@@ -486,11 +496,11 @@ class Session(RemoteGame):
         state = self.state
         over = self.over
         turn = None if over or state.current_player < 0 else state.current_player
+        part = self._public_part(state)
         pending = None
         if state.current_player == CHANCE and not over:
-            pending = {"outcomes": sorted({state.public_action_text(a) for a, _ in state.chance_outcomes()})[:64]}
+            pending = {"outcomes": list(part.outcomes)}
         v = self.verdict
-        view = state.public_view()
         return {
             "schema": STATE_SCHEMA,
             "seq": seq,
@@ -499,14 +509,14 @@ class Session(RemoteGame):
             "title": self.game.title,
             "options": self.match.record.options,
             "num_players": state.num_players,
-            "players": [{**info, "seat": seat} for info, seat in zip(state.player_info(), self.seats, strict=True)],
+            "players": [{**info, "seat": seat} for info, seat in zip(part.players, self.seats, strict=True)],
             "turn": turn,
             "phase": "over" if over else state.phase,
             "moves": len(self.match.record.actions),
             "last_action": self.match.public_log[-1] if self.match.public_log else None,
-            "board_view": view,
-            "notes": [told(note) for note in self.game.notes(view)],
-            "scores": list(state.scores()),
+            "board_view": part.view,
+            "notes": part.notes,
+            "scores": part.scores,
             "over": over,
             "winners": self.winners() if over else [],
             "resigned": self.resigned,

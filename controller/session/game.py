@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from controller.carry_out import CarryOut
 from controller.commands import RecentAnswers, Refused
 from controller.games import CHANCE, ChannelKind, Game, IllegalAction, State, get_game
-from controller.games.base import Message, Phrase
+from controller.games.base import Message, Phrase, PlayerInfo
 from controller.games.chance import SCHEME
 from controller.games.record import Match, Record
-from controller.move_table import board_diff
+from controller.move_table import board_diff, remember
 from controller.referee import Redo, Referee, Verdict
 from controller.remote import Sync, Wire
 from controller.seats import Seat, seat_of, seats_for
@@ -45,6 +46,20 @@ SEAT = Phrase("table.seat", "{player}")
 """One of several seats a message names (said as the person, his colour or his seat from 1)."""
 TAKEBACK_ASKED = Phrase("table.takeback_asked", "a takeback of {move} is asked: {seats} must agree (the chance "
                         "outcome after it has been seen)")
+
+
+PUBLIC_PARTS_KEPT = 3  # states whose public part is kept: the game's, a held move's, and one to spare
+
+
+class PublicPart(NamedTuple):
+    """What the public state shows of one game state alone (shared by every state published of it:
+    never changed in place)."""
+
+    view: dict[str, Any]
+    notes: list[dict[str, Any]]
+    scores: list[float]
+    players: list[PlayerInfo]
+    outcomes: list[str]  # at a chance node: the outcomes it may show (the first 64)
 
 
 class TableGame(ABC):
@@ -105,10 +120,30 @@ class TableGame(ABC):
         self.recorded: Callable[[int], Record] | None = None  # a game of the board's journal, by its id (show)
         self._carry: tuple[State, Expected, CarryOut] | None = None
         self._own_decision_key: bytes | None = None  # a joining board's key for its computers' decisions
+        self._public_parts: OrderedDict[int, tuple[State, PublicPart]] = OrderedDict()  # (:meth:`_public_part`)
 
     @property
     def state(self) -> State:
         return self.match.state
+
+    def _public_known(self, state: State) -> bool:
+        entry = self._public_parts.get(id(state))
+        return entry is not None and entry[0] is state
+
+    def _public_part(self, state: State) -> PublicPart:
+        """What the public state shows of ``state`` alone: worked out once per state (a value), the
+        last few kept (the game's and a held move's, worked out ahead in the loop's idle steps)."""
+        entry = self._public_parts.get(id(state))
+        if entry is not None and entry[0] is state:
+            self._public_parts.move_to_end(id(state))
+            return entry[1]
+        view = state.public_view()
+        outcomes = sorted({state.public_action_text(a) for a, _ in state.chance_outcomes()})[:64] \
+            if state.current_player == CHANCE else []
+        part = PublicPart(view, [told(note) for note in self.game.notes(view)], list(state.scores()),
+                          state.player_info(), outcomes)
+        remember(self._public_parts, id(state), (state, part), PUBLIC_PARTS_KEPT)
+        return part
 
     @property
     def seats(self) -> tuple[str, ...]:
