@@ -18,7 +18,7 @@ Marks:
 
 ``--stages`` also prints where a clean move's time goes: p50/p99 of each stage of the loop
 (``bench.stages``: bytes read, frame parsed, taken by the loop, judged, LED frame drawn, worker,
-LED bytes out, journal committed, state stamped, JSON, paho queued, written to the broker, at the
+LED bytes out, journal committed, state stamped, JSON, written to the broker, the publish returned, at the
 subscriber), and the loop thread's CPU time from taking the frame to queueing the state.
 ``--tell`` measures only the CPU of telling a move (:func:`tell_cpu`), without the loop or paho.
 

@@ -33,10 +33,11 @@ LEDs' stages, from ``frame`` to ``shown``, are there only when the move changed 
     the public state, stamped, reached ``publish_state``
 ``json``
     its JSON was made
-``queued``
-    paho queued the packet (``Client.publish`` returned, in the loop)
 ``sent``
-    paho's network thread wrote the packet to the broker's socket
+    the packet was written to the broker's socket (by the loop's thread itself, within the publish:
+    ``controller.mqtt_network``)
+``queued``
+    the publish returned, in the loop
 ``sub``
     the C ``mosquitto_sub`` in another process printed it (added by the bench)
 
@@ -61,7 +62,7 @@ from hardware.leds import RecordingPixels
 Method = Callable[..., Any]
 
 ORDER = ("write", "read", "posted", "taken", "judged", "frame", "worker", "led", "shown", "commit", "states",
-         "journal", "stamped", "json", "queued", "sent", "sub")
+         "journal", "stamped", "json", "sent", "queued", "sub")
 """The stages in the order a move passes them (``commit`` only for a held move)."""
 LOOP = ("taken", "judged", "frame", "shown", "commit", "states", "journal", "stamped", "json", "queued")
 """The stages the loop's own thread stamps."""
@@ -199,7 +200,7 @@ class Stages:
         def sock_send(original: Method, buf: bytes | bytearray) -> Any:
             sent = original(buf)
             if b"/state" in buf:
-                mark("sent", "json")  # may come before ``queued``: paho's thread does not wait for the loop
+                mark("sent", "json")  # the loop's thread writes it before its publish returns
             return sent
 
         for owner, name, around in (

@@ -50,6 +50,7 @@ from controller import commands, homeassistant
 from controller.config import MqttConfig
 from controller.games.base import Message, Phrase
 from controller.i18n import as_json, say
+from controller.mqtt_network import NetworkLoop
 
 log = logging.getLogger("arbitro.mqtt")
 
@@ -229,7 +230,7 @@ class MqttBridge:
         self.board_id = board_id
         self.post: Callable[[object], None] = post or (lambda event: None)  # the service binds its own
         self.connected = threading.Event()  # set while live, cleared on disconnect
-        self._lock = threading.Lock()  # guards the fields below and orders publishes
+        self._lock = threading.RLock()  # guards the fields below, orders publishes and every call to paho
         self._live = False
         self._stopping = False
         self._sync_mid: int | None = None
@@ -262,7 +263,6 @@ class MqttBridge:
             c.tls_set(ca_certs=cfg.ca_certs or None, certfile=cfg.certfile or None,
                       keyfile=cfg.keyfile or None, cert_reqs=ssl.CERT_REQUIRED)
         c.will_set(f"{self.base}/status", b"offline", qos=1, retain=True)
-        c.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]  # seconds, a float is fine
         c.on_connect = self._on_connect
         c.on_subscribe = self._on_subscribe
         c.on_disconnect = self._on_disconnect
@@ -270,13 +270,14 @@ class MqttBridge:
         self.trouble = BrokerTrouble(log, f"board {board_id}", cfg.host, cfg.port, tls=cfg.tls)
         self.trouble.watch(c)
         self.client = c
+        self.network = NetworkLoop(c, self._lock, min_delay=0.2, max_delay=5.0, unreachable=self.trouble.unreachable)
 
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> None:
         """Connect in the background (retrying until the broker answers) and start paho's thread."""
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
-        self.client.loop_start()
+        self.network.start()
         self._windows.start()
 
     def stop(self, timeout: float = 2.0) -> None:
@@ -288,13 +289,12 @@ class MqttBridge:
             self._window_wake.notify()
         if self.connected.is_set():
             with self._lock:
-                info = self.client.publish(f"{self.base}/status", b"offline", qos=1, retain=True)
+                info = self.network.publish(f"{self.base}/status", b"offline", retain=True)
             with contextlib.suppress(RuntimeError, ValueError):  # the connection went away meanwhile
                 info.wait_for_publish(timeout)
         if self.held:
             log.warning("MQTT: stopping with %d event(s) that never reached the broker", len(self.held))
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.network.stop(timeout)
 
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                     properties: object = None) -> None:
@@ -320,13 +320,13 @@ class MqttBridge:
             return
         with self._lock:
             # Online only now: a request sent on seeing it reaches the request subscription.
-            client.publish(f"{self.base}/status", b"online", qos=1, retain=True)
+            self.network.publish(f"{self.base}/status", b"online", retain=True)
             for topic, payload in self._retained.items():
-                client.publish(topic, payload, qos=1, retain=True)
+                self.network.publish(topic, payload, retain=True)
             if self.held:
                 log.info("MQTT: sending %d event(s) held while disconnected", len(self.held))
             while self.held:
-                self._last_info = client.publish(f"{self.base}/events", self.held.popleft(), qos=1)
+                self._last_info = self.network.publish(f"{self.base}/events", self.held.popleft())
             self._live = True
             if self.cfg.homeassistant:
                 self._publish_discovery(again=True)
@@ -350,7 +350,7 @@ class MqttBridge:
                 return
             self._retained[topic] = payload
             if self._live:
-                self._last_info = self.client.publish(topic, payload, qos=1, retain=True)
+                self._last_info = self.network.publish(topic, payload, retain=True)
 
     def publish_state(self, state: dict[str, Any]) -> None:
         """Publish the public state (retained, QoS 1); an unchanged payload is not sent again."""
@@ -396,7 +396,7 @@ class MqttBridge:
                 seqs.append(self._event_seq)
                 payload = json.dumps({"seq": self._event_seq, **event}, separators=(",", ":")).encode()
                 if self._live:
-                    self._last_info = self.client.publish(f"{self.base}/events", payload, qos=1)
+                    self._last_info = self.network.publish(f"{self.base}/events", payload)
                 else:
                     self.held.append(payload)
                 self._recent.append(payload)
@@ -423,7 +423,7 @@ class MqttBridge:
         self._window_at = None
         if self._live:
             topic = f"{self.base}/events/recent"
-            self._last_info = self.client.publish(topic, self._retained[topic], qos=1, retain=True)
+            self._last_info = self.network.publish(topic, self._retained[topic], retain=True)
 
     def _recent_payload(self) -> bytes:
         return b'{"run":"%s","events":[%s]}' % (self.run.encode(), b",".join(self._recent))
@@ -500,8 +500,9 @@ class MqttBridge:
             out = Properties(PacketTypes.PUBLISH)
             if correlation is not None:
                 out.CorrelationData = correlation
-            client.publish(response_topic, json.dumps(body, separators=(",", ":")), qos=1,
-                           properties=out if correlation is not None else None)
+            with self._lock:
+                self.network.publish(response_topic, json.dumps(body, separators=(",", ":")),
+                                     properties=out if correlation is not None else None)
 
         refused = self.response_topic_error(response_topic)
         if refused is not None:  # answered on the default topic, once the id is known
@@ -560,7 +561,7 @@ class MqttBridge:
             self._discovery = new
         if self._live and again:
             for topic, payload in self._discovery.items():
-                self._last_info = self.client.publish(topic, payload, qos=1, retain=True)
+                self._last_info = self.network.publish(topic, payload, retain=True)
         self._remove_stale()
 
     def _remove_stale(self) -> None:
@@ -569,5 +570,5 @@ class MqttBridge:
         if not self._live or self._ha_key is None:
             return
         for topic in sorted(self._found - set(self._discovery)):
-            self._last_info = self.client.publish(topic, b"", qos=1, retain=True)
+            self._last_info = self.network.publish(topic, b"", retain=True)
         self._found.clear()

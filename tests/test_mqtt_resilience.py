@@ -3,8 +3,8 @@ broker stopped and restarted mid-game (it runs with ``persistence false``: every
 gone with it, so the service must publish it again, and every event it had must still arrive).
 
 A restarted broker keeps no sessions, so an observer only sees what is published after it has
-subscribed again. The restart tests therefore hold the service's network thread
-(``loop_stop``/``loop_start``, as a longer network outage would) until the observer is back,
+subscribed again. The restart tests therefore keep the service from connecting
+(``NetworkLoop.held``, as a longer network outage would) until the observer is back,
 which makes "nothing lost, nothing reordered" checkable to the event.
 """
 
@@ -85,18 +85,17 @@ def wait_for_seq(listener: Listener, last: int, timeout: float = 10.0) -> None:
 
 
 def outage(broker: Broker, bridge: MqttBridge, during: Callable[[], object], then_subscribe: list[str]) -> Listener:
-    """Stop the broker, hold the bridge's network thread, run ``during()``, restart the broker on the
+    """Stop the broker, keep the bridge from connecting, run ``during()``, restart the broker on the
     same port, subscribe a fresh observer, let the bridge reconnect; returns the observer."""
     broker.stop()
     deadline = time.monotonic() + 10
     while bridge.connected.is_set() and time.monotonic() < deadline:
         time.sleep(0.01)  # poll interval
     assert not bridge.connected.is_set(), "the bridge did not notice the broker going away"
-    bridge.client.loop_stop()
-    during()
-    broker.start()
-    observer = Listener(broker.port, then_subscribe)
-    bridge.client.loop_start()
+    with bridge.network.held():
+        during()
+        broker.start()
+        observer = Listener(broker.port, then_subscribe)
     assert bridge.connected.wait(15), "the bridge did not reconnect"
     assert bridge.flush(10)
     return observer
