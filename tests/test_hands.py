@@ -12,6 +12,7 @@ from controller.games.contigo.board import PIT_NAMES
 from controller.games.contigo.state import ContigoState
 from controller.games.record import Match
 from controller.referee import Referee
+from controller.session import Session
 from tests.test_referee_bounds import after, reach, referee
 from tests.test_session import kinds, session_for, show, verdict_of
 
@@ -82,13 +83,19 @@ def test_a_move_that_was_only_on_the_way_is_corrected(toy_game: Game) -> None:
     assert ref.correct(board(a1=1, c3=2), since=1) is None  # a move of the other player: no ghost
 
 
-def test_a_held_move_is_told_only_once_the_board_is_still() -> None:
+def contigo_with_a_pawn_moved() -> Session:
+    """A Contigo session whose board shows a pawn move other moves could still follow (it is held)."""
     s = session_for("contigo", seed=3)
     s.request("roll", {})
     state = s.state
     pawn = next(a for a in state.legal_actions()
                 if not s.referee.final((a,), frozenset(state.physical_changes(a).items())))
     show(s, state.apply(pawn).physical_view())
+    return s
+
+
+def test_a_held_move_is_told_only_once_the_board_is_still() -> None:
+    s = contigo_with_a_pawn_moved()
     held = s.judge(settled=False)
     verdict = held.verdict
     assert verdict is not None and verdict.held and s.held == verdict and held.held
@@ -105,12 +112,7 @@ def test_a_held_moves_public_state_is_worked_out_while_the_hands_rest_and_told_a
     """The loop's idle steps during the commit window work out the held move's public view (off the
     move's path once it is taken); the state told then is that very view, and the same as one worked
     out afresh."""
-    s = session_for("contigo", seed=3)
-    s.request("roll", {})
-    state = s.state
-    pawn = next(a for a in state.legal_actions()
-                if not s.referee.final((a,), frozenset(state.physical_changes(a).items())))
-    show(s, state.apply(pawn).physical_view())
+    s = contigo_with_a_pawn_moved()
     assert s.judge(settled=False).held
     assert s.unready  # the held move's state is still to be worked out
     while s.unready:
@@ -213,12 +215,7 @@ def test_three_drops_in_one_reading_and_a_pawn_move_with_its_whole_spread_are_re
 
 
 def test_a_held_move_is_dropped_when_the_sensor_link_goes_down() -> None:
-    s = session_for("contigo", seed=3)
-    s.request("roll", {})
-    state = s.state
-    pawn = next(a for a in state.legal_actions()
-                if not s.referee.final((a,), frozenset(state.physical_changes(a).items())))
-    show(s, state.apply(pawn).physical_view())
+    s = contigo_with_a_pawn_moved()
     assert s.judge(settled=False).held
     s.link_down("unplugged")
     assert verdict_of(s.judge()) == "in_sync" and s.held is None and s.preview is None  # nothing left to commit
