@@ -47,6 +47,7 @@ from controller.journal_files import (  # the file and its disk
     check_path,
     damaged,
     disk_fault,
+    make_wal_room,
     private,
     write_fault,
 )
@@ -176,6 +177,7 @@ class Journal:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(SCHEMA)
+            make_wal_room(self.path)
             for table, columns in COLUMNS.items():
                 found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
                 added = ADDED_COLUMNS.get(table, ())

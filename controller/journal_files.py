@@ -130,3 +130,28 @@ def write_fault(exc: sqlite3.Error, directory: Path) -> str:
     if name.startswith("SQLITE_READONLY"):
         return "read-only"
     return str(exc)
+
+
+WAL_ROOM = 1 << 20
+"""Bytes the journal's write-ahead log is grown to (with zeros, once) when it is opened shorter.
+SQLite appends every commit to the WAL, and a commit that makes the file longer costs its fsync a
+write of the file's size as well (ext4 here: 0.23 against 0.10-0.12 ms a commit); within room made
+beforehand it does not. SQLite reads a WAL only up to its last valid frame (each names the log's
+salt and carries a checksum), so zeros past it are never taken for one, as the stale frames it
+leaves there itself are not. 256 pages: the first hundred or so moves after a start; once SQLite
+has checkpointed (every 1000 pages) it writes the WAL from its start again, within the room it made."""
+
+
+def make_wal_room(database: Path) -> None:
+    """Grow ``database``'s WAL to :data:`WAL_ROOM` bytes if it is shorter (and present): appended
+    zeros only, never over what SQLite wrote. A disk without the room is left as it is."""
+    wal = database.with_name(database.name + "-wal")
+    try:
+        with open(wal, "r+b") as log:
+            size = log.seek(0, os.SEEK_END)
+            if size < WAL_ROOM:
+                log.write(bytes(WAL_ROOM - size))
+                log.flush()
+                os.fsync(log.fileno())
+    except OSError:  # no WAL (a read-only disk) or no room: the commits grow it as before
+        pass

@@ -14,6 +14,7 @@ from pathlib import Path
 from controller.games import CHANCE, TERMINAL
 from controller.games.record import Match, Record
 from controller.journal import Journal
+from controller.journal_files import WAL_ROOM
 from controller.localbroker import Broker
 from hardware.inputs import ButtonEvent
 from tests.support.mqttc import Listener
@@ -224,3 +225,30 @@ def test_the_stored_actions_follow_every_change_of_the_record_moves_undos_and_ou
             on_disk.close()
         assert (stored.actions, stored.drawn) == (record.actions, record.drawn), step
     journal.close()
+
+
+def test_the_wal_has_room_made_for_its_commits_and_a_copy_taken_mid_game_reads_every_move(tmp_path: Path) -> None:
+    """The journal's WAL is grown once, with zeros, so that a move's commit does not make the file
+    longer (its fsync then writes no size); SQLite reads the log only up to its last valid frame.
+    The files as a power cut leaves them (copied while the journal is open, nothing checkpointed)
+    hold every move."""
+    path = tmp_path / "journal.sqlite"
+    wal = tmp_path / "journal.sqlite-wal"
+    journal = Journal(path)
+    assert wal.stat().st_size == WAL_ROOM
+    record = Record.seeded("contigo", {}, 2, 1)
+    game_id = journal.start("b", record)
+    for n in range(100):  # two pages a move: the room holds about 125
+        record.actions.append(f"a{n}")
+        journal.sync(game_id, record)
+        assert wal.stat().st_size == WAL_ROOM, n  # every commit within the room
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    for name in ("journal.sqlite", "journal.sqlite-wal"):
+        (cut / name).write_bytes((tmp_path / name).read_bytes())
+    journal.close()
+    after = Journal(cut / "journal.sqlite")
+    try:
+        assert after.record(game_id).actions == record.actions
+    finally:
+        after.close()
