@@ -5,7 +5,10 @@ six that no opposing pawn breaks (the win is four, or five, of them), and his **
 move the pits allow now that would complete a line. The player to move with a threat has as good as
 won; another's threat is worth less, since the bead moves before his turn may undo it. In the
 capture game the evaluation counts men captured and a double within reach (taking it wins). The
-rollout plays random actions, except that a player who can win at once does.
+rollout plays random actions, except that a player who can win at once does. ``hard`` tries the
+untried moves in the prior's order (:meth:`ContigoModel.prior`): pawn moves by the runs they make and
+cut, bead moves that take a threatening pawn move from the next player first; with it ``hard`` won
+32 of 40 games against ``hard`` without it (docs/players.md).
 """
 
 from __future__ import annotations
