@@ -254,8 +254,7 @@ def _solve(node: _Node) -> bool:
 
 def _select(model: Model, node: _Node, state: State, exploration: float, prior: bool,
             rng: random.Random, allowed: set[Action] | None) -> tuple[Action, _Node, bool]:
-    """At a decision: a child not tried yet (in the prior's order, else at random), else the best by
-    ISUCT; the action behind it.
+    """At a decision: a child not tried yet (at random), else the best by ISUCT; the action behind it.
     In an open game a player with a winning action weighs only those (he takes one), and a proven
     child counts its proven value (MCTS-Solver)."""
     if model.hidden:
@@ -275,12 +274,7 @@ def _select(model: Model, node: _Node, state: State, exploration: float, prior: 
         groups = {a: [a] for a in node.actions} if len(node.children) < len(node.actions) else {}
     untried = [key for key in groups if key not in node.children]
     if untried:
-        if node.ordered:
-            key = untried[0]
-        elif model.hidden and prior and len(untried) > 1:
-            key = _favourite(model, state, untried, groups, rng)
-        else:
-            key = untried[rng.randrange(len(untried))]
+        key = untried[0] if node.ordered else untried[rng.randrange(len(untried))]
         action = _pick(groups[key], rng)
         child = node.children[key] = _Node(state.player_of(action))
         child.available = 1
@@ -312,19 +306,6 @@ def _order(model: Model, node: _Node, state: State, actions: list[Action], rng: 
     node.ordered = True
     keyed = sorted(zip(prior, [rng.random() for _ in actions], range(len(actions)), strict=True), reverse=True)
     return [actions[k] for _, _, k in keyed]
-
-
-def _favourite(model: Model, state: State, untried: list[Hashable], groups: dict[Hashable, list[Action]],
-               rng: random.Random) -> Hashable:
-    """A hidden game's untried child to try next: the prior's favourite in this determinization
-    (what is legal changes from one to the next, so the order is asked again at each expansion; ties
-    at random), else one at random."""
-    prior = model.prior(state, [groups[key][0] for key in untried])
-    if prior is None:
-        return untried[rng.randrange(len(untried))]
-    top = max(prior)
-    best = [key for key, guess in zip(untried, prior, strict=True) if guess == top]
-    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
 def _pick(actions: list[Action], rng: random.Random) -> Action:

@@ -45,8 +45,8 @@ from controller.players.search import Budget, Model, contest
 from controller.players.seen import model_of
 
 BUDGETS: Final = {
-    "easy": Budget(iterations=40, rollout=0, prior=False),
-    "medium": Budget(iterations=120, rollout=0, prior=False),
+    "easy": Budget(iterations=40, rollout=0),
+    "medium": Budget(iterations=120, rollout=0),
     "hard": Budget(iterations=500, rollout=0),
 }
 """``hard`` has 500 iterations: at 250 it won 44 of 120 games against two medium players (not above the
@@ -81,28 +81,6 @@ class SerpientesModel(Model):
         lost = cannot_win(position)
         return [-1.0 + PULL * max(0.0, mine) if out else (1 - OWN) * lead + OWN * mine
                 for lead, mine, out in zip(leads, own, lost, strict=True)]
-
-    def prior(self, state: State, actions: Sequence[Action]) -> Sequence[float] | None:
-        """Programming with dealt cards: a card by how many steps nearer a token round the sticks it
-        brings the end of the sequence, then by the room about it; a crash last; the other actions
-        (run, done) as a card that keeps the distance. No guess elsewhere."""
-        if not isinstance(state, SerpientesState):
-            return None
-        position = state.position
-        p = position.player
-        if position.phase not in ("play", "program") or isinstance(position.sequences[p], int):
-            return None
-        end, crashed = run_out(position, p)
-        if crashed or not end.tokens or not end.snakes[p]:
-            return None
-        here = steps_to_token(end, end.snakes[p][-1])
-        cards = [a for a in actions if isinstance(a, Add)]
-        judged: dict[Action, tuple[int | None, int]] = dict(zip(cards, _steps(end, p, cards), strict=True))
-        out = []
-        for a in actions:
-            steps, room = judged.get(a, (here, 0))
-            out.append(-CRASH if steps is None else here - steps + ROOM * room)
-        return out
 
     def decisions(self, state: State) -> list[Action]:
         """What a person would weigh: at a play or program decision with dealt cards, the cards that
@@ -206,11 +184,6 @@ def strength(position: Position, p: int, taken: int | None = None) -> float:
     return PROSPECT * prospect + (1 - PROSPECT) * now - hoard
 
 
-CRASH: Final = 10.0
-"""A crashing card's place in the prior: after every other action."""
-ROOM: Final = 0.1
-"""What each free intersection about a card's step counts in the prior: less than a step nearer."""
-
 NEAR: Final = 1.5
 """What a head on a token would be worth, falling by the same step for each step away: less than
 the two points eating it brings, so that eating a token never looks worse than hovering by it."""
@@ -262,32 +235,20 @@ def steps_to_token(position: Position, start: int, taken: int | None = None) -> 
 def _ways(position: Position, p: int, moves: Sequence[Action]) -> tuple[list[Action], list[Action]]:
     """Of ``moves`` (cards added or stepped: each one step from the head of p's snake), those that
     bring the head nearer a token round the sticks, and those that do not crash."""
-    here = steps_to_token(position, position.snakes[p][-1])
-    nearer: list[Action] = []
-    safe: list[Action] = []
-    for a, (steps, _) in zip(moves, _steps(position, p, moves), strict=True):
-        if steps is not None:
-            safe.append(a)
-            if steps < here:
-                nearer.append(a)
-    return nearer, safe
-
-
-def _steps(position: Position, p: int, moves: Sequence[Action]) -> list[tuple[int | None, int]]:
-    """For each of ``moves`` (cards added or stepped), the steps round the sticks from where it takes
-    the head of p's snake to a token (None: it crashes) and the free intersections about it."""
     snake = position.snakes[p]
     board = _taken(position)
     free = ~board | (0 if position.supply[p] else 1 << snake[0])  # the tail is lifted first
-    out: list[tuple[int | None, int]] = []
+    here = steps_to_token(position, snake[-1], board)
+    nearer: list[Action] = []
+    safe: list[Action] = []
     for a in moves:
         assert isinstance(a, (Add, Step))
         far = _ahead(position, snake, a.card)
         if far is not None and free >> far & 1:
-            out.append((steps_to_token(position, far, board), (_around(1 << far) & ~board).bit_count()))
-        else:
-            out.append((None, 0))
-    return out
+            safe.append(a)
+            if steps_to_token(position, far, board) < here:
+                nearer.append(a)
+    return nearer, safe
 
 
 def _programming(position: Position, actions: Sequence[Action]) -> tuple[Action, ...]:
