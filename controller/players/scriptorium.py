@@ -62,26 +62,6 @@ def _lines() -> dict[int, set[int]]:
 LINES: Final = _lines()
 
 
-def _distances() -> dict[int, dict[int, int]]:
-    """Moves between every two locations along the black lines: breadth first from each location."""
-    table = {}
-    for start in LINES:
-        far = {start: 0}
-        frontier = [start]
-        while frontier:
-            following = []
-            for loc in frontier:
-                for near in LINES[loc]:
-                    if near not in far:
-                        far[near] = far[loc] + 1
-                        following.append(near)
-            frontier = following
-        table[start] = far
-    return table
-
-
-DISTANCE: Final = _distances()
-
 # The look-ahead below keeps sets of locations as bits of an int: the hub bit 0, a ring's location
 # ``loc`` bit ``loc + 1`` (a ring's twelve positions side by side, so the clock turns them by a shift).
 HUB_BIT: Final = 1

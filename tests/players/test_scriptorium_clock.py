@@ -20,7 +20,7 @@ from controller.games.scriptorium import rules
 from controller.games.scriptorium.board import COLOUR, HUB, OUTER, N, is_aligned, rotate_location
 from controller.games.scriptorium.position import Position
 from controller.games.scriptorium.state import ScriptoriumState
-from controller.players.scriptorium import DISTANCE, LINES, ScriptoriumModel, moves_left
+from controller.players.scriptorium import LINES, ScriptoriumModel, moves_left
 from controller.players.search import decisions
 from tests.players.table import random_step
 
@@ -80,13 +80,27 @@ def reference(position: Position, player: int) -> int:
     raise AssertionError("no way to the goals")
 
 
+def _distance(start: int) -> dict[int, int]:
+    """Moves from ``start`` to every location along the black lines, the rings as they stand."""
+    far = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for loc in frontier:
+            for near in LINES[loc] - far.keys():
+                far[near] = far[loc] + 1
+                following.append(near)
+        frontier = following
+    return far
+
+
 def static(position: Position, player: int) -> int:
     """Main's earlier count: the rings as they are now, the clock not seen."""
     loc = position.pawns[player]
     table = COLOUR[OUTER][position.offsets[OUTER]]
     targets = [OUTER * N + p for p in range(N)
                if table[p] == player and OUTER * N + p not in position.pins and OUTER * N + p != loc]
-    best = min(sum(DISTANCE[a][b] for a, b in zip((loc, *order), (*order, HUB), strict=True))
+    best = min(sum(_distance(a)[b] for a, b in zip((loc, *order), (*order, HUB), strict=True))
                for order in permutations(targets))
     return max(best, 2) if loc == HUB and not targets else best
 
