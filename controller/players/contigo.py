@@ -5,7 +5,10 @@ six that no opposing pawn breaks (the win is four, or five, of them), and his **
 move the pits allow now that would complete a line. The player to move with a threat has as good as
 won; another's threat is worth less, since the bead moves before his turn may undo it. In the
 capture game the evaluation counts men captured and a double within reach (taking it wins). The
-rollout plays random actions, except that a player who can win at once does.
+rollout plays random actions, except that a player who can win at once does. ``hard`` tries the
+untried moves in the prior's order (:meth:`ContigoModel.prior`): pawn moves by the runs they make and
+cut, bead moves that take a threatening pawn move from the next player first; with it ``hard`` won
+32 of 40 games against ``hard`` without it (docs/players.md).
 """
 
 from __future__ import annotations
@@ -19,11 +22,14 @@ from controller.games.contigo import rules
 from controller.games.contigo.actions import Beads, Move
 from controller.games.contigo.board import (
     CAPTURE_WIN,
+    GOV,
     LINES,
     LINES_THROUGH,
     ORTHO_LINES,
     ORTHO_LINES_THROUGH,
+    direction_between,
     has_line,
+    line_lengths,
     owner,
 )
 from controller.games.contigo.position import Position
@@ -32,8 +38,8 @@ from controller.players.search import Budget, Model, contest
 from controller.players.seen import model_of
 
 BUDGETS: Final = {
-    "easy": Budget(iterations=40, rollout=4),
-    "medium": Budget(iterations=150, rollout=4),
+    "easy": Budget(iterations=40, rollout=4, prior=False),
+    "medium": Budget(iterations=150, rollout=4, prior=False),
     "hard": Budget(iterations=400, rollout=4),
 }
 
@@ -63,6 +69,24 @@ class ContigoModel(Model):
             if after.phase == "beads" and forcing_beads(after):
                 out.append(move)
         return out
+
+    def prior(self, state: State, actions: Sequence[Action]) -> Sequence[float] | None:
+        """Alignment game: a pawn move by the run it makes through its square and the rival's run it
+        cuts there; a bead move first when it changes a pit that governs a pawn move of the next
+        player's that would make him a run one short of the win, or the win (that move's length
+        changes). No guess in the capture game."""
+        if not isinstance(state, ContigoState) or state.position.variant.capture:
+            return None
+        position = state.position
+        if position.phase == "move":
+            return [pawn_prior(position, a) if isinstance(a, Move) else 0.0 for a in actions]
+        if position.phase != "beads":
+            return None
+        pits = threatened_pits(position)
+        if not pits:
+            return None
+        return [max((pits.get(pit, 0) for pit in (a.src, *(d for d, _ in a.drops))), default=0)
+                if isinstance(a, Beads) else 0.0 for a in actions]
 
     def rollout_action(self, state: State, actions: Sequence[Action], rng: Any) -> Action:
         if isinstance(state, ContigoState) and state.position.phase == "move":
@@ -106,6 +130,43 @@ def runs(board: Sequence[int], p: int, lines: Sequence[tuple[int, ...]]) -> tupl
         found.append(best)
     found.sort(reverse=True)
     return found[0], found[1]
+
+
+def pawn_prior(position: Position, move: Move) -> float:
+    """How promising a pawn move looks: the mover's best run on a line through its square after it,
+    and half of what it cuts from the best run of another's there."""
+    variant, board = position.variant, position.board
+    p = position.player
+    lines = variant.lines[move.dst]
+    after = list(board)
+    after[move.dst], after[move.src] = board[move.src], 0
+    cut = 0
+    for q in range(variant.n):
+        if q != p:
+            cut = max(cut, line_lengths(board, q, lines)[0] - line_lengths(after, q, lines)[0])
+    return line_lengths(after, p, lines)[0] + 0.5 * cut
+
+
+def threatened_pits(position: Position) -> dict[int, int]:
+    """The pits (with the run it would make) that govern a pawn move of the player after the bead
+    mover's, with the pits as they are, that would give him a run of one short of the win or more:
+    a bead move into or out of such a pit changes that move's length."""
+    variant, board = position.variant, position.board
+    q = (position.player + 1) % variant.n
+    out: dict[int, int] = {}
+    after = list(board)
+    for move in rules.legal_actions(position._replace(player=q, phase="move")):
+        if not isinstance(move, Move):
+            continue
+        s, t = move.src, move.dst
+        after[t], after[s] = board[s], 0
+        run = line_lengths(after, q, variant.lines[t])[0]
+        after[s], after[t] = board[s], board[t]
+        way = direction_between(s, t)
+        if run + 1 >= variant.need and way is not None:
+            pit = GOV[s][way[0]]
+            out[pit] = max(out.get(pit, 0), run)
+    return out
 
 
 def threat_value(position: Position, p: int) -> float:

@@ -1,6 +1,7 @@
 """Expansion worth its iterations (issue 37, point 2): the tree tries untried children in the game's
 prior order (``Model.prior``), and Jeocinco's evaluation sees the pentagons a player can no longer
-complete. Positions come from seeded random games, not picked by hand."""
+complete; Contigo's prior puts first the bead moves that change a pawn move the next player would
+make a line of with. Positions come from seeded random games, not picked by hand."""
 
 from __future__ import annotations
 
@@ -10,16 +11,21 @@ from collections.abc import Iterator
 import pytest
 
 from controller.games.base import CHANCE, State
+from controller.games.contigo import rules as contigo_rules
+from controller.games.contigo.actions import Move
+from controller.games.contigo.board import line_lengths
+from controller.games.contigo.state import ContigoState
 from controller.games.jeocinco import board as B
 from controller.games.jeocinco.rules import Facts
 from controller.games.jeocinco.state import JeocincoState
 from controller.games.registry import get_game
 from controller.players import Budget, decide
+from controller.players.contigo import ContigoModel
 from controller.players.jeocinco import JeocincoModel, slot_prior, strength
 from controller.players.search import Model, decisions, tactics
 from tests.players.table import random_step
 
-MODELS: dict[str, type[Model]] = {"jeocinco": JeocincoModel}
+MODELS: dict[str, type[Model]] = {"jeocinco": JeocincoModel, "contigo": ContigoModel}
 
 
 def _decisions_with_a_clear_favourite(game: str, n: int, wanted: int) -> Iterator[tuple[State, object]]:
@@ -45,7 +51,7 @@ def _decisions_with_a_clear_favourite(game: str, n: int, wanted: int) -> Iterato
             return
 
 
-@pytest.mark.parametrize(("game", "n"), [("jeocinco", 2), ("jeocinco", 3)])
+@pytest.mark.parametrize(("game", "n"), [("jeocinco", 2), ("jeocinco", 3), ("contigo", 2), ("contigo", 4)])
 def test_the_first_child_tried_is_the_prior_s_favourite(game: str, n: int) -> None:
     # one iteration expands one root child: the prior's best (random order would pick any of them)
     found = list(_decisions_with_a_clear_favourite(game, n, 20))
@@ -99,6 +105,47 @@ def test_jeocinco_s_evaluation_counts_nothing_for_a_pentagon_that_can_never_be_c
                     checked += 1
             state = state.apply_legal(decide("jeocinco", {}, state.public_view(), state.private_view(p), p, "easy",
                                              mind).action)
+        if checked >= 20:
+            break
+    assert checked >= 20
+
+
+def _threats(state: ContigoState) -> set[object]:
+    """The pawn moves (by the engine) of the player after the one to move beads that would give him
+    a run of his pawns one short of the win, or the win."""
+    position = state.position
+    q = (position.player + 1) % position.variant.n
+    out: set[object] = set()
+    for move in contigo_rules.legal_actions(position._replace(player=q, phase="move")):
+        if isinstance(move, Move):
+            after = contigo_rules.apply_legal(position._replace(player=q, phase="move"), move)
+            if line_lengths(after.board, q, position.variant.lines[move.dst])[0] + 1 >= position.variant.need:
+                out.add(move)
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_contigo_s_prior_puts_first_the_bead_moves_that_change_a_threatening_pawn_move(n: int) -> None:
+    # the engine says which: after a bead move ranked first, one of those pawn moves is gone (its pit
+    # no longer counts as many beads); after any other, every one of them is still there
+    checked = 0
+    for g in range(40):
+        state = get_game("contigo").new_state({}, n)
+        rng = random.Random(900 + g)
+        while not state.is_terminal() and checked < 20:
+            if isinstance(state, ContigoState) and state.position.phase == "beads":
+                actions = state.legal_actions()
+                prior = ContigoModel(state, state.current_player).prior(state, actions)
+                threats = _threats(state)
+                assert (prior is not None) == bool(threats)
+                if prior is not None and max(prior) > 0:
+                    checked += 1
+                    for action, guess in zip(actions, prior, strict=True):
+                        after = contigo_rules.apply_legal(state.position, action)
+                        moved = contigo_rules.legal_actions(after._replace(player=(state.position.player + 1) % n,
+                                                                           phase="move"))
+                        assert (guess > 0) == bool(threats - set(moved)), (state.to_text(), action)
+            state = state.apply_legal(random_step(state, rng))
         if checked >= 20:
             break
     assert checked >= 20
