@@ -17,6 +17,7 @@ from controller.mqtt import MAX_REQUEST_BYTES
 from controller.service import Service
 from tests.support.mqttc import Listener
 from tests.support.services import mqtt_service
+from tests.support.waiting import wait_until
 
 BASE = "arbitro/fz"
 
@@ -29,7 +30,10 @@ def contigo(broker: Broker) -> Iterator[Service]:
 
 
 def snapshot(service: Service) -> tuple[Any, ...]:
-    """Everything a request could change."""
+    """Everything a request could change, once the loop's idle work is done (the move table a roll
+    or a move left to build changes the state's targets when it is complete)."""
+    wait_until(lambda: not service.read(lambda s: s.unready), "the loop's idle work")
+
     def read() -> tuple[Any, ...]:
         public = service.public_state()
         del public["seq"]
