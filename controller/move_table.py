@@ -13,6 +13,7 @@ from controller.games.base import Action
 from controller.saturation import NO_CEILING, Ceiling, seen_changes
 
 V = TypeVar("V")
+Owner = TypeVar("Owner")
 
 Diff = frozenset[tuple[str, int]]
 """The channels where a view differs from the current one, with their values in that view."""
@@ -101,6 +102,16 @@ def remember(cache: OrderedDict[int, V], key: int, value: V, size: int) -> None:
     cache[key] = value
     while len(cache) > size:
         cache.popitem(last=False)
+
+
+def recall(cache: OrderedDict[int, tuple[Owner, V]], owner: Owner) -> V | None:
+    """What ``cache`` keeps for ``owner`` (kept under its ``id`` with ``owner`` itself, so that an id
+    reused by another object is never taken for it), made the most recent; None when nothing is."""
+    entry = cache.get(id(owner))
+    if entry is None or entry[0] is not owner:
+        return None
+    cache.move_to_end(id(owner))
+    return entry[1]
 
 
 def board_diff(view: Mapping[str, int], sensed: Mapping[str, int], ceiling: Ceiling = NO_CEILING) -> Diff:

@@ -275,7 +275,7 @@ class MqttBridge:
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Connect in the background (retrying until the broker answers) and start paho's thread."""
+        """Connect in the background (retrying until the broker answers): the bridge's network thread."""
         self.client.connect_async(self.cfg.host, self.cfg.port, keepalive=self.cfg.keepalive)
         self.network.start()
         self._windows.start()

@@ -30,7 +30,7 @@ from controller import referee_words as words
 from controller.games import CHANCE, Channel, ChannelKind, State, get_game
 from controller.games.base import Action, Message, find_action
 from controller.games.record import Match
-from controller.move_table import Diff, MoveTable, board_diff, from_board, remember
+from controller.move_table import Diff, MoveTable, board_diff, from_board, recall, remember
 from controller.saturation import NO_CEILING, Ceiling, seen_changes
 
 Redo = tuple[tuple[str, bool], ...]
@@ -153,10 +153,9 @@ class Referee:
         return diff
 
     def _view(self, state: State) -> dict[str, int]:
-        entry = self._views.get(id(state))
-        if entry is not None and entry[0] is state:
-            self._views.move_to_end(id(state))
-            return entry[1]
+        view = recall(self._views, state)
+        if view is not None:
+            return view
         view = state.physical_view()
         remember(self._views, id(state), (state, view), MAX_CACHED_VIEWS)
         return view

@@ -15,7 +15,7 @@ from controller.games import CHANCE, ChannelKind, Game, IllegalAction, State, ge
 from controller.games.base import Message, Phrase, PlayerInfo
 from controller.games.chance import SCHEME
 from controller.games.record import Match, Record
-from controller.move_table import board_diff, remember
+from controller.move_table import board_diff, recall, remember
 from controller.referee import Redo, Referee, Verdict
 from controller.remote import Sync, Wire
 from controller.seats import Seat, seat_of, seats_for
@@ -127,16 +127,14 @@ class TableGame(ABC):
         return self.match.state
 
     def _public_known(self, state: State) -> bool:
-        entry = self._public_parts.get(id(state))
-        return entry is not None and entry[0] is state
+        return recall(self._public_parts, state) is not None
 
     def _public_part(self, state: State) -> PublicPart:
         """What the public state shows of ``state`` alone: worked out once per state (a value), the
         last few kept (the game's and a held move's, worked out ahead in the loop's idle steps)."""
-        entry = self._public_parts.get(id(state))
-        if entry is not None and entry[0] is state:
-            self._public_parts.move_to_end(id(state))
-            return entry[1]
+        known = recall(self._public_parts, state)
+        if known is not None:
+            return known
         view = state.public_view()
         outcomes = sorted({state.public_action_text(a) for a, _ in state.chance_outcomes()})[:64] \
             if state.current_player == CHANCE else []
